@@ -1,0 +1,376 @@
+//! One server entry, in any of the accepted shapes, turned into a resolved `ServerSpec`.
+
+use crate::Problem;
+use crate::locate::line_of;
+use crate::placeholders::resolve;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, StdioSpec, Transport};
+
+pub struct Context<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+    pub workspace_root: &'a Path,
+    pub env: &'a dyn Fn(&str) -> Option<String>,
+}
+
+/// File-wide settings that apply to each entry (workspace.yaml's tool allowlist).
+#[derive(Default)]
+pub struct Defaults {
+    pub allowlist: Option<BTreeSet<String>>,
+}
+
+const KNOWN_KEYS: &[&str] = &[
+    "name",
+    "type",
+    "transport",
+    "command",
+    "args",
+    "env",
+    "cwd",
+    "url",
+    "headers",
+    "auth",
+    "timeout_ms",
+    "timeoutMs",
+    "idle_timeout",
+    "idleTimeout",
+    "lazy",
+    "enabled",
+    "disabled",
+    "tools",
+    "protocol_version",
+    "protocolVersion",
+    "description",
+];
+
+struct Entry<'a> {
+    ctx: &'a Context<'a>,
+    key: &'a str,
+    path: &'a str,
+    map: &'a serde_json::Map<String, Value>,
+    problems: Vec<Problem>,
+}
+
+impl Entry<'_> {
+    fn problem(&mut self, field: &str, message: impl Into<String>, fix: impl Into<String>) {
+        let mut segments = vec![self.key];
+        segments.extend(field.split('.'));
+        self.problems.push(Problem::error(
+            self.ctx.file,
+            line_of(self.ctx.text, &segments),
+            &format!("{}.{field}", self.path),
+            message,
+            fix,
+        ));
+    }
+
+    fn str_field(&mut self, field: &str) -> Option<String> {
+        match self.map.get(field)? {
+            Value::String(s) => self.resolve(field, s),
+            _ => {
+                self.problem(field, "must be a string", "quote the value");
+                None
+            }
+        }
+    }
+
+    fn resolve(&mut self, field: &str, raw: &str) -> Option<String> {
+        match resolve(raw, self.ctx.workspace_root, self.ctx.env) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.problem(field, e.message(), e.fix());
+                None
+            }
+        }
+    }
+
+    fn string_list(&mut self, field: &str) -> Option<Vec<String>> {
+        let list = match self.map.get(field)? {
+            Value::Array(list) => list,
+            _ => {
+                self.problem(field, "must be a list of strings", "write [\"a\", \"b\"]");
+                return None;
+            }
+        };
+        let mut out = Vec::new();
+        for item in list {
+            match item {
+                Value::String(s) => out.push(self.resolve(field, s)?),
+                Value::Number(n) => out.push(n.to_string()),
+                _ => {
+                    self.problem(field, "must be a list of strings", "quote every item");
+                    return None;
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn string_map(&mut self, field: &str) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        let Some(value) = self.map.get(field) else {
+            return out;
+        };
+        let Some(map) = value.as_object() else {
+            self.problem(
+                field,
+                "must be a map of names to strings",
+                "write {\"NAME\": \"value\"}",
+            );
+            return out;
+        };
+        for (k, v) in map {
+            let raw = match v {
+                Value::String(s) => s.clone(),
+                Value::Number(_) | Value::Bool(_) => v.to_string(),
+                _ => {
+                    self.problem(field, format!("{k} must be a string"), "quote the value");
+                    continue;
+                }
+            };
+            if let Some(resolved) = self.resolve(&format!("{field}.{k}"), &raw) {
+                out.insert(k.clone(), resolved);
+            }
+        }
+        out
+    }
+
+    fn millis(&mut self, fields: &[&str]) -> Option<Duration> {
+        let field = fields.iter().find(|f| self.map.contains_key(**f))?;
+        match self.map.get(*field).and_then(Value::as_u64) {
+            Some(ms) if ms > 0 => Some(Duration::from_millis(ms)),
+            _ => {
+                self.problem(
+                    field,
+                    "must be a positive number of milliseconds",
+                    "write 30000 for 30 s",
+                );
+                None
+            }
+        }
+    }
+
+    fn seconds(&mut self, fields: &[&str]) -> Option<Duration> {
+        let field = fields.iter().find(|f| self.map.contains_key(**f))?;
+        match self.map.get(*field).and_then(Value::as_u64) {
+            Some(s) => Some(Duration::from_secs(s)),
+            None => {
+                self.problem(
+                    field,
+                    "must be a whole number of seconds (0 = never)",
+                    "write 300",
+                );
+                None
+            }
+        }
+    }
+
+    fn bool_field(&mut self, field: &str) -> Option<bool> {
+        match self.map.get(field)? {
+            Value::Bool(b) => Some(*b),
+            _ => {
+                self.problem(
+                    field,
+                    "must be true or false",
+                    "write true or false without quotes",
+                );
+                None
+            }
+        }
+    }
+}
+
+/// Builds the spec for entry `key` at `path`; returns warnings alongside, or every error.
+pub fn server(
+    slug: &ServerSlug,
+    key: &str,
+    path: &str,
+    value: &Value,
+    ctx: &Context<'_>,
+    defaults: &Defaults,
+) -> Result<(ServerSpec, Vec<Problem>), Vec<Problem>> {
+    let Some(map) = value.as_object() else {
+        return Err(vec![Problem::error(
+            ctx.file,
+            line_of(ctx.text, &[key]),
+            path,
+            "a server entry must be an object",
+            "write {\"command\": ...} or {\"url\": ...}",
+        )]);
+    };
+    let mut e = Entry {
+        ctx,
+        key,
+        path,
+        map,
+        problems: Vec::new(),
+    };
+    let kind = e.str_field("type").or_else(|| e.str_field("transport"));
+    let transport = transport(&mut e, kind.as_deref());
+    let mut spec = ServerSpec::new(
+        slug.clone(),
+        transport.unwrap_or(Transport::Stdio(StdioSpec {
+            command: String::new(),
+            args: vec![],
+            env: BTreeMap::new(),
+            cwd: None,
+        })),
+    );
+    spec.origin = format!("{}:{}", ctx.file, path);
+    spec.timeout = e.millis(&["timeout_ms", "timeoutMs"]);
+    spec.idle_timeout = e.seconds(&["idle_timeout", "idleTimeout"]);
+    spec.lazy = e.bool_field("lazy");
+    spec.enabled =
+        e.bool_field("enabled").unwrap_or(true) && !e.bool_field("disabled").unwrap_or(false);
+    spec.protocol_version = e
+        .str_field("protocol_version")
+        .or_else(|| e.str_field("protocolVersion"));
+    spec.tools = e.string_list("tools");
+    if let Some(allow) = &defaults.allowlist {
+        let prefix = format!("{key}.");
+        let listed: Vec<String> = allow
+            .iter()
+            .filter_map(|id| id.strip_prefix(&prefix).map(String::from))
+            .collect();
+        spec.tools = Some(match spec.tools.take() {
+            Some(own) => own.into_iter().filter(|t| listed.contains(t)).collect(),
+            None => listed,
+        });
+    }
+    let mut warnings = Vec::new();
+    for unknown in map.keys().filter(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+        warnings.push(Problem::warning(
+            ctx.file,
+            line_of(ctx.text, &[key, unknown]),
+            &format!("{path}.{unknown}"),
+            "unknown key, ignored",
+            "check the spelling against the README's list of server keys",
+        ));
+    }
+    if e.problems.is_empty() {
+        Ok((spec, warnings))
+    } else {
+        e.problems.extend(warnings);
+        Err(e.problems)
+    }
+}
+
+fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
+    let has_command = e.map.contains_key("command");
+    let has_url = e.map.contains_key("url");
+    let field = if e.map.contains_key("type") {
+        "type"
+    } else {
+        "transport"
+    };
+    let is_stdio = match kind {
+        Some("stdio" | "local") => true,
+        Some("http" | "streamable-http" | "streamableHttp" | "streamable_http" | "remote") => false,
+        Some("sse") => {
+            e.problem(
+                field,
+                "the legacy SSE transport is not supported",
+                "point url at the server's Streamable HTTP endpoint and set type to \"http\"",
+            );
+            return None;
+        }
+        Some(other) => {
+            e.problem(
+                field,
+                format!("unknown transport {other:?}"),
+                "use \"stdio\" (with command) or \"http\" (with url)",
+            );
+            return None;
+        }
+        None if has_command => true,
+        None if has_url => false,
+        None => {
+            e.problem(
+                "command",
+                "the server has neither command nor url",
+                "add \"command\" for a local server or \"url\" for a remote one",
+            );
+            return None;
+        }
+    };
+    if is_stdio {
+        let Some(command) = e.str_field("command") else {
+            if !has_command {
+                e.problem(
+                    "command",
+                    "a stdio server needs a command",
+                    "add \"command\": \"npx\" (or similar)",
+                );
+            }
+            return None;
+        };
+        if command.trim().is_empty() {
+            e.problem("command", "the command is empty", "name the program to run");
+            return None;
+        }
+        let args = e.string_list("args").unwrap_or_default();
+        let env = e.string_map("env");
+        let cwd = e.str_field("cwd").map(|c| {
+            let p = PathBuf::from(c);
+            if p.is_relative() {
+                e.ctx.workspace_root.join(p)
+            } else {
+                p
+            }
+        });
+        Some(Transport::Stdio(StdioSpec {
+            command,
+            args,
+            env,
+            cwd,
+        }))
+    } else {
+        let Some(url) = e.str_field("url") else {
+            if !has_url {
+                e.problem(
+                    "url",
+                    "a remote server needs a url",
+                    "add \"url\": \"https://…/mcp\"",
+                );
+            }
+            return None;
+        };
+        let headers = e.string_map("headers");
+        let bearer_token = auth(e);
+        Some(Transport::Http(HttpSpec {
+            url,
+            headers,
+            bearer_token,
+        }))
+    }
+}
+
+fn auth(e: &mut Entry<'_>) -> Option<String> {
+    let auth = e.map.get("auth")?;
+    let kind = auth.get("type").and_then(Value::as_str).unwrap_or("none");
+    match kind {
+        "none" => None,
+        "bearer" => match auth.get("token").and_then(Value::as_str) {
+            Some(token) => e.resolve("auth", token),
+            None => {
+                e.problem(
+                    "auth",
+                    "bearer auth needs a token",
+                    "write auth: {type: bearer, token: \"${MY_TOKEN}\"}",
+                );
+                None
+            }
+        },
+        other => {
+            e.problem(
+                "auth",
+                format!("auth type {other:?} is not supported by this version"),
+                "use type \"none\" or \"bearer\", or put the credential in headers",
+            );
+            None
+        }
+    }
+}

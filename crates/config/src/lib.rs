@@ -1,0 +1,132 @@
+//! Config files as users already have them (mcp.json shapes, workspace.yaml, config.yaml,
+//! switchboard.toml): detection by shape, placeholders, layering and located problems.
+
+mod entry;
+mod locate;
+mod placeholders;
+mod problem;
+mod shapes;
+
+pub use problem::{Problem, Problems, Severity};
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use switchboard_core::{ServerSlug, ServerSpec};
+
+/// Gateway-wide settings (the native file's `[gateway]` table, or flags).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GatewaySettings {
+    pub listen: Option<String>,
+    pub naming: Option<String>,
+    pub max_name_length: Option<usize>,
+}
+
+/// Everything the files declare, layered: later files win on a server-name collision.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub servers: Vec<ServerSpec>,
+    pub gateway: GatewaySettings,
+    /// Problems that do not stop anything (unknown keys, dropped duplicates).
+    pub warnings: Vec<Problem>,
+}
+
+impl Config {
+    pub fn server(&self, name: &str) -> Option<&ServerSpec> {
+        self.servers.iter().find(|s| s.name.as_str() == name)
+    }
+}
+
+/// Reads and layers `paths` in order. Every problem in every file is reported, not just the
+/// first; warnings travel in [`Config::warnings`].
+pub fn load(paths: &[PathBuf]) -> Result<Config, Problems> {
+    load_with_env(paths, &|name| std::env::var(name).ok())
+}
+
+/// [`load`] with an explicit environment, for tests and embedders.
+pub fn load_with_env(
+    paths: &[PathBuf],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Config, Problems> {
+    let mut servers: BTreeMap<ServerSlug, (usize, ServerSpec)> = BTreeMap::new();
+    let mut gateway = GatewaySettings::default();
+    let mut problems = Vec::new();
+    let mut order = 0usize;
+    for path in paths {
+        let parsed = match load_file(path, env) {
+            Ok(parsed) => parsed,
+            Err(mut file_problems) => {
+                problems.append(&mut file_problems);
+                continue;
+            }
+        };
+        problems.extend(parsed.problems);
+        for spec in parsed.servers {
+            order += 1;
+            let position = servers.get(&spec.name).map_or(order, |(pos, _)| *pos);
+            servers.insert(spec.name.clone(), (position, spec));
+        }
+        let g = parsed.gateway;
+        gateway.listen = g.listen.or(gateway.listen);
+        gateway.naming = g.naming.or(gateway.naming);
+        gateway.max_name_length = g.max_name_length.or(gateway.max_name_length);
+    }
+    let (warnings, errors): (Vec<_>, Vec<_>) = problems
+        .into_iter()
+        .partition(|p| p.severity == Severity::Warning);
+    if !errors.is_empty() {
+        let mut all = errors;
+        all.extend(warnings);
+        return Err(Problems(all));
+    }
+    let mut ordered: Vec<_> = servers.into_values().collect();
+    ordered.sort_by_key(|(pos, _)| *pos);
+    Ok(Config {
+        servers: ordered.into_iter().map(|(_, spec)| spec).collect(),
+        gateway,
+        warnings,
+    })
+}
+
+pub(crate) struct ParsedFile {
+    pub servers: Vec<ServerSpec>,
+    pub gateway: GatewaySettings,
+    pub problems: Vec<Problem>,
+}
+
+fn load_file(
+    path: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<ParsedFile, Vec<Problem>> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        vec![Problem::error(
+            &file,
+            None,
+            "",
+            format!("cannot read the file: {e}"),
+            "check the path given to -c/--config",
+        )]
+    })?;
+    let base = path
+        .parent()
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .unwrap_or(Path::new("."));
+    let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
+    let doc = shapes::parse_document(path, &text).map_err(|p| vec![p])?;
+    let ctx = entry::Context {
+        file: &file,
+        text: &text,
+        workspace_root: &base,
+        env,
+    };
+    Ok(shapes::extract(&doc, &ctx))
+}
+
+#[cfg(test)]
+mod tests;

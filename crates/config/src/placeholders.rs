@@ -1,0 +1,122 @@
+//! `{env:VAR}`, `${VAR}`, `${env:VAR}` and `${workspaceRoot}` substitution, strict about bad names.
+
+use std::path::Path;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlaceholderError {
+    /// Placeholder-shaped but not a variable name, e.g. `{env:ctx7sk-abc}` (often a pasted secret).
+    InvalidName(String),
+    Unset(String),
+}
+
+impl PlaceholderError {
+    pub fn message(&self) -> String {
+        match self {
+            PlaceholderError::InvalidName(p) => {
+                format!("{p} looks like a placeholder but does not name a valid variable")
+            }
+            PlaceholderError::Unset(var) => {
+                format!("environment variable {var} is not set")
+            }
+        }
+    }
+
+    pub fn fix(&self) -> String {
+        match self {
+            PlaceholderError::InvalidName(_) => "write {env:NAME} or ${NAME} with NAME made of letters, digits and '_' (not starting with a digit); put secret values in the environment, not in the file".into(),
+            PlaceholderError::Unset(var) => format!("export {var}=... before starting switchboard, or remove the placeholder"),
+        }
+    }
+}
+
+fn is_var_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Substitutes every placeholder in `value`.
+pub fn resolve(
+    value: &str,
+    workspace_root: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<String, PlaceholderError> {
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(start) = next_placeholder(rest) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let Some(end) = tail.find('}') else {
+            out.push_str(tail);
+            return Ok(out);
+        };
+        let whole = &tail[..=end];
+        let inner = if let Some(i) = whole.strip_prefix("${") {
+            i.trim_end_matches('}')
+        } else {
+            whole[1..whole.len() - 1].trim_start_matches(' ')
+        };
+        let var = inner.strip_prefix("env:").unwrap_or(inner);
+        if inner == "workspaceRoot" || inner == "workspaceFolder" {
+            out.push_str(&workspace_root.display().to_string());
+        } else if !is_var_name(var) {
+            return Err(PlaceholderError::InvalidName(whole.to_string()));
+        } else {
+            match env(var) {
+                Some(v) => out.push_str(&v),
+                None => return Err(PlaceholderError::Unset(var.to_string())),
+            }
+        }
+        rest = &tail[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Byte offset of the next `${` or `{env:`.
+fn next_placeholder(s: &str) -> Option<usize> {
+    match (s.find("${"), s.find("{env:")) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(name: &str) -> Option<String> {
+        (name == "TOKEN").then(|| "t0k".to_string())
+    }
+
+    fn r(v: &str) -> Result<String, PlaceholderError> {
+        resolve(v, Path::new("/ws"), &env)
+    }
+
+    #[test]
+    fn substitutes_every_form() {
+        assert_eq!(r("Bearer {env:TOKEN}").unwrap(), "Bearer t0k");
+        assert_eq!(r("${TOKEN}-${env:TOKEN}").unwrap(), "t0k-t0k");
+        assert_eq!(r("${workspaceRoot}/data").unwrap(), "/ws/data");
+        assert_eq!(r("plain {braces}").unwrap(), "plain {braces}");
+    }
+
+    #[test]
+    fn a_pasted_secret_in_placeholder_shape_is_an_error_not_a_literal() {
+        assert_eq!(
+            r("{env:ctx7sk-abc}"),
+            Err(PlaceholderError::InvalidName("{env:ctx7sk-abc}".into()))
+        );
+        assert_eq!(
+            r("${1BAD}"),
+            Err(PlaceholderError::InvalidName("${1BAD}".into()))
+        );
+    }
+
+    #[test]
+    fn unset_variables_are_errors() {
+        assert_eq!(r("${NOPE}"), Err(PlaceholderError::Unset("NOPE".into())));
+    }
+}

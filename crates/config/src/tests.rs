@@ -1,0 +1,208 @@
+use super::*;
+use std::io::Write;
+use switchboard_core::Transport;
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let path = dir.path().join(name);
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    path
+}
+
+fn env(name: &str) -> Option<String> {
+    match name {
+        "GH_TOKEN" => Some("gh-secret".into()),
+        "HOME" => Some("/home/u".into()),
+        _ => None,
+    }
+}
+
+fn load(paths: &[PathBuf]) -> Result<Config, Problems> {
+    load_with_env(paths, &env)
+}
+
+#[test]
+fn claude_desktop_shape_with_comments_and_placeholders() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        r#"{
+  // Claude Desktop / Cursor shape
+  "mcpServers": {
+    "time": {"command": "uvx", "args": ["mcp-server-time"], "env": {"HOME": "${HOME}"}, "timeoutMs": 5000},
+    "GitHub": {"type": "http", "url": "https://api.example.test/mcp",
+               "headers": {"Authorization": "Bearer {env:GH_TOKEN}"}},
+    "local": {"command": "./server", "cwd": "${workspaceRoot}/sub", "disabled": true},
+  }
+}"#,
+    );
+    let cfg = load(&[p]).unwrap();
+    assert_eq!(cfg.servers.len(), 3);
+    let time = cfg.server("time").unwrap();
+    assert_eq!(time.timeout, Some(std::time::Duration::from_millis(5000)));
+    let Transport::Stdio(stdio) = &time.transport else {
+        panic!()
+    };
+    assert_eq!(stdio.env["HOME"], "/home/u");
+    let Transport::Http(http) = &cfg.server("github").unwrap().transport else {
+        panic!()
+    };
+    assert_eq!(http.headers["Authorization"], "Bearer gh-secret");
+    let local = cfg.server("local").unwrap();
+    assert!(!local.enabled);
+    let Transport::Stdio(stdio) = &local.transport else {
+        panic!()
+    };
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    assert_eq!(stdio.cwd.as_deref(), Some(root.join("sub").as_path()));
+}
+
+#[test]
+fn vscode_shape_and_auth() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "settings.json",
+        r#"{"servers": {"remote": {"type": "streamable-http", "url": "https://x.test/mcp",
+             "auth": {"type": "bearer", "token": "${GH_TOKEN}"}, "tools": ["a", "b"]}}}"#,
+    );
+    let cfg = load(&[p]).unwrap();
+    let s = cfg.server("remote").unwrap();
+    let Transport::Http(http) = &s.transport else {
+        panic!()
+    };
+    assert_eq!(http.bearer_token.as_deref(), Some("gh-secret"));
+    assert!(s.allows_tool("a") && !s.allows_tool("c"));
+}
+
+#[test]
+fn workspace_yaml_shape_applies_the_tool_allowlist() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "workspace.yaml",
+        "mcp_registry:\n  servers:\n    billing:\n      type: remote\n      url: https://billing.test/mcp\n      timeout_ms: 2000\n      enabled: true\n    clock:\n      type: stdio\n      command: clock-server\n  allowlist:\n    tool_ids: [billing.charge, clock.now]\n",
+    );
+    let cfg = load(&[p]).unwrap();
+    let billing = cfg.server("billing").unwrap();
+    assert!(billing.allows_tool("charge") && !billing.allows_tool("refund"));
+    assert!(cfg.server("clock").unwrap().allows_tool("now"));
+}
+
+#[test]
+fn config_yaml_list_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "config.yaml",
+        "mcp:\n  servers:\n    - name: fs\n      command: fs-server\n      args: [--root, /tmp]\n      idle_timeout: 60\n",
+    );
+    let cfg = load(&[p]).unwrap();
+    let fs = cfg.server("fs").unwrap();
+    assert_eq!(fs.idle_timeout, Some(std::time::Duration::from_secs(60)));
+}
+
+#[test]
+fn native_toml_with_gateway_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "switchboard.toml",
+        "[gateway]\nlisten = \"127.0.0.1:9000\"\nnaming = \"mcp__{server}__{tool}\"\n\n[servers.time]\ncommand = \"uvx\"\nargs = [\"mcp-server-time\"]\nlazy = true\n",
+    );
+    let cfg = load(&[p]).unwrap();
+    assert_eq!(cfg.gateway.listen.as_deref(), Some("127.0.0.1:9000"));
+    assert_eq!(cfg.gateway.naming.as_deref(), Some("mcp__{server}__{tool}"));
+    assert_eq!(cfg.server("time").unwrap().lazy, Some(true));
+}
+
+#[test]
+fn later_files_win_on_a_name_collision() {
+    let dir = tempfile::tempdir().unwrap();
+    let global = write(
+        &dir,
+        "global.json",
+        r#"{"mcpServers": {"a": {"command": "one"}, "b": {"command": "b"}}}"#,
+    );
+    let ws = write(
+        &dir,
+        "ws.json",
+        r#"{"mcpServers": {"a": {"command": "two"}}}"#,
+    );
+    let cfg = load(&[global, ws]).unwrap();
+    let names: Vec<_> = cfg.servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a", "b"]);
+    let Transport::Stdio(a) = &cfg.server("a").unwrap().transport else {
+        panic!()
+    };
+    assert_eq!(a.command, "two");
+}
+
+#[test]
+fn a_secret_in_placeholder_shape_is_an_error_naming_file_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        "{\n  \"mcpServers\": {\n    \"ctx\": {\n      \"url\": \"https://c.test/mcp\",\n      \"headers\": {\"X-Key\": \"{env:ctx7sk-abc}\"}\n    }\n  }\n}\n",
+    );
+    let err = load(&[p.clone()]).unwrap_err();
+    let problem = &err.0[0];
+    assert_eq!(problem.file, p.display().to_string());
+    assert_eq!(problem.line, Some(5));
+    assert_eq!(problem.key, "mcpServers.ctx.headers.X-Key");
+    assert!(problem.message.contains("{env:ctx7sk-abc}"));
+    assert!(!err.to_string().is_empty());
+}
+
+#[test]
+fn every_problem_is_reported_with_a_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        r#"{"mcpServers": {
+  "a": {"url": "https://a.test", "headers": {"K": "${UNSET_VAR}"}},
+  "b": {"type": "sse", "url": "https://b.test"},
+  "c": {},
+  "d": {"command": "x", "timeout_ms": "soon", "colour": "red"},
+  "D": {"command": "y"}
+}}"#,
+    );
+    let err = load(&[p]).unwrap_err();
+    let text = err.to_string();
+    for needle in [
+        "UNSET_VAR",
+        "SSE",
+        "neither command nor url",
+        "timeout_ms",
+        "normalise",
+        "colour",
+    ] {
+        assert!(text.contains(needle), "missing {needle} in:\n{text}");
+    }
+    assert!(err.0.iter().all(|p| !p.fix.is_empty()));
+}
+
+#[test]
+fn syntax_errors_point_at_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        "{\n \"mcpServers\": {\n  \"a\": {\"command\": }\n }\n}",
+    );
+    let err = load(&[p]).unwrap_err();
+    assert_eq!(err.0[0].line, Some(3));
+    let t = write(&dir, "s.toml", "[servers.a]\ncommand = \n");
+    assert_eq!(load(&[t]).unwrap_err().0[0].line, Some(2));
+}
+
+#[test]
+fn a_missing_file_is_a_clear_error() {
+    let err = load(&[PathBuf::from("/nonexistent/mcp.json")]).unwrap_err();
+    assert!(err.to_string().contains("cannot read"));
+}

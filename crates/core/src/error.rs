@@ -1,0 +1,80 @@
+//! The machine-readable failure kinds every surface reports (SPEC.md "Calls").
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a call failed, as scripts and agents see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    AuthUnavailable,
+    TransportError,
+    Timeout,
+    ServerError,
+    ToolNotFound,
+    PolicyDenied,
+    RateLimited,
+    InvalidRequest,
+}
+
+impl ErrorKind {
+    pub const ALL: [ErrorKind; 8] = [
+        ErrorKind::AuthUnavailable,
+        ErrorKind::TransportError,
+        ErrorKind::Timeout,
+        ErrorKind::ServerError,
+        ErrorKind::ToolNotFound,
+        ErrorKind::PolicyDenied,
+        ErrorKind::RateLimited,
+        ErrorKind::InvalidRequest,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::AuthUnavailable => "auth_unavailable",
+            ErrorKind::TransportError => "transport_error",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::ServerError => "server_error",
+            ErrorKind::ToolNotFound => "tool_not_found",
+            ErrorKind::PolicyDenied => "policy_denied",
+            ErrorKind::RateLimited => "rate_limited",
+            ErrorKind::InvalidRequest => "invalid_request",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A failed call: its kind plus a message for people (never containing secrets).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{kind}: {message}")]
+pub struct CallError {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl CallError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_serialize_as_their_wire_names() {
+        for kind in ErrorKind::ALL {
+            let json = serde_json::to_value(kind).unwrap();
+            assert_eq!(json, serde_json::Value::String(kind.as_str().into()));
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Switchboard's pure vocabulary: names, server specs, statuses and error kinds (no I/O).
+
+pub mod error;
+pub mod names;
+pub mod spec;
+pub mod status;
+
+pub use error::{CallError, ErrorKind};
+pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
+pub use spec::{HttpSpec, ServerSpec, StdioSpec, Transport};
+pub use status::ServerStatus;

@@ -1,0 +1,339 @@
+//! Safe names: server slugs, action ids, exposed tool names from a template, and routing back.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Longest exposed name allowed by default (the common model-provider limit).
+pub const DEFAULT_MAX_NAME_LEN: usize = 64;
+/// Longest exposed name a template may be configured to produce.
+pub const MAX_NAME_LEN_LIMIT: usize = 128;
+const SLUG_MAX: usize = 32;
+const HASH_HEX: usize = 8;
+
+/// Whether `name` matches `^[a-zA-Z0-9_-]{1,max}$`.
+pub fn is_valid_name(name: &str, max: usize) -> bool {
+    !name.is_empty()
+        && name.len() <= max
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// Whether an upstream tool name is acceptable (`^[a-zA-Z0-9_-]{1,64}$`).
+pub fn is_valid_tool_name(name: &str) -> bool {
+    is_valid_name(name, DEFAULT_MAX_NAME_LEN)
+}
+
+/// A server's name: `^[a-z][a-z0-9_]{0,31}$`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct ServerSlug(String);
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "invalid server name {name:?}: use 1-32 characters, a lowercase letter first, then lowercase letters, digits or '_'"
+)]
+pub struct InvalidSlug {
+    pub name: String,
+}
+
+impl ServerSlug {
+    /// Accepts exactly the slug form, as the REST API does.
+    pub fn parse(name: &str) -> Result<Self, InvalidSlug> {
+        let ok = name.len() <= SLUG_MAX
+            && name.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if ok {
+            Ok(Self(name.to_string()))
+        } else {
+            Err(InvalidSlug {
+                name: name.to_string(),
+            })
+        }
+    }
+
+    /// Turns a config key such as `My-Server.v2` into a slug (`my_server_v2`).
+    pub fn normalize(key: &str) -> Result<Self, InvalidSlug> {
+        let mut out = String::with_capacity(key.len());
+        for c in key.chars() {
+            let c = c.to_ascii_lowercase();
+            let c = if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                c
+            } else {
+                '_'
+            };
+            if !(c == '_' && (out.is_empty() || out.ends_with('_'))) {
+                out.push(c);
+            }
+        }
+        while out.ends_with('_') {
+            out.pop();
+        }
+        if out.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            out.insert_str(0, "s_");
+        }
+        out.truncate(SLUG_MAX);
+        while out.ends_with('_') {
+            out.pop();
+        }
+        Self::parse(&out).map_err(|_| InvalidSlug {
+            name: key.to_string(),
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for ServerSlug {
+    type Error = InvalidSlug;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Self::parse(&value)
+    }
+}
+
+impl From<ServerSlug> for String {
+    fn from(value: ServerSlug) -> Self {
+        value.0
+    }
+}
+
+impl fmt::Display for ServerSlug {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// `mcp.<server>.<tool>`: what policies, audit rows and agent toggles refer to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ActionId(String);
+
+impl ActionId {
+    pub fn new(server: &ServerSlug, tool: &str) -> Self {
+        Self(format!("mcp.{server}.{tool}"))
+    }
+
+    /// Splits `mcp.<server>.<tool>` back into its parts.
+    pub fn parse(id: &str) -> Option<(ServerSlug, String)> {
+        let rest = id.strip_prefix("mcp.")?;
+        let (server, tool) = rest.split_once('.')?;
+        Some((ServerSlug::parse(server).ok()?, tool.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for ActionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A model-facing name produced by a [`NamingTemplate`].
+pub type ExposedName = String;
+
+/// How exposed names are built from server and tool names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamingTemplate {
+    template: String,
+    max_len: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TemplateError {
+    #[error("naming template {0:?} must contain {{tool}}")]
+    MissingTool(String),
+    #[error(
+        "naming template {0:?} may only contain {{server}}, {{tool}}, letters, digits, '_' and '-'"
+    )]
+    BadCharacters(String),
+    #[error("name length limit {0} is out of range: use 16 to 128")]
+    BadLimit(usize),
+}
+
+impl Default for NamingTemplate {
+    fn default() -> Self {
+        Self {
+            template: Self::DEFAULT.to_string(),
+            max_len: DEFAULT_MAX_NAME_LEN,
+        }
+    }
+}
+
+impl NamingTemplate {
+    pub const DEFAULT: &'static str = "{server}__{tool}";
+    pub const PRESETS: [&'static str; 3] = ["{server}__{tool}", "mcp__{server}__{tool}", "{tool}"];
+
+    pub fn new(template: &str, max_len: usize) -> Result<Self, TemplateError> {
+        if !(16..=MAX_NAME_LEN_LIMIT).contains(&max_len) {
+            return Err(TemplateError::BadLimit(max_len));
+        }
+        if !template.contains("{tool}") {
+            return Err(TemplateError::MissingTool(template.to_string()));
+        }
+        let literal = template.replace("{server}", "").replace("{tool}", "");
+        if !literal
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(TemplateError::BadCharacters(template.to_string()));
+        }
+        Ok(Self {
+            template: template.to_string(),
+            max_len,
+        })
+    }
+
+    pub fn parse(template: &str) -> Result<Self, TemplateError> {
+        Self::new(template, DEFAULT_MAX_NAME_LEN)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.template
+    }
+
+    pub fn max_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// The exposed name for one tool: the template filled in, shortened with a stable hash
+    /// suffix when it would exceed the length limit.
+    pub fn render(&self, server: &ServerSlug, tool: &str) -> ExposedName {
+        let full = self
+            .template
+            .replace("{server}", server.as_str())
+            .replace("{tool}", tool);
+        if full.len() <= self.max_len {
+            return full;
+        }
+        let mut hasher = Sha256::new();
+        hasher.update(server.as_str().as_bytes());
+        hasher.update([0]);
+        hasher.update(tool.as_bytes());
+        let digest = hex::encode(hasher.finalize());
+        // All characters are ASCII here, so byte slicing is safe.
+        let keep = self.max_len - HASH_HEX - 1;
+        format!("{}_{}", &full[..keep], &digest[..HASH_HEX])
+    }
+}
+
+/// Why an entry did not get an exposed name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameConflict {
+    /// The upstream name fails `^[a-zA-Z0-9_-]{1,64}$`.
+    InvalidName { server: ServerSlug, name: String },
+    /// The same name appeared twice on one server; the later one is dropped.
+    DuplicateOnServer { server: ServerSlug, name: String },
+    /// Another server's entry already renders to this exposed name.
+    Collision {
+        server: ServerSlug,
+        name: String,
+        exposed: ExposedName,
+        taken_by: ServerSlug,
+    },
+}
+
+impl fmt::Display for NameConflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NameConflict::InvalidName { server, name } => write!(
+                f,
+                "server {server}: dropped {name:?}: names must match ^[a-zA-Z0-9_-]{{1,64}}$"
+            ),
+            NameConflict::DuplicateOnServer { server, name } => {
+                write!(
+                    f,
+                    "server {server}: dropped second {name:?}: duplicate name"
+                )
+            }
+            NameConflict::Collision {
+                server,
+                name,
+                exposed,
+                taken_by,
+            } => write!(
+                f,
+                "server {server}: dropped {name:?}: exposed name {exposed:?} is already used by server {taken_by}; use a naming template with {{server}}"
+            ),
+        }
+    }
+}
+
+/// Exposed names for a set of (server, name) entries, and the way back.
+#[derive(Debug, Clone, Default)]
+pub struct NameTable {
+    forward: HashMap<(ServerSlug, String), ExposedName>,
+    reverse: HashMap<ExposedName, (ServerSlug, String)>,
+}
+
+impl NameTable {
+    /// Names every entry it can, in order; what it cannot name is reported, never fatal.
+    pub fn build<'a>(
+        template: &NamingTemplate,
+        entries: impl IntoIterator<Item = (&'a ServerSlug, &'a str)>,
+    ) -> (Self, Vec<NameConflict>) {
+        let mut table = Self::default();
+        let mut conflicts = Vec::new();
+        for (server, name) in entries {
+            if !is_valid_tool_name(name) {
+                conflicts.push(NameConflict::InvalidName {
+                    server: server.clone(),
+                    name: name.to_string(),
+                });
+                continue;
+            }
+            let key = (server.clone(), name.to_string());
+            if table.forward.contains_key(&key) {
+                conflicts.push(NameConflict::DuplicateOnServer {
+                    server: server.clone(),
+                    name: name.to_string(),
+                });
+                continue;
+            }
+            let exposed = template.render(server, name);
+            if let Some((taken_by, _)) = table.reverse.get(&exposed) {
+                conflicts.push(NameConflict::Collision {
+                    server: server.clone(),
+                    name: name.to_string(),
+                    exposed,
+                    taken_by: taken_by.clone(),
+                });
+                continue;
+            }
+            table.reverse.insert(exposed.clone(), key.clone());
+            table.forward.insert(key, exposed);
+        }
+        (table, conflicts)
+    }
+
+    /// The (server, upstream name) an exposed name stands for.
+    pub fn route(&self, exposed: &str) -> Option<(&ServerSlug, &str)> {
+        self.reverse
+            .get(exposed)
+            .map(|(server, name)| (server, name.as_str()))
+    }
+
+    pub fn exposed(&self, server: &ServerSlug, name: &str) -> Option<&str> {
+        self.forward
+            .get(&(server.clone(), name.to_string()))
+            .map(String::as_str)
+    }
+
+    pub fn len(&self) -> usize {
+        self.forward.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.forward.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests;

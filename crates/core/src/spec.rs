@@ -1,0 +1,159 @@
+//! What one upstream server is: how to reach it and the per-server settings that apply to it.
+
+use crate::names::ServerSlug;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Default bound on connect + discovery.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
+/// Default bound on one tool call.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One upstream MCP server, fully resolved (placeholders already substituted).
+#[derive(Clone, PartialEq)]
+pub struct ServerSpec {
+    pub name: ServerSlug,
+    pub transport: Transport,
+    /// Per-server override of both the connect and the call timeout.
+    pub timeout: Option<Duration>,
+    pub enabled: bool,
+    /// If set, only these upstream tool names are exposed.
+    pub tools: Option<Vec<String>>,
+    /// Protocol version to offer; `None` offers the latest stable one with `initialize`.
+    pub protocol_version: Option<String>,
+    /// Stop a stdio server after this long without calls (`None`: the gateway default).
+    pub idle_timeout: Option<Duration>,
+    /// Start a stdio server only on its first call.
+    pub lazy: Option<bool>,
+    /// Where the server was declared (`file:key`), for messages.
+    pub origin: String,
+}
+
+impl ServerSpec {
+    pub fn new(name: ServerSlug, transport: Transport) -> Self {
+        Self {
+            name,
+            transport,
+            timeout: None,
+            enabled: true,
+            tools: None,
+            protocol_version: None,
+            idle_timeout: None,
+            lazy: None,
+            origin: String::new(),
+        }
+    }
+
+    pub fn connect_timeout(&self) -> Duration {
+        self.timeout.unwrap_or(DEFAULT_CONNECT_TIMEOUT)
+    }
+
+    pub fn call_timeout(&self) -> Duration {
+        self.timeout.unwrap_or(DEFAULT_CALL_TIMEOUT)
+    }
+
+    pub fn transport_name(&self) -> &'static str {
+        match self.transport {
+            Transport::Stdio(_) => "stdio",
+            Transport::Http(_) => "http",
+        }
+    }
+
+    /// Whether `tool` passes this server's tool allowlist.
+    pub fn allows_tool(&self, tool: &str) -> bool {
+        self.tools
+            .as_ref()
+            .is_none_or(|allowed| allowed.iter().any(|t| t == tool))
+    }
+}
+
+impl fmt::Debug for ServerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ServerSpec")
+            .field("name", &self.name)
+            .field("transport", &self.transport)
+            .field("timeout", &self.timeout)
+            .field("enabled", &self.enabled)
+            .field("tools", &self.tools)
+            .field("origin", &self.origin)
+            .finish()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Transport {
+    Stdio(StdioSpec),
+    Http(HttpSpec),
+}
+
+/// A local server started as a child process speaking MCP on stdin/stdout.
+#[derive(Clone, PartialEq)]
+pub struct StdioSpec {
+    pub command: String,
+    pub args: Vec<String>,
+    pub env: BTreeMap<String, String>,
+    pub cwd: Option<PathBuf>,
+}
+
+impl fmt::Debug for StdioSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Env values are often secrets: show only the names.
+        f.debug_struct("StdioSpec")
+            .field("command", &self.command)
+            .field("args", &self.args)
+            .field("env", &self.env.keys().collect::<Vec<_>>())
+            .field("cwd", &self.cwd)
+            .finish()
+    }
+}
+
+/// A remote server reached over Streamable HTTP.
+#[derive(Clone, PartialEq)]
+pub struct HttpSpec {
+    pub url: String,
+    pub headers: BTreeMap<String, String>,
+    pub bearer_token: Option<String>,
+}
+
+impl fmt::Debug for HttpSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Header values and tokens are secrets: show only that they exist.
+        f.debug_struct("HttpSpec")
+            .field("url", &self.url)
+            .field("headers", &self.headers.keys().collect::<Vec<_>>())
+            .field(
+                "bearer_token",
+                &self.bearer_token.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_output_never_contains_secret_values() {
+        let mut headers = BTreeMap::new();
+        headers.insert("X-Api-Key".to_string(), "sekrit-header".to_string());
+        let http = HttpSpec {
+            url: "https://example.test/mcp".into(),
+            headers,
+            bearer_token: Some("sekrit-token".into()),
+        };
+        let mut env = BTreeMap::new();
+        env.insert("TOKEN".to_string(), "sekrit-env".to_string());
+        let stdio = StdioSpec {
+            command: "server".into(),
+            args: vec![],
+            env,
+            cwd: None,
+        };
+        let text = format!("{http:?} {stdio:?}");
+        assert!(!text.contains("sekrit"), "{text}");
+        assert!(text.contains("X-Api-Key") && text.contains("TOKEN"));
+    }
+}
