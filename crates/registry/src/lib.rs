@@ -1,1 +1,27 @@
-//! placeholder
+//! The Registry: every configured upstream, its state and snapshot, one catalogue of exposed
+//! names, and routing a call to the right connection. This is the embeddable Rust API.
+//!
+//! ```no_run
+//! use switchboard_registry::{Registry, RegistryOptions};
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = switchboard_config::load(&["mcp.json".into()])?;
+//! let registry = Registry::new(RegistryOptions::default());
+//! registry.apply_config(&config).await;
+//! for tool in registry.tools() {
+//!     println!("{} ({})", tool.exposed_name, tool.action_id);
+//! }
+//! let result = registry
+//!     .call_tool("time__get_current_time", Some(serde_json::json!({"timezone": "UTC"})), Default::default())
+//!     .await?;
+//! registry.shutdown().await;
+//! # Ok(()) }
+//! ```
+
+mod catalog;
+mod entry;
+mod registry;
+
+pub use catalog::{Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
+pub use entry::ServerInfo;
+pub use registry::{Registry, RegistryOptions, TestReport};
+pub use switchboard_upstream::{CallOptions, Progress};

@@ -1,1 +1,14 @@
-//! placeholder
+//! One live connection to one upstream MCP server (stdio child or Streamable HTTP) via rmcp.
+
+mod call;
+mod connection;
+mod error;
+mod events;
+mod http;
+mod stdio;
+
+pub use call::{CallOptions, Progress};
+pub use connection::{ConnectOptions, Connection, Snapshot};
+pub use error::UpstreamError;
+pub use events::UpstreamEvent;
+pub use http::{HttpPolicy, UpstreamHttp};

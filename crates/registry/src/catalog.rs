@@ -1,0 +1,221 @@
+//! The aggregated view: every server's tools, resources and prompts under collision-free names.
+
+use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
+use std::collections::HashMap;
+use switchboard_core::names::NameConflict;
+use switchboard_core::{ActionId, NameTable, NamingTemplate, ServerSlug, ServerSpec};
+use switchboard_upstream::Snapshot;
+
+/// Prefix for resource URIs that more than one server offers.
+pub const RESOURCE_PREFIX: &str = "switchboard://";
+
+#[derive(Debug, Clone)]
+pub struct ExposedTool {
+    pub exposed_name: String,
+    pub action_id: ActionId,
+    pub server: ServerSlug,
+    pub upstream_name: String,
+    /// The upstream definition with `name` replaced by the exposed name.
+    pub tool: Tool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExposedPrompt {
+    pub exposed_name: String,
+    pub server: ServerSlug,
+    pub upstream_name: String,
+    pub prompt: Prompt,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExposedResource {
+    pub server: ServerSlug,
+    pub upstream_uri: String,
+    /// The upstream definition with `uri` replaced by the exposed one.
+    pub resource: Resource,
+}
+
+#[derive(Debug, Clone)]
+pub struct ExposedResourceTemplate {
+    pub server: ServerSlug,
+    pub template: ResourceTemplate,
+}
+
+/// An immutable catalogue, rebuilt whenever a server's snapshot changes.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    pub tools: Vec<ExposedTool>,
+    pub prompts: Vec<ExposedPrompt>,
+    pub resources: Vec<ExposedResource>,
+    pub resource_templates: Vec<ExposedResourceTemplate>,
+    pub warnings: Vec<String>,
+    tool_names: NameTable,
+    prompt_names: NameTable,
+    tool_index: HashMap<String, usize>,
+    resource_routes: HashMap<String, (ServerSlug, String)>,
+}
+
+impl Catalog {
+    pub fn build(template: &NamingTemplate, servers: &[(&ServerSpec, &Snapshot)]) -> Self {
+        let mut catalog = Catalog::default();
+        let tool_entries: Vec<(&ServerSlug, &str)> = servers
+            .iter()
+            .flat_map(|(spec, snap)| {
+                snap.tools
+                    .iter()
+                    .filter(|t| spec.allows_tool(&t.name))
+                    .map(|t| (&spec.name, t.name.as_ref()))
+            })
+            .collect();
+        let (tool_names, conflicts) = NameTable::build(template, tool_entries);
+        catalog.note(conflicts);
+        for (spec, snap) in servers {
+            for tool in &snap.tools {
+                let Some(exposed) = tool_names.exposed(&spec.name, &tool.name) else {
+                    continue;
+                };
+                // The first definition of a duplicated name is the one that routes.
+                if catalog.tool_index.contains_key(exposed) {
+                    continue;
+                }
+                let mut def = tool.clone();
+                def.name = exposed.to_string().into();
+                catalog
+                    .tool_index
+                    .insert(exposed.to_string(), catalog.tools.len());
+                catalog.tools.push(ExposedTool {
+                    exposed_name: exposed.to_string(),
+                    action_id: ActionId::new(&spec.name, &tool.name),
+                    server: spec.name.clone(),
+                    upstream_name: tool.name.to_string(),
+                    tool: def,
+                });
+            }
+        }
+        catalog.tool_names = tool_names;
+
+        let prompt_entries: Vec<(&ServerSlug, &str)> = servers
+            .iter()
+            .flat_map(|(spec, snap)| snap.prompts.iter().map(|p| (&spec.name, p.name.as_str())))
+            .collect();
+        let (prompt_names, conflicts) = NameTable::build(template, prompt_entries);
+        catalog.note(conflicts);
+        for (spec, snap) in servers {
+            for prompt in &snap.prompts {
+                let Some(exposed) = prompt_names.exposed(&spec.name, &prompt.name) else {
+                    continue;
+                };
+                if catalog.prompts.iter().any(|p| p.exposed_name == exposed) {
+                    continue;
+                }
+                let mut def = prompt.clone();
+                def.name = exposed.to_string();
+                catalog.prompts.push(ExposedPrompt {
+                    exposed_name: exposed.to_string(),
+                    server: spec.name.clone(),
+                    upstream_name: prompt.name.clone(),
+                    prompt: def,
+                });
+            }
+        }
+        catalog.prompt_names = prompt_names;
+        catalog.add_resources(servers);
+        catalog
+    }
+
+    fn note(&mut self, conflicts: Vec<NameConflict>) {
+        for conflict in conflicts {
+            let text = conflict.to_string();
+            tracing::warn!("{text}");
+            self.warnings.push(text);
+        }
+    }
+
+    fn add_resources(&mut self, servers: &[(&ServerSpec, &Snapshot)]) {
+        let mut offered_by: HashMap<&str, usize> = HashMap::new();
+        for (_, snap) in servers {
+            for r in &snap.resources {
+                *offered_by.entry(r.uri.as_str()).or_default() += 1;
+            }
+        }
+        for (spec, snap) in servers {
+            for r in &snap.resources {
+                let exposed = if offered_by[r.uri.as_str()] > 1 {
+                    prefixed_uri(&spec.name, &r.uri)
+                } else {
+                    r.uri.clone()
+                };
+                if self.resource_routes.contains_key(&exposed) {
+                    continue;
+                }
+                self.resource_routes
+                    .insert(exposed.clone(), (spec.name.clone(), r.uri.clone()));
+                let mut def = r.clone();
+                def.uri = exposed;
+                self.resources.push(ExposedResource {
+                    server: spec.name.clone(),
+                    upstream_uri: r.uri.clone(),
+                    resource: def,
+                });
+            }
+            for t in &snap.resource_templates {
+                self.resource_templates.push(ExposedResourceTemplate {
+                    server: spec.name.clone(),
+                    template: t.clone(),
+                });
+            }
+        }
+    }
+
+    pub fn tool(&self, exposed: &str) -> Option<&ExposedTool> {
+        self.tool_index.get(exposed).map(|&i| &self.tools[i])
+    }
+
+    /// The (server, upstream tool) an exposed name stands for.
+    pub fn route_tool(&self, exposed: &str) -> Option<(&ServerSlug, &str)> {
+        self.tool_names.route(exposed)
+    }
+
+    pub fn route_prompt(&self, exposed: &str) -> Option<(&ServerSlug, &str)> {
+        self.prompt_names.route(exposed)
+    }
+
+    /// The server and upstream URI for a resource URI: a listed one, the prefixed form, or one
+    /// matching exactly one server's templates.
+    pub fn route_resource(&self, uri: &str) -> Option<(ServerSlug, String)> {
+        if let Some(route) = self.resource_routes.get(uri) {
+            return Some(route.clone());
+        }
+        if let Some(rest) = uri.strip_prefix(RESOURCE_PREFIX)
+            && let Some((server, upstream)) = rest.split_once('/')
+            && let Ok(server) = ServerSlug::parse(server)
+        {
+            return Some((server, upstream.to_string()));
+        }
+        let mut matching = self
+            .resource_templates
+            .iter()
+            .filter(|t| template_prefix_matches(&t.template.uri_template, uri))
+            .map(|t| &t.server);
+        match (matching.next(), matching.next()) {
+            (Some(server), None) => Some((server.clone(), uri.to_string())),
+            (Some(first), Some(second)) if first == second => {
+                Some((first.clone(), uri.to_string()))
+            }
+            _ => None,
+        }
+    }
+}
+
+pub fn prefixed_uri(server: &ServerSlug, uri: &str) -> String {
+    format!("{RESOURCE_PREFIX}{server}/{uri}")
+}
+
+/// Whether `uri` starts with the literal part of an RFC 6570 template (before its first `{`).
+fn template_prefix_matches(template: &str, uri: &str) -> bool {
+    let literal = template.split('{').next().unwrap_or_default();
+    !literal.is_empty() && uri.starts_with(literal) && uri.len() > literal.len()
+}
+
+#[cfg(test)]
+mod tests;

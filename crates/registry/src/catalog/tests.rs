@@ -1,0 +1,96 @@
+use super::*;
+use rmcp::model::Tool;
+use std::sync::Arc;
+use switchboard_core::{StdioSpec, Transport};
+
+fn spec(name: &str) -> ServerSpec {
+    ServerSpec::new(
+        ServerSlug::parse(name).unwrap(),
+        Transport::Stdio(StdioSpec {
+            command: "x".into(),
+            args: vec![],
+            env: Default::default(),
+            cwd: None,
+        }),
+    )
+}
+
+fn tool(name: &str) -> Tool {
+    Tool::new(name.to_string(), "d", Arc::new(Default::default()))
+}
+
+fn snapshot(tools: &[&str], resources: &[&str], templates: &[&str]) -> Snapshot {
+    Snapshot {
+        tools: tools.iter().map(|t| tool(t)).collect(),
+        resources: resources.iter().map(|u| Resource::new(*u, "r")).collect(),
+        resource_templates: templates
+            .iter()
+            .map(|t| ResourceTemplate::new(*t, "t"))
+            .collect(),
+        prompts: vec![],
+    }
+}
+
+#[test]
+fn tools_of_two_servers_route_back_and_bad_names_are_dropped() {
+    let (a, b) = (spec("a"), spec("b"));
+    let (sa, sb) = (
+        snapshot(&["echo", "bad name", "echo"], &[], &[]),
+        snapshot(&["echo"], &[], &[]),
+    );
+    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &sa), (&b, &sb)]);
+    let names: Vec<_> = catalog
+        .tools
+        .iter()
+        .map(|t| t.exposed_name.as_str())
+        .collect();
+    assert_eq!(names, ["a__echo", "b__echo"]);
+    assert_eq!(catalog.warnings.len(), 2);
+    assert_eq!(catalog.route_tool("b__echo").unwrap().0.as_str(), "b");
+    assert_eq!(
+        catalog.tool("a__echo").unwrap().action_id.as_str(),
+        "mcp.a.echo"
+    );
+}
+
+#[test]
+fn the_tool_allowlist_hides_other_tools() {
+    let mut a = spec("a");
+    a.tools = Some(vec!["keep".into()]);
+    let s = snapshot(&["keep", "hide"], &[], &[]);
+    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &s)]);
+    assert_eq!(catalog.tools.len(), 1);
+    assert!(catalog.route_tool("a__hide").is_none());
+}
+
+#[test]
+fn shared_resource_uris_are_prefixed_and_route_back() {
+    let (a, b) = (spec("a"), spec("b"));
+    let sa = snapshot(&[], &["file:///same", "file:///only-a"], &["db://a/{id}"]);
+    let sb = snapshot(&[], &["file:///same"], &[]);
+    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &sa), (&b, &sb)]);
+    let uris: Vec<_> = catalog
+        .resources
+        .iter()
+        .map(|r| r.resource.uri.as_str())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "switchboard://a/file:///same",
+            "file:///only-a",
+            "switchboard://b/file:///same"
+        ]
+    );
+    let route = |u: &str| catalog.route_resource(u).map(|(s, u)| (s.to_string(), u));
+    assert_eq!(
+        route("switchboard://b/file:///same"),
+        Some(("b".into(), "file:///same".into()))
+    );
+    assert_eq!(
+        route("file:///only-a"),
+        Some(("a".into(), "file:///only-a".into()))
+    );
+    assert_eq!(route("db://a/42"), Some(("a".into(), "db://a/42".into())));
+    assert_eq!(route("nope://x"), None);
+}

@@ -1,0 +1,460 @@
+//! The registry itself: servers in, one catalogue out, calls routed to the right connection.
+
+use crate::catalog::Catalog;
+use crate::entry::{ServerEntry, ServerInfo};
+use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
+use serde_json::Value;
+use std::sync::{Arc, RwLock};
+use std::time::{Instant, SystemTime};
+use switchboard_config::Config;
+use switchboard_core::{CallError, ErrorKind, NamingTemplate, ServerSpec, ServerStatus};
+use switchboard_upstream::{
+    CallOptions, ConnectOptions, Connection, HttpPolicy, Snapshot, UpstreamError, UpstreamEvent,
+    UpstreamHttp,
+};
+use tokio::sync::{broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
+
+/// How a registry names things and reaches upstreams.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct RegistryOptions {
+    pub naming: NamingTemplate,
+    /// The shared outbound HTTP client; `None` builds one from `http_policy`.
+    pub http: Option<UpstreamHttp>,
+    pub http_policy: HttpPolicy,
+}
+
+impl RegistryOptions {
+    pub fn with_naming(mut self, naming: NamingTemplate) -> Self {
+        self.naming = naming;
+        self
+    }
+    /// `--dev`: allow `http://` and loopback upstreams.
+    pub fn with_dev(mut self, dev: bool) -> Self {
+        self.http_policy.dev = dev;
+        self
+    }
+    pub fn with_http(mut self, http: UpstreamHttp) -> Self {
+        self.http = Some(http);
+        self
+    }
+}
+
+/// What `test_server` found.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TestReport {
+    pub name: String,
+    pub transport: &'static str,
+    pub status: ServerStatus,
+    pub protocol_version: Option<String>,
+    pub tools: usize,
+    pub resources: usize,
+    pub resource_templates: usize,
+    pub prompts: usize,
+    pub tool_names: Vec<String>,
+    pub error: Option<String>,
+    pub elapsed_ms: u128,
+}
+
+/// All upstream servers behind one catalogue. Cheap to clone; clones share everything.
+#[derive(Clone)]
+pub struct Registry {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    naming: NamingTemplate,
+    connect: ConnectOptions,
+    servers: RwLock<Vec<Arc<ServerEntry>>>,
+    catalog: RwLock<Arc<Catalog>>,
+    changes: broadcast::Sender<()>,
+    shutdown: CancellationToken,
+}
+
+const EVENT_QUEUE: usize = 256;
+
+impl Registry {
+    /// Creates an empty registry. Must be called inside a tokio runtime: it starts the task
+    /// that re-discovers a server when it announces a list change.
+    pub fn new(options: RegistryOptions) -> Self {
+        let http = options
+            .http
+            .unwrap_or_else(|| UpstreamHttp::new(options.http_policy.clone()));
+        let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
+        let (changes, _) = broadcast::channel(16);
+        let registry = Self {
+            inner: Arc::new(Inner {
+                naming: options.naming,
+                connect: ConnectOptions {
+                    http,
+                    events: Some(events_tx),
+                },
+                servers: RwLock::default(),
+                catalog: RwLock::default(),
+                changes,
+                shutdown: CancellationToken::new(),
+            }),
+        };
+        tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
+        registry
+    }
+
+    /// The naming template in force.
+    pub fn naming(&self) -> &NamingTemplate {
+        &self.inner.naming
+    }
+
+    /// Adds (or replaces) one server and connects it; returns its state afterwards.
+    pub async fn add_server(&self, spec: ServerSpec) -> ServerInfo {
+        let entry = Arc::new(ServerEntry::new(spec));
+        let old = {
+            let mut servers = write(&self.inner.servers);
+            let old = servers
+                .iter()
+                .position(|e| e.spec.name == entry.spec.name)
+                .map(|i| std::mem::replace(&mut servers[i], entry.clone()));
+            if old.is_none() {
+                servers.push(entry.clone());
+            }
+            old
+        };
+        if let Some(old) = old {
+            close_entry(&old).await;
+        }
+        self.start(&entry).await;
+        self.rebuild();
+        entry.info()
+    }
+
+    /// Makes the registry match `config`: unchanged servers are left alone, changed ones are
+    /// replaced, removed ones stopped, and all new ones connected concurrently.
+    pub async fn apply_config(&self, config: &Config) -> Vec<ServerInfo> {
+        let (to_start, to_close) = {
+            let mut servers = write(&self.inner.servers);
+            let mut next = Vec::with_capacity(config.servers.len());
+            let mut to_start = Vec::new();
+            for spec in &config.servers {
+                match servers.iter().find(|e| e.spec.name == spec.name) {
+                    Some(existing) if existing.spec == *spec => next.push(existing.clone()),
+                    _ => {
+                        let entry = Arc::new(ServerEntry::new(spec.clone()));
+                        to_start.push(entry.clone());
+                        next.push(entry);
+                    }
+                }
+            }
+            let to_close: Vec<_> = servers
+                .iter()
+                .filter(|e| !next.iter().any(|n| Arc::ptr_eq(n, e)))
+                .cloned()
+                .collect();
+            *servers = next;
+            (to_start, to_close)
+        };
+        for entry in &to_close {
+            close_entry(entry).await;
+        }
+        futures::future::join_all(to_start.iter().map(|e| self.start(e))).await;
+        self.rebuild();
+        self.servers()
+    }
+
+    /// Every server with its status, in declaration order.
+    pub fn servers(&self) -> Vec<ServerInfo> {
+        read(&self.inner.servers).iter().map(|e| e.info()).collect()
+    }
+
+    /// The current catalogue (an immutable snapshot).
+    pub fn catalog(&self) -> Arc<Catalog> {
+        read(&self.inner.catalog).clone()
+    }
+
+    pub fn tools(&self) -> Vec<crate::ExposedTool> {
+        self.catalog().tools.clone()
+    }
+
+    /// Notified whenever the catalogue changes.
+    pub fn subscribe(&self) -> broadcast::Receiver<()> {
+        self.inner.changes.subscribe()
+    }
+
+    /// The (server, upstream tool) an exposed tool name stands for.
+    pub fn route(&self, exposed: &str) -> Option<(String, String)> {
+        self.catalog()
+            .route_tool(exposed)
+            .map(|(s, t)| (s.to_string(), t.to_string()))
+    }
+
+    /// Calls a tool by its exposed name.
+    pub async fn call_tool(
+        &self,
+        exposed: &str,
+        arguments: Option<Value>,
+        opts: CallOptions,
+    ) -> Result<CallToolResult, CallError> {
+        let (server, tool) = self.route(exposed).ok_or_else(|| {
+            CallError::new(
+                ErrorKind::ToolNotFound,
+                format!("no tool named {exposed:?}; `switchboard tools` lists the available names"),
+            )
+        })?;
+        let arguments = object_arguments(arguments)?;
+        let conn = self.connection(&server).await?;
+        Ok(conn.call_tool(&tool, arguments, opts).await?)
+    }
+
+    /// Reads a resource by its exposed URI.
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        opts: CallOptions,
+    ) -> Result<ReadResourceResult, CallError> {
+        let (server, upstream_uri) = self.catalog().route_resource(uri).ok_or_else(|| {
+            CallError::new(
+                ErrorKind::InvalidRequest,
+                format!("no server offers resource {uri:?}"),
+            )
+        })?;
+        let conn = self.connection(server.as_str()).await?;
+        Ok(conn.read_resource(&upstream_uri, opts).await?)
+    }
+
+    /// Gets a prompt by its exposed name.
+    pub async fn get_prompt(
+        &self,
+        exposed: &str,
+        arguments: Option<Value>,
+        opts: CallOptions,
+    ) -> Result<GetPromptResult, CallError> {
+        let (server, prompt) = self
+            .catalog()
+            .route_prompt(exposed)
+            .map(|(s, p)| (s.to_string(), p.to_string()))
+            .ok_or_else(|| {
+                CallError::new(
+                    ErrorKind::InvalidRequest,
+                    format!("no prompt named {exposed:?}"),
+                )
+            })?;
+        let arguments = object_arguments(arguments)?;
+        let conn = self.connection(&server).await?;
+        Ok(conn.get_prompt(&prompt, arguments, opts).await?)
+    }
+
+    /// Re-runs discovery for one server (reconnecting if needed).
+    pub async fn refresh(&self, name: &str) -> Option<ServerInfo> {
+        let entry = self.entry(name)?;
+        close_entry(&entry).await;
+        self.start(&entry).await;
+        self.rebuild();
+        Some(entry.info())
+    }
+
+    /// Starts (or reaches) a server, initializes, lists everything, and stops it again,
+    /// without touching the registry.
+    pub async fn test_server(&self, spec: &ServerSpec) -> TestReport {
+        let started = Instant::now();
+        let mut report = TestReport {
+            name: spec.name.to_string(),
+            transport: spec.transport_name(),
+            status: ServerStatus::Error,
+            protocol_version: None,
+            tools: 0,
+            resources: 0,
+            resource_templates: 0,
+            prompts: 0,
+            tool_names: Vec::new(),
+            error: None,
+            elapsed_ms: 0,
+        };
+        match connect_and_discover(spec, &self.inner.connect).await {
+            Ok((conn, snap)) => {
+                report.status = ServerStatus::Ready;
+                report.protocol_version = Some(conn.protocol_version().to_string());
+                report.tool_names = snap
+                    .tools
+                    .iter()
+                    .filter(|t| spec.allows_tool(&t.name))
+                    .map(|t| t.name.to_string())
+                    .collect();
+                report.tools = report.tool_names.len();
+                report.resources = snap.resources.len();
+                report.resource_templates = snap.resource_templates.len();
+                report.prompts = snap.prompts.len();
+                conn.close().await;
+            }
+            Err(e) => report.error = Some(e.to_string()),
+        }
+        report.elapsed_ms = started.elapsed().as_millis();
+        report
+    }
+
+    /// Stops every server (stdio children with their process groups).
+    pub async fn shutdown(&self) {
+        self.inner.shutdown.cancel();
+        let entries: Vec<_> = read(&self.inner.servers).clone();
+        futures::future::join_all(entries.iter().map(|e| close_entry(e))).await;
+    }
+
+    fn entry(&self, name: &str) -> Option<Arc<ServerEntry>> {
+        read(&self.inner.servers)
+            .iter()
+            .find(|e| e.spec.name.as_str() == name)
+            .cloned()
+    }
+
+    /// A live connection to `name`, reconnecting once if the previous one died.
+    async fn connection(&self, name: &str) -> Result<Arc<Connection>, CallError> {
+        let entry = self.entry(name).ok_or_else(|| {
+            CallError::new(
+                ErrorKind::ToolNotFound,
+                format!("server {name} is not configured"),
+            )
+        })?;
+        if let Some(conn) = entry.live_connection() {
+            return Ok(conn);
+        }
+        if entry.status() == ServerStatus::Disabled {
+            return Err(CallError::new(
+                ErrorKind::ToolNotFound,
+                format!("server {name} is disabled"),
+            ));
+        }
+        let _one_attempt = entry.connecting.lock().await;
+        if let Some(conn) = entry.live_connection() {
+            return Ok(conn);
+        }
+        tracing::warn!(server = name, "connection lost; reconnecting");
+        entry.state().status = Some(ServerStatus::Connecting);
+        match Connection::connect(&entry.spec, &self.inner.connect).await {
+            Ok(conn) => {
+                let conn = Arc::new(conn);
+                let mut state = entry.state();
+                state.connection = Some(conn.clone());
+                state.status = Some(ServerStatus::Ready);
+                state.last_error = None;
+                Ok(conn)
+            }
+            Err(e) => {
+                let mut state = entry.state();
+                state.status = Some(ServerStatus::Error);
+                state.last_error = Some(e.to_string());
+                Err(CallError::new(e.kind(), format!("server {name}: {e}")))
+            }
+        }
+    }
+
+    async fn start(&self, entry: &Arc<ServerEntry>) {
+        if !entry.spec.enabled {
+            entry.state().status = Some(ServerStatus::Disabled);
+            return;
+        }
+        let _one_attempt = entry.connecting.lock().await;
+        entry.state().status = Some(ServerStatus::Connecting);
+        let outcome = connect_and_discover(&entry.spec, &self.inner.connect).await;
+        let mut state = entry.state();
+        match outcome {
+            Ok((conn, snapshot)) => {
+                state.connection = Some(Arc::new(conn));
+                state.snapshot = Some(snapshot);
+                state.status = Some(ServerStatus::Ready);
+                state.last_error = None;
+                state.discovered_at = Some(SystemTime::now());
+            }
+            Err(e) => {
+                tracing::warn!(server = %entry.spec.name, "{e}");
+                state.status = Some(ServerStatus::Error);
+                state.last_error = Some(e.to_string());
+            }
+        }
+    }
+
+    fn rebuild(&self) {
+        rebuild(&self.inner);
+    }
+}
+
+fn rebuild(inner: &Inner) {
+    let entries: Vec<_> = read(&inner.servers).clone();
+    let snapshots: Vec<(ServerSpec, Snapshot)> = entries
+        .iter()
+        .filter_map(|e| e.state().snapshot.clone().map(|s| (e.spec.clone(), s)))
+        .collect();
+    let refs: Vec<(&ServerSpec, &Snapshot)> = snapshots.iter().map(|(a, b)| (a, b)).collect();
+    let catalog = Arc::new(Catalog::build(&inner.naming, &refs));
+    *inner.catalog.write().unwrap_or_else(|p| p.into_inner()) = catalog;
+    let _ = inner.changes.send(());
+}
+
+/// Connects and discovers within the server's one connect+discovery timeout.
+async fn connect_and_discover(
+    spec: &ServerSpec,
+    opts: &ConnectOptions,
+) -> Result<(Connection, Snapshot), UpstreamError> {
+    let started = Instant::now();
+    let conn = Connection::connect(spec, opts).await?;
+    let left = spec.connect_timeout().saturating_sub(started.elapsed());
+    match conn.discover(left).await {
+        Ok(snapshot) => Ok((conn, snapshot)),
+        Err(e) => {
+            conn.close().await;
+            Err(e)
+        }
+    }
+}
+
+async fn close_entry(entry: &ServerEntry) {
+    let conn = entry.state().connection.take();
+    if let Some(conn) = conn {
+        conn.close().await;
+    }
+}
+
+async fn watch_changes(inner: std::sync::Weak<Inner>, mut events: mpsc::Receiver<UpstreamEvent>) {
+    while let Some(event) = events.recv().await {
+        let Some(inner) = inner.upgrade() else { return };
+        let server = match &event {
+            UpstreamEvent::ToolsChanged(s)
+            | UpstreamEvent::ResourcesChanged(s)
+            | UpstreamEvent::PromptsChanged(s) => s.clone(),
+        };
+        let entry = read(&inner.servers)
+            .iter()
+            .find(|e| e.spec.name == server)
+            .cloned();
+        let Some(entry) = entry else { continue };
+        let Some(conn) = entry.live_connection() else {
+            continue;
+        };
+        match conn.discover(entry.spec.connect_timeout()).await {
+            Ok(snapshot) => {
+                tracing::info!(server = %server, "re-discovered after {event:?}");
+                let mut state = entry.state();
+                state.snapshot = Some(snapshot);
+                state.discovered_at = Some(SystemTime::now());
+            }
+            Err(e) => tracing::warn!(server = %server, "re-discovery failed: {e}"),
+        }
+        rebuild(&inner);
+    }
+}
+
+fn object_arguments(arguments: Option<Value>) -> Result<Option<JsonObject>, CallError> {
+    match arguments {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(map)) => Ok(Some(map)),
+        Some(other) => Err(CallError::new(
+            ErrorKind::InvalidRequest,
+            format!("arguments must be a JSON object, got {other}"),
+        )),
+    }
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|p| p.into_inner())
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|p| p.into_inner())
+}

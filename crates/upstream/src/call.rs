@@ -1,0 +1,89 @@
+//! Per-call options and the guard that tells the upstream when a call is abandoned.
+
+use rmcp::model::{
+    CancelledNotification, CancelledNotificationParam, ClientNotification, RequestId,
+};
+use rmcp::service::{Peer, RoleClient};
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// One progress update from an upstream server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// How one call runs.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// Bound on the whole call; `None` uses the server's call timeout.
+    pub timeout: Option<Duration>,
+    /// Sent upstream as `_meta.bound_end_user_id`.
+    pub end_user_id: Option<String>,
+    /// Receives the upstream's progress notifications for this call.
+    pub progress: Option<mpsc::Sender<Progress>>,
+    /// Cancelled when the caller goes away; the upstream is then told to cancel.
+    pub cancel: Option<CancellationToken>,
+}
+
+impl CallOptions {
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+    pub fn with_end_user(mut self, id: impl Into<String>) -> Self {
+        self.end_user_id = Some(id.into());
+        self
+    }
+    pub fn with_progress(mut self, sink: mpsc::Sender<Progress>) -> Self {
+        self.progress = Some(sink);
+        self
+    }
+    pub fn with_cancel(mut self, token: CancellationToken) -> Self {
+        self.cancel = Some(token);
+        self
+    }
+}
+
+/// Sends `notifications/cancelled` for a request unless disarmed (the answer arrived).
+pub(crate) struct CancelOnDrop {
+    peer: Option<Peer<RoleClient>>,
+    id: RequestId,
+    reason: &'static str,
+}
+
+impl CancelOnDrop {
+    pub fn new(peer: Peer<RoleClient>, id: RequestId) -> Self {
+        Self {
+            peer: Some(peer),
+            id,
+            reason: "caller went away",
+        }
+    }
+
+    pub fn set_reason(&mut self, reason: &'static str) {
+        self.reason = reason;
+    }
+
+    pub fn disarm(&mut self) {
+        self.peer = None;
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(peer) = self.peer.take() else { return };
+        let notification = ClientNotification::CancelledNotification(CancelledNotification::new(
+            CancelledNotificationParam::new(Some(self.id.clone()), Some(self.reason.to_string())),
+        ));
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            handle.spawn(async move {
+                let _ = peer.send_notification(notification).await;
+            });
+        }
+    }
+}

@@ -1,0 +1,363 @@
+//! A live session with one upstream: handshake, discovery, calls with timeout and cancellation.
+
+use crate::call::{CallOptions, CancelOnDrop};
+use crate::events::EventHandler;
+use crate::stdio::{self, StderrTail};
+use crate::{UpstreamError, UpstreamEvent, UpstreamHttp};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetPromptRequest,
+    GetPromptRequestParams, GetPromptResult, JsonObject, MetaObject, Prompt, ProtocolVersion,
+    ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult, RequestMetaObject,
+    Resource, ResourceTemplate, ServerResult, Tool,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, Peer, PeerRequestOptions, RoleClient, RunningService,
+};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use std::collections::HashMap;
+use std::time::Duration;
+use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, Transport};
+use tokio::sync::mpsc;
+
+/// Shared pieces every connection is made with.
+#[derive(Clone)]
+pub struct ConnectOptions {
+    pub http: UpstreamHttp,
+    /// Receives list-changed announcements from upstreams.
+    pub events: Option<mpsc::Sender<UpstreamEvent>>,
+}
+
+/// Everything a server offered at discovery time.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    pub tools: Vec<Tool>,
+    pub resources: Vec<Resource>,
+    pub resource_templates: Vec<ResourceTemplate>,
+    pub prompts: Vec<Prompt>,
+}
+
+pub struct Connection {
+    server: ServerSlug,
+    peer: Peer<RoleClient>,
+    handler: EventHandler,
+    service: tokio::sync::Mutex<Option<RunningService<RoleClient, EventHandler>>>,
+    protocol_version: String,
+    server_name: Option<String>,
+    stderr: Option<StderrTail>,
+    pid: Option<u32>,
+    call_timeout: Duration,
+}
+
+impl Connection {
+    /// Starts or reaches the server and completes the handshake within its connect timeout.
+    pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> Result<Self, UpstreamError> {
+        let timeout = spec.connect_timeout();
+        let (offered, lifecycle) = lifecycle(spec.protocol_version.as_deref())?;
+        let handler = EventHandler::new(spec.name.clone(), offered, opts.events.clone());
+        let mut stderr = None;
+        let mut pid = None;
+        let started = tokio::time::timeout(timeout, async {
+            match &spec.transport {
+                Transport::Stdio(stdio_spec) => {
+                    let (child, tail) = stdio::spawn(&spec.name, stdio_spec)?;
+                    pid = child.id();
+                    stderr = Some(tail);
+                    handler
+                        .clone()
+                        .serve_with_lifecycle(child, lifecycle)
+                        .await
+                        .map_err(classify_init)
+                }
+                Transport::Http(http_spec) => {
+                    let transport = http_transport(http_spec, &opts.http)?;
+                    handler
+                        .clone()
+                        .serve_with_lifecycle(transport, lifecycle)
+                        .await
+                        .map_err(classify_init)
+                }
+            }
+        })
+        .await;
+        let service = match started {
+            Ok(Ok(service)) => service,
+            Ok(Err(e)) => return Err(with_stderr(e, stderr.as_ref())),
+            Err(_) => {
+                return Err(with_stderr(
+                    UpstreamError::Timeout(timeout),
+                    stderr.as_ref(),
+                ));
+            }
+        };
+        let peer = service.peer().clone();
+        let info = peer.peer_info();
+        let protocol_version = info
+            .as_ref()
+            .map(|i| i.protocol_version.to_string())
+            .unwrap_or_default();
+        let server_name = info
+            .as_ref()
+            .and_then(|i| i.server_info.as_ref())
+            .map(|s| format!("{} {}", s.name, s.version));
+        tracing::info!(server = %spec.name, protocol = %protocol_version, upstream = ?server_name, "connected");
+        Ok(Self {
+            server: spec.name.clone(),
+            peer,
+            handler,
+            service: tokio::sync::Mutex::new(Some(service)),
+            protocol_version,
+            server_name,
+            stderr,
+            pid,
+            call_timeout: spec.call_timeout(),
+        })
+    }
+
+    pub fn server(&self) -> &ServerSlug {
+        &self.server
+    }
+
+    /// The protocol version the server agreed to.
+    pub fn protocol_version(&self) -> &str {
+        &self.protocol_version
+    }
+
+    /// The upstream's own name and version, when it sent them.
+    pub fn server_name(&self) -> Option<&str> {
+        self.server_name.as_deref()
+    }
+
+    /// The child's process id (stdio servers).
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.peer.is_transport_closed()
+    }
+
+    /// Lists everything the server offers, every page, within `timeout`.
+    pub async fn discover(&self, timeout: Duration) -> Result<Snapshot, UpstreamError> {
+        let caps = self
+            .peer
+            .peer_info()
+            .map(|i| i.capabilities.clone())
+            .unwrap_or_default();
+        let work = async {
+            let peer = &self.peer;
+            let tools = async {
+                match caps.tools {
+                    Some(_) => peer.list_all_tools().await,
+                    None => Ok(Vec::new()),
+                }
+            };
+            let resources = async {
+                match caps.resources {
+                    Some(_) => peer.list_all_resources().await,
+                    None => Ok(Vec::new()),
+                }
+            };
+            let templates = async {
+                match caps.resources {
+                    Some(_) => peer.list_all_resource_templates().await.or_else(|e| {
+                        // Some servers offer resources but not templates: not a failure.
+                        tracing::debug!(server = %self.server, "resources/templates/list: {e}");
+                        Ok(Vec::new())
+                    }),
+                    None => Ok(Vec::new()),
+                }
+            };
+            let prompts = async {
+                match caps.prompts {
+                    Some(_) => peer.list_all_prompts().await,
+                    None => Ok(Vec::new()),
+                }
+            };
+            let (tools, resources, resource_templates, prompts) =
+                tokio::try_join!(tools, resources, templates, prompts)
+                    .map_err(UpstreamError::from_service)?;
+            Ok(Snapshot {
+                tools,
+                resources,
+                resource_templates,
+                prompts,
+            })
+        };
+        tokio::time::timeout(timeout, work)
+            .await
+            .map_err(|_| UpstreamError::Timeout(timeout))?
+            .map_err(|e| with_stderr(e, self.stderr.as_ref()))
+    }
+
+    /// Calls one tool. On timeout or when `opts.cancel` fires, the upstream is told to cancel.
+    pub async fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        opts: CallOptions,
+    ) -> Result<CallToolResult, UpstreamError> {
+        let mut params = CallToolRequestParams::new(tool.to_string());
+        params.arguments = arguments;
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        match self.request(request, opts).await? {
+            ServerResult::CallToolResult(result) => Ok(result),
+            _ => Err(UpstreamError::Unexpected),
+        }
+    }
+
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        opts: CallOptions,
+    ) -> Result<ReadResourceResult, UpstreamError> {
+        let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(
+            ReadResourceRequestParams::new(uri.to_string()),
+        ));
+        match self.request(request, opts).await? {
+            ServerResult::ReadResourceResult(result) => Ok(result),
+            _ => Err(UpstreamError::Unexpected),
+        }
+    }
+
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        opts: CallOptions,
+    ) -> Result<GetPromptResult, UpstreamError> {
+        let mut params = GetPromptRequestParams::new(name.to_string());
+        params.arguments = arguments;
+        let request = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
+        match self.request(request, opts).await? {
+            ServerResult::GetPromptResult(result) => Ok(result),
+            _ => Err(UpstreamError::Unexpected),
+        }
+    }
+
+    async fn request(
+        &self,
+        request: ClientRequest,
+        opts: CallOptions,
+    ) -> Result<ServerResult, UpstreamError> {
+        let timeout = opts.timeout.unwrap_or(self.call_timeout);
+        let mut options = PeerRequestOptions::no_options();
+        if let Some(user) = &opts.end_user_id {
+            let mut meta = JsonObject::new();
+            meta.insert("bound_end_user_id".into(), user.clone().into());
+            options = options.with_meta(RequestMetaObject(MetaObject(meta)));
+        }
+        let handle = self
+            .peer
+            .send_request_with_option(request, options)
+            .await
+            .map_err(UpstreamError::from_service)?;
+        let _route = opts.progress.map(|sink| {
+            self.handler
+                .route_progress(handle.progress_token.clone(), sink)
+        });
+        let mut guard = CancelOnDrop::new(self.peer.clone(), handle.id.clone());
+        let cancelled = async {
+            match &opts.cancel {
+                Some(token) => token.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            result = handle.await_response() => {
+                guard.disarm();
+                result.map_err(UpstreamError::from_service)
+            }
+            _ = tokio::time::sleep(timeout) => {
+                guard.set_reason("request timeout");
+                Err(UpstreamError::Timeout(timeout))
+            }
+            _ = cancelled => Err(UpstreamError::Cancelled),
+        }
+    }
+
+    /// Ends the session; a stdio child is stopped with its whole process group.
+    pub async fn close(&self) {
+        if let Some(mut service) = self.service.lock().await.take() {
+            let _ = service.close_with_timeout(Duration::from_secs(5)).await;
+        }
+    }
+}
+
+fn lifecycle(
+    requested: Option<&str>,
+) -> Result<(ProtocolVersion, ClientLifecycleMode), UpstreamError> {
+    let Some(requested) = requested else {
+        return Ok((
+            ProtocolVersion::LATEST_WITH_INITIALIZE,
+            ClientLifecycleMode::Initialize,
+        ));
+    };
+    let version: ProtocolVersion = serde_json::from_value(requested.into())
+        .map_err(|e| UpstreamError::Handshake(format!("protocol_version {requested:?}: {e}")))?;
+    if !ProtocolVersion::KNOWN_VERSIONS.contains(&version) {
+        return Err(UpstreamError::Handshake(format!(
+            "protocol_version {requested:?} is not one this build knows; use one of {}",
+            ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    if version.has_initialize() {
+        Ok((version, ClientLifecycleMode::Initialize))
+    } else {
+        Ok((
+            version.clone(),
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![version],
+            },
+        ))
+    }
+}
+
+fn http_transport(
+    spec: &HttpSpec,
+    http: &UpstreamHttp,
+) -> Result<StreamableHttpClientTransport<reqwest::Client>, UpstreamError> {
+    let url = http.check_url(&spec.url)?;
+    let mut headers = HashMap::new();
+    for (name, value) in &spec.headers {
+        let name = http::HeaderName::try_from(name.as_str())
+            .map_err(|_| UpstreamError::Handshake(format!("invalid header name {name:?}")))?;
+        let mut value = http::HeaderValue::try_from(value.as_str())
+            .map_err(|_| UpstreamError::Handshake(format!("invalid value for header {name}")))?;
+        value.set_sensitive(true);
+        headers.insert(name, value);
+    }
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str().to_string())
+        .max_concurrent_requests(64);
+    config.auth_header = spec.bearer_token.clone();
+    config.custom_headers = headers;
+    Ok(StreamableHttpClientTransport::with_client(
+        http.client().clone(),
+        config,
+    ))
+}
+
+fn classify_init(e: rmcp::service::ClientInitializeError) -> UpstreamError {
+    if e.is_authorization_required() {
+        UpstreamError::Unauthorized(e.to_string())
+    } else {
+        UpstreamError::Handshake(e.to_string())
+    }
+}
+
+fn with_stderr(e: UpstreamError, tail: Option<&StderrTail>) -> UpstreamError {
+    let lines = tail.map(StderrTail::lines).unwrap_or_default();
+    if lines.is_empty() {
+        return e;
+    }
+    let last = lines[lines.len().saturating_sub(5)..].join(" | ");
+    match e {
+        UpstreamError::Handshake(m) => UpstreamError::Handshake(format!("{m}; stderr: {last}")),
+        UpstreamError::Transport(m) => UpstreamError::Transport(format!("{m}; stderr: {last}")),
+        other => other,
+    }
+}

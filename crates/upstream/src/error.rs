@@ -1,0 +1,64 @@
+//! Upstream failures, classified once into the user-facing error kinds.
+
+use switchboard_core::{CallError, ErrorKind};
+
+#[derive(Debug, thiserror::Error)]
+pub enum UpstreamError {
+    #[error("could not start `{command}`: {source}")]
+    Spawn {
+        command: String,
+        source: std::io::Error,
+    },
+    #[error("refused upstream URL {url}: {reason}")]
+    UrlRefused { url: String, reason: String },
+    #[error("the MCP handshake failed: {0}")]
+    Handshake(String),
+    #[error("the server requires authorization: {0}")]
+    Unauthorized(String),
+    #[error("no answer within {0:?}")]
+    Timeout(std::time::Duration),
+    #[error("the connection to the server is closed")]
+    Closed,
+    #[error("the server answered with an error: {0}")]
+    Server(String),
+    #[error("transport failure: {0}")]
+    Transport(String),
+    #[error("the server answered with an unexpected message type")]
+    Unexpected,
+    #[error("the call was cancelled by the caller")]
+    Cancelled,
+}
+
+impl UpstreamError {
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            UpstreamError::Unauthorized(_) => ErrorKind::AuthUnavailable,
+            UpstreamError::Timeout(_) => ErrorKind::Timeout,
+            UpstreamError::Server(_) | UpstreamError::Unexpected => ErrorKind::ServerError,
+            UpstreamError::UrlRefused { .. } => ErrorKind::InvalidRequest,
+            UpstreamError::Cancelled => ErrorKind::InvalidRequest,
+            UpstreamError::Spawn { .. }
+            | UpstreamError::Handshake(_)
+            | UpstreamError::Closed
+            | UpstreamError::Transport(_) => ErrorKind::TransportError,
+        }
+    }
+
+    pub(crate) fn from_service(e: rmcp::ServiceError) -> Self {
+        use rmcp::ServiceError as S;
+        match e {
+            S::McpError(data) => UpstreamError::Server(data.message.to_string()),
+            S::TransportClosed => UpstreamError::Closed,
+            S::Timeout { timeout } => UpstreamError::Timeout(timeout),
+            S::Cancelled { .. } => UpstreamError::Cancelled,
+            S::UnexpectedResponse => UpstreamError::Unexpected,
+            other => UpstreamError::Transport(other.to_string()),
+        }
+    }
+}
+
+impl From<UpstreamError> for CallError {
+    fn from(e: UpstreamError) -> Self {
+        CallError::new(e.kind(), e.to_string())
+    }
+}
