@@ -1,1 +1,21 @@
-//! placeholder
+//! The downstream faces of the gateway: one aggregated MCP endpoint over Streamable HTTP
+//! (`/mcp`, plus `/healthz` and `/readyz`) and over stdio.
+
+mod gateway;
+mod http;
+
+pub use gateway::{Gateway, KIND_META_KEY};
+pub use http::{HttpOptions, router, serve_http};
+
+use switchboard_registry::Registry;
+
+/// Serves the aggregated endpoint on this process's stdin/stdout until the client hangs up.
+pub async fn serve_stdio(registry: Registry) -> Result<(), std::io::Error> {
+    use rmcp::ServiceExt;
+    let running = Gateway::new(registry)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(std::io::Error::other)?;
+    running.waiting().await.map_err(std::io::Error::other)?;
+    Ok(())
+}

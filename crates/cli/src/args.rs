@@ -1,0 +1,87 @@
+//! Command-line arguments, as SPEC.md fixes them.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "switchboard",
+    version,
+    about = "One MCP endpoint, CLI and library in front of all your MCP servers"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct Global {
+    /// Config file (mcp.json, settings.json, workspace.yaml, config.yaml or switchboard.toml).
+    /// Repeatable: later files win on a server-name collision. Default: the first of
+    /// ./switchboard.toml, ./.mcp.json, ./mcp.json that exists.
+    #[arg(short = 'c', long = "config", global = true, value_name = "FILE")]
+    pub config: Vec<PathBuf>,
+    /// Allow http:// and loopback upstream URLs (local development only).
+    #[arg(long, global = true)]
+    pub dev: bool,
+    /// Exposed-name template, e.g. "{server}__{tool}", "mcp__{server}__{tool}" or "{tool}".
+    #[arg(long, global = true, value_name = "TEMPLATE")]
+    pub naming: Option<String>,
+    /// Log filter (overrides RUST_LOG), e.g. "info" or "switchboard=debug".
+    #[arg(long, global = true, value_name = "FILTER")]
+    pub log: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the gateway: the aggregated MCP endpoint at /mcp, plus /healthz and /readyz.
+    Serve {
+        /// Address to listen on.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+    },
+    /// Serve the aggregated MCP endpoint on stdin/stdout (for MCP hosts that launch servers).
+    Stdio,
+    /// Start each (or one) server, initialize, list what it offers, stop it; exit 1 if any failed.
+    Test {
+        /// Only this server.
+        server: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the exposed tool names with their server and description.
+    Tools {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Call one tool through the full pipeline and print the result.
+    Call {
+        /// Exposed tool name (see `switchboard tools`).
+        tool: String,
+        /// Arguments as a JSON object.
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+        /// End user the call is about (sent upstream as _meta.bound_end_user_id).
+        #[arg(long, value_name = "ID")]
+        end_user: Option<String>,
+        /// Print the raw MCP result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Work with config files.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Validate the files: each problem with file, line and fix; exit 1 on errors.
+    Check {
+        #[arg(long)]
+        json: bool,
+    },
+}

@@ -1,0 +1,350 @@
+//! What each subcommand does.
+
+use crate::args::{Cli, Command, ConfigCommand, Global};
+use crate::{setup, table};
+use anyhow::Context;
+use rmcp::model::CallToolResult;
+use serde_json::{Value, json};
+use std::process::ExitCode;
+use switchboard_config::Severity;
+use switchboard_core::{CallError, ErrorKind};
+use switchboard_registry::CallOptions;
+use switchboard_server::{HttpOptions, serve_http, serve_stdio};
+use tokio_util::sync::CancellationToken;
+
+const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
+
+pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let global = &cli.global;
+    match cli.command {
+        Command::Serve { listen } => serve(global, listen).await,
+        Command::Stdio => stdio(global).await,
+        Command::Test { server, json } => test(global, server, json).await,
+        Command::Tools { json } => tools(global, json).await,
+        Command::Call {
+            tool,
+            args,
+            end_user,
+            json,
+        } => call(global, &tool, args, end_user, json).await,
+        Command::Config {
+            command: ConfigCommand::Check { json },
+        } => config_check(global, json),
+    }
+}
+
+async fn serve(global: &Global, listen: Option<String>) -> anyhow::Result<ExitCode> {
+    let config = setup::load_config(global)?;
+    let registry = setup::registry(global, &config)?;
+    let addr = listen
+        .or(config.gateway.listen.clone())
+        .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
+    let listener = tokio::net::TcpListener::bind(&addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr}; pick another with --listen"))?;
+    let shutdown = CancellationToken::new();
+    let options = HttpOptions::default().with_shutdown(shutdown.clone());
+    let server = tokio::spawn(serve_http(listener, registry.clone(), options));
+    eprintln!("switchboard listening on http://{addr}/mcp");
+    setup::connect_all(&registry, &config).await;
+    for s in registry.servers() {
+        tracing::info!(server = %s.name, status = %s.status, tools = s.tool_count, "server");
+    }
+    wait_for_signal().await;
+    tracing::info!("shutting down");
+    shutdown.cancel();
+    let _ = server.await;
+    registry.shutdown().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn wait_for_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}
+
+async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
+    let config = setup::load_config(global)?;
+    let registry = setup::registry(global, &config)?;
+    registry.apply_config(&config).await;
+    let served = serve_stdio(registry.clone()).await;
+    registry.shutdown().await;
+    served.context("stdio session failed")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Result<ExitCode> {
+    let config = setup::load_config(global)?;
+    let registry = setup::registry(global, &config)?;
+    let specs: Vec<_> = config
+        .servers
+        .iter()
+        .filter(|s| only.as_deref().is_none_or(|name| s.name.as_str() == name))
+        .collect();
+    if let Some(name) = &only
+        && specs.is_empty()
+    {
+        anyhow::bail!(
+            "no server named {name:?}; configured: {}",
+            config
+                .servers
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    let bar = setup::progress_bar(specs.len() as u64, "testing servers");
+    let reports = futures_join(specs.iter().map(|spec| {
+        let registry = registry.clone();
+        let bar = bar.clone();
+        async move {
+            let report = registry.test_server(spec).await;
+            if let Some(bar) = bar {
+                bar.inc(1);
+            }
+            report
+        }
+    }))
+    .await;
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let failed = reports.iter().filter(|r| r.error.is_some()).count();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    } else {
+        let rows: Vec<Vec<String>> = reports
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.clone(),
+                    r.transport.to_string(),
+                    r.status.to_string(),
+                    r.tools.to_string(),
+                    r.protocol_version.clone().unwrap_or_default(),
+                    r.error.clone().unwrap_or_default(),
+                ]
+            })
+            .collect();
+        print!(
+            "{}",
+            table::render(
+                &["NAME", "TRANSPORT", "STATUS", "TOOLS", "PROTOCOL", "ERROR"],
+                &rows
+            )
+        );
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+async fn futures_join<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+    futures::future::join_all(futures).await
+}
+
+async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
+    let config = setup::load_config(global)?;
+    let registry = setup::registry(global, &config)?;
+    setup::connect_all(&registry, &config).await;
+    let tools = registry.tools();
+    if json {
+        let list: Vec<Value> = tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "name": t.exposed_name,
+                    "server": t.server.as_str(),
+                    "tool": t.upstream_name,
+                    "action_id": t.action_id.as_str(),
+                    "description": t.tool.description,
+                    "input_schema": t.tool.input_schema,
+                })
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else {
+        let rows: Vec<Vec<String>> = tools
+            .iter()
+            .map(|t| {
+                let description = t.tool.description.as_deref().unwrap_or("");
+                let first_line = description.lines().next().unwrap_or("");
+                vec![
+                    t.exposed_name.clone(),
+                    t.server.to_string(),
+                    truncate(first_line, 80),
+                ]
+            })
+            .collect();
+        print!(
+            "{}",
+            table::render(&["TOOL", "SERVER", "DESCRIPTION"], &rows)
+        );
+    }
+    let failed: Vec<_> = registry
+        .servers()
+        .into_iter()
+        .filter(|s| s.last_error.is_some())
+        .collect();
+    for s in &failed {
+        eprintln!(
+            "warning: server {} is {}: {}",
+            s.name,
+            s.status,
+            s.last_error.as_deref().unwrap_or("")
+        );
+    }
+    registry.shutdown().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max - 1).collect::<String>())
+    }
+}
+
+async fn call(
+    global: &Global,
+    tool: &str,
+    args: Option<String>,
+    end_user: Option<String>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let arguments = match args.as_deref() {
+        None => None,
+        Some(text) => Some(serde_json::from_str::<Value>(text).map_err(|e| {
+            anyhow::anyhow!("invalid_request: --args is not valid JSON ({e}); pass an object like '{{\"key\": \"value\"}}'")
+        })?),
+    };
+    let config = setup::load_config(global)?;
+    let registry = setup::registry(global, &config)?;
+    setup::connect_all(&registry, &config).await;
+    let mut opts = CallOptions::default();
+    if let Some(user) = end_user {
+        opts = opts.with_end_user(user);
+    }
+    let outcome = registry.call_tool(tool, arguments, opts).await;
+    registry.shutdown().await;
+    match outcome {
+        Ok(result) if result.is_error != Some(true) => {
+            print_result(&result, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(result) => {
+            print_result(&result, json)?;
+            report_error(
+                &CallError::new(ErrorKind::ServerError, "the tool reported an error"),
+                json,
+            );
+            Ok(ExitCode::FAILURE)
+        }
+        Err(error) => {
+            report_error(&error, json);
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+fn print_result(result: &CallToolResult, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(result)?);
+        return Ok(());
+    }
+    for block in &result.content {
+        match block.as_text() {
+            Some(text) => println!("{}", text.text),
+            None => println!("{}", serde_json::to_string(block)?),
+        }
+    }
+    if result.content.is_empty()
+        && let Some(structured) = &result.structured_content
+    {
+        println!("{}", serde_json::to_string_pretty(structured)?);
+    }
+    Ok(())
+}
+
+fn report_error(error: &CallError, json: bool) {
+    if json {
+        eprintln!(
+            "{}",
+            json!({"error": {"kind": error.kind, "message": error.message}})
+        );
+    } else {
+        eprintln!("error: {}: {}", error.kind, error.message);
+    }
+}
+
+fn config_check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
+    let paths = setup::config_paths(global)?;
+    let (problems, servers) = match switchboard_config::load(&paths) {
+        Ok(config) => (config.warnings, config.servers.len()),
+        Err(problems) => (problems.0, 0),
+    };
+    let errors = problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .count();
+    if json {
+        let list: Vec<Value> = problems
+            .iter()
+            .map(|p| {
+                json!({
+                    "severity": if p.severity == Severity::Error { "error" } else { "warning" },
+                    "file": p.file, "line": p.line, "key": p.key,
+                    "message": p.message, "fix": p.fix,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &json!({"ok": errors == 0, "servers": servers, "problems": list})
+            )?
+        );
+    } else {
+        for p in &problems {
+            println!("{p}");
+        }
+        if errors == 0 {
+            println!(
+                "ok: {servers} server(s) in {} file(s){}",
+                paths.len(),
+                if problems.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} warning(s)", problems.len())
+                }
+            );
+        } else {
+            println!("{errors} error(s)");
+        }
+    }
+    Ok(if errors == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,217 @@
+//! The aggregated MCP server: lists the registry's catalogue and forwards each request upstream
+//! with progress, cancellation and the caller's end-user id.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, Implementation, JsonObject, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject,
+    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
+use serde_json::{Value, json};
+use switchboard_core::{CallError, ErrorKind};
+use switchboard_registry::{CallOptions, Progress, Registry};
+use tokio::sync::mpsc;
+
+/// Where a failed tool result carries its machine-readable kind.
+pub const KIND_META_KEY: &str = "switchboard/error";
+
+/// One downstream session's view of the registry.
+#[derive(Clone)]
+pub struct Gateway {
+    registry: Registry,
+}
+
+impl Gateway {
+    pub fn new(registry: Registry) -> Self {
+        Self { registry }
+    }
+
+    /// Per-call options from the request context: cancellation, progress and end user.
+    fn call_options(&self, ctx: &RequestContext<RoleServer>) -> CallOptions {
+        let mut opts = CallOptions::default().with_cancel(ctx.ct.clone());
+        if let Some(user) = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str) {
+            opts = opts.with_end_user(user);
+        }
+        if let Some(token) = ctx.meta.get_progress_token() {
+            let (tx, mut rx) = mpsc::channel::<Progress>(32);
+            let peer = ctx.peer.clone();
+            tokio::spawn(async move {
+                while let Some(p) = rx.recv().await {
+                    let mut param = ProgressNotificationParam::new(token.clone(), p.progress);
+                    param.total = p.total;
+                    param.message = p.message;
+                    if peer.notify_progress(param).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            opts = opts.with_progress(tx);
+        }
+        opts
+    }
+}
+
+fn failed_result(error: CallError) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(format!(
+        "{}: {}",
+        error.kind, error.message
+    ))]);
+    let mut meta = JsonObject::new();
+    meta.insert(
+        KIND_META_KEY.into(),
+        json!({"kind": error.kind.as_str(), "message": error.message}),
+    );
+    result.meta = Some(MetaObject(meta));
+    result
+}
+
+fn error_data(error: CallError) -> ErrorData {
+    let data = Some(json!({"kind": error.kind.as_str()}));
+    match error.kind {
+        ErrorKind::InvalidRequest | ErrorKind::ToolNotFound => {
+            ErrorData::invalid_params(error.message, data)
+        }
+        _ => ErrorData::internal_error(error.message, data),
+    }
+}
+
+/// Re-announces catalogue changes to one downstream peer until it goes away.
+fn forward_changes(registry: &Registry, peer: Peer<RoleServer>) {
+    let mut changes = registry.subscribe();
+    tokio::spawn(async move {
+        loop {
+            match changes.recv().await {
+                Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            }
+            let sent = peer.notify_tool_list_changed().await.is_ok()
+                && peer.notify_resource_list_changed().await.is_ok()
+                && peer.notify_prompt_list_changed().await.is_ok();
+            if !sent || peer.is_transport_closed() {
+                return;
+            }
+        }
+    });
+}
+
+impl rmcp::ServerHandler for Gateway {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .enable_prompts()
+            .enable_prompts_list_changed()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(
+                "switchboard",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions("Switchboard: tools of several MCP servers behind one endpoint.")
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        forward_changes(&self.registry, context.peer);
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let catalog = self.registry.catalog();
+        Ok(ListToolsResult::with_all_items(
+            catalog.tools.iter().map(|t| t.tool.clone()).collect(),
+        ))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let opts = self.call_options(&context);
+        let arguments = request.arguments.map(Value::Object);
+        let result = match self
+            .registry
+            .call_tool(&request.name, arguments, opts)
+            .await
+        {
+            Ok(result) => result,
+            Err(error) => failed_result(error),
+        };
+        Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let catalog = self.registry.catalog();
+        Ok(ListResourcesResult::with_all_items(
+            catalog
+                .resources
+                .iter()
+                .map(|r| r.resource.clone())
+                .collect(),
+        ))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let catalog = self.registry.catalog();
+        Ok(ListResourceTemplatesResult::with_all_items(
+            catalog
+                .resource_templates
+                .iter()
+                .map(|t| t.template.clone())
+                .collect(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let opts = self.call_options(&context);
+        self.registry
+            .read_resource(&request.uri, opts)
+            .await
+            .map(ReadResourceResponse::Complete)
+            .map_err(error_data)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let catalog = self.registry.catalog();
+        Ok(ListPromptsResult::with_all_items(
+            catalog.prompts.iter().map(|p| p.prompt.clone()).collect(),
+        ))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let opts = self.call_options(&context);
+        let arguments = request.arguments.map(Value::Object);
+        self.registry
+            .get_prompt(&request.name, arguments, opts)
+            .await
+            .map(GetPromptResponse::Complete)
+            .map_err(error_data)
+    }
+}
