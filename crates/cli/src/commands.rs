@@ -42,10 +42,11 @@ async fn serve(global: &Global, listen: Option<String>) -> anyhow::Result<ExitCo
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
         .with_context(|| format!("cannot listen on {addr}; pick another with --listen"))?;
+    let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
     let shutdown = CancellationToken::new();
     let options = HttpOptions::default().with_shutdown(shutdown.clone());
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
-    eprintln!("switchboard listening on http://{addr}/mcp");
+    eprintln!("switchboard listening on http://{local}/mcp");
     setup::connect_all(&registry, &config).await;
     for s in registry.servers() {
         tracing::info!(server = %s.name, status = %s.status, tools = s.tool_count, "server");

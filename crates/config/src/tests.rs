@@ -149,7 +149,7 @@ fn a_secret_in_placeholder_shape_is_an_error_naming_file_line_and_key() {
         "mcp.json",
         "{\n  \"mcpServers\": {\n    \"ctx\": {\n      \"url\": \"https://c.test/mcp\",\n      \"headers\": {\"X-Key\": \"{env:ctx7sk-abc}\"}\n    }\n  }\n}\n",
     );
-    let err = load(&[p.clone()]).unwrap_err();
+    let err = load(std::slice::from_ref(&p)).unwrap_err();
     let problem = &err.0[0];
     assert_eq!(problem.file, p.display().to_string());
     assert_eq!(problem.line, Some(5));

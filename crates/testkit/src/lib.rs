@@ -1,0 +1,114 @@
+//! Test helpers: where the real fixture servers live, and starting them on loopback.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// The repository root.
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("repo root")
+}
+
+fn fixture(path: &str) -> PathBuf {
+    let p = repo_root().join(".fixtures").join(path);
+    assert!(
+        p.exists(),
+        "missing test fixture {}: run scripts/fixtures.sh first (the README's test command does)",
+        p.display()
+    );
+    p
+}
+
+/// The Python with the official `mcp` SDK and `mcp-server-time` installed.
+pub fn python() -> PathBuf {
+    fixture("venv/bin/python")
+}
+
+/// `@modelcontextprotocol/server-everything`'s entry point.
+pub fn everything_js() -> PathBuf {
+    fixture("node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+}
+
+/// Our misbehaving fixture server.
+pub fn misbehaving_server() -> PathBuf {
+    repo_root().join("tests/fixtures/misbehaving_server.py")
+}
+
+/// A Python client script under tests/clients.
+pub fn client_script(name: &str) -> PathBuf {
+    repo_root().join("tests/clients").join(name)
+}
+
+/// Server entries (mcp.json `mcpServers` values) for the real servers.
+pub fn everything_stdio_entry() -> serde_json::Value {
+    serde_json::json!({"command": "node", "args": [everything_js(), "stdio"]})
+}
+
+pub fn time_entry() -> serde_json::Value {
+    serde_json::json!({"command": python(), "args": ["-m", "mcp_server_time"]})
+}
+
+pub fn misbehaving_entry(timeout_ms: u64) -> serde_json::Value {
+    serde_json::json!({"command": python(), "args": [misbehaving_server()], "timeout_ms": timeout_ms})
+}
+
+/// Writes `{"mcpServers": servers}` to a temp dir and returns (dir guard, path).
+pub fn write_mcp_json(servers: serde_json::Value) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("mcp.json");
+    let body = serde_json::json!({ "mcpServers": servers });
+    std::fs::write(&path, serde_json::to_vec_pretty(&body).expect("json")).expect("write config");
+    (dir, path)
+}
+
+/// A port that was free a moment ago on 127.0.0.1.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+/// server-everything over Streamable HTTP on loopback; killed on drop.
+pub struct EverythingHttp {
+    pub url: String,
+    _child: Child,
+}
+
+impl EverythingHttp {
+    /// Starts it and waits for the line that says it is listening.
+    pub async fn start() -> Self {
+        let port = free_port();
+        let mut child = Command::new("node")
+            .arg(everything_js())
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start server-everything");
+        let stderr = child.stderr.take().expect("stderr");
+        let mut lines = BufReader::new(stderr).lines();
+        let ready = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+            while let Some(line) = lines.next_line().await.expect("read stderr") {
+                if line.contains("listening on port") {
+                    return true;
+                }
+            }
+            false
+        })
+        .await;
+        assert_eq!(ready, Ok(true), "server-everything did not start listening");
+        // Keep draining so the child never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        Self {
+            url: format!("http://127.0.0.1:{port}/mcp"),
+            _child: child,
+        }
+    }
+}
