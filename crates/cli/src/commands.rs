@@ -7,7 +7,7 @@ use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use switchboard_config::Severity;
-use switchboard_core::{CallError, ErrorKind};
+use switchboard_core::{CallError, ErrorKind, ServerStatus};
 use switchboard_registry::CallOptions;
 use switchboard_server::{HttpOptions, serve_http, serve_stdio};
 use tokio_util::sync::CancellationToken;
@@ -48,9 +48,19 @@ async fn serve(global: &Global, listen: Option<String>) -> anyhow::Result<ExitCo
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     eprintln!("switchboard listening on http://{local}/mcp");
     setup::connect_all(&registry, &config).await;
-    for s in registry.servers() {
+    let servers = registry.servers();
+    for s in &servers {
         tracing::info!(server = %s.name, status = %s.status, tools = s.tool_count, "server");
     }
+    let ready = servers
+        .iter()
+        .filter(|s| s.status == ServerStatus::Ready)
+        .count();
+    eprintln!(
+        "switchboard ready: {ready}/{} server(s), {} tool(s)",
+        servers.len(),
+        registry.catalog().tools.len()
+    );
     wait_for_signal().await;
     tracing::info!("shutting down");
     shutdown.cancel();
