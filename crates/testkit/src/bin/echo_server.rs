@@ -1,0 +1,122 @@
+//! A fast rmcp echo server for tests and benchmarks, over stdio or Streamable HTTP.
+//!
+//! `echo-server [--http ADDR] [--versions V1,V2,...]`: with `--http` it prints
+//! `listening on http://ADDR/mcp` once it accepts connections; `--versions` narrows the protocol
+//! versions it will agree to (default: every version rmcp knows).
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    Tool,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+#[derive(Clone)]
+struct Echo {
+    versions: Arc<Vec<ProtocolVersion>>,
+}
+
+impl rmcp::ServerHandler for Echo {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        if let Some(latest) = self.versions.last() {
+            info.protocol_version = latest.clone();
+        }
+        info
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(self.versions.as_ref().clone())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let schema =
+            serde_json::json!({"type": "object", "properties": {"text": {"type": "string"}}});
+        let schema = match schema {
+            serde_json::Value::Object(map) => map,
+            _ => unreachable!("literal object"),
+        };
+        Ok(ListToolsResult::with_all_items(vec![Tool::new(
+            "echo",
+            "Echoes `text` back",
+            Arc::new(schema),
+        )]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if request.name != "echo" {
+            return Err(ErrorData::invalid_params(
+                format!("no tool {}", request.name),
+                None,
+            ));
+        }
+        let text = request
+            .arguments
+            .as_ref()
+            .and_then(|a| a.get("text"))
+            .and_then(|t| t.as_str())
+            .unwrap_or("")
+            .to_string();
+        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        if let Some(version) = context.protocol_version() {
+            let mut meta = rmcp::model::JsonObject::new();
+            meta.insert("protocolVersion".into(), version.to_string().into());
+            result.meta = Some(rmcp::model::MetaObject(meta));
+        }
+        Ok(CallToolResponse::Complete(result))
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1).cloned())
+    };
+    let versions = match flag("--versions") {
+        Some(list) => list
+            .split(',')
+            .map(|v| serde_json::from_value(v.trim().into()))
+            .collect::<Result<Vec<ProtocolVersion>, _>>()?,
+        None => ProtocolVersion::KNOWN_VERSIONS.to_vec(),
+    };
+    let echo = Echo {
+        versions: Arc::new(versions),
+    };
+    match flag("--http") {
+        Some(addr) => {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            let local = listener.local_addr()?;
+            let service = StreamableHttpService::new(
+                move || Ok(echo.clone()),
+                Arc::new(LocalSessionManager::default()),
+                StreamableHttpServerConfig::default(),
+            );
+            let app = axum::Router::new().nest_service("/mcp", service);
+            println!("listening on http://{local}/mcp");
+            axum::serve(listener, app).await?;
+        }
+        None => {
+            use rmcp::ServiceExt;
+            echo.serve(rmcp::transport::stdio())
+                .await?
+                .waiting()
+                .await?;
+        }
+    }
+    Ok(())
+}
