@@ -4,6 +4,7 @@ use crate::Gateway;
 use axum::Router;
 use axum::http::StatusCode;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::SocketAddr;
@@ -82,6 +83,13 @@ pub async fn serve_http(
     let app = router(registry, &options);
     let addr: Option<SocketAddr> = listener.local_addr().ok();
     tracing::info!(?addr, "listening: MCP endpoint at /mcp");
+    // Responses are streamed (SSE): without TCP_NODELAY the event written after the headers
+    // waits for the client's delayed ACK, adding ~40 ms to every call.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("TCP_NODELAY: {e}");
+        }
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(async move { shutdown.cancelled().await })
         .await

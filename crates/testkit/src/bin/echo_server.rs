@@ -108,6 +108,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             );
             let app = axum::Router::new().nest_service("/mcp", service);
             println!("listening on http://{local}/mcp");
+            let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             axum::serve(listener, app).await?;
         }
         None => {

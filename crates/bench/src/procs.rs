@@ -1,0 +1,120 @@
+//! Starting the measured processes and reading their CPU time from /proc.
+
+use anyhow::{Context, bail};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+/// target/release, where scripts/bench.sh put the binaries.
+pub fn release_dir() -> anyhow::Result<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/release");
+    for bin in ["echo-server", "switchboard"] {
+        if !dir.join(bin).exists() {
+            bail!(
+                "{} is missing: run scripts/bench.sh (it builds the release binaries)",
+                dir.join(bin).display()
+            );
+        }
+    }
+    Ok(dir)
+}
+
+pub struct Spawned {
+    pub url: String,
+    pub pid: u32,
+    _child: Child,
+}
+
+impl Spawned {
+    /// Starts `bin` and reads its output until the line with `url_prefix` (and `ready`, if given).
+    pub async fn start(
+        bin: PathBuf,
+        args: &[&str],
+        url_prefix: &str,
+        ready: Option<&str>,
+    ) -> anyhow::Result<Self> {
+        let mut child = Command::new(&bin)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .with_context(|| format!("spawn {}", bin.display()))?;
+        let pid = child.id().context("pid")?;
+        let stdout = BufReader::new(child.stdout.take().context("stdout")?).lines();
+        let stderr = BufReader::new(child.stderr.take().context("stderr")?).lines();
+        let (tx, mut rx) = tokio::sync::mpsc::channel::<String>(64);
+        tokio::spawn(forward(stdout, tx.clone()));
+        tokio::spawn(forward(stderr, tx));
+        let mut url = None;
+        let wait = async {
+            while let Some(line) = rx.recv().await {
+                if let Some(rest) = line.strip_prefix(url_prefix) {
+                    url = Some(rest.trim().to_string());
+                    if ready.is_none() {
+                        break;
+                    }
+                }
+                if let Some(ready) = ready
+                    && line.starts_with(ready)
+                {
+                    break;
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(60), wait)
+            .await
+            .with_context(|| format!("{} did not become ready", bin.display()))?;
+        // Keep draining output so the child never blocks on a full pipe.
+        tokio::spawn(async move { while rx.recv().await.is_some() {} });
+        Ok(Self {
+            url: url.with_context(|| format!("{} printed no URL", bin.display()))?,
+            pid,
+            _child: child,
+        })
+    }
+}
+
+async fn forward<R: tokio::io::AsyncBufRead + Unpin>(
+    mut lines: tokio::io::Lines<R>,
+    tx: tokio::sync::mpsc::Sender<String>,
+) {
+    while let Ok(Some(line)) = lines.next_line().await {
+        let _ = tx.send(line).await;
+    }
+}
+
+/// User+system CPU time per named process.
+pub fn cpu_times(pids: &[(&'static str, u32)]) -> HashMap<&'static str, Duration> {
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    pids.iter()
+        .filter_map(|(name, pid)| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // Fields after the parenthesised command name; utime and stime are 14th and 15th.
+            let rest = stat.rsplit_once(')')?.1;
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let utime: f64 = fields.get(11)?.parse().ok()?;
+            let stime: f64 = fields.get(12)?.parse().ok()?;
+            Some((*name, Duration::from_secs_f64((utime + stime) / ticks)))
+        })
+        .collect()
+}
+
+pub fn cpu_delta(
+    before: &HashMap<&'static str, Duration>,
+    after: &HashMap<&'static str, Duration>,
+) -> HashMap<&'static str, Duration> {
+    after
+        .iter()
+        .map(|(k, v)| {
+            (
+                *k,
+                v.saturating_sub(before.get(k).copied().unwrap_or_default()),
+            )
+        })
+        .collect()
+}
