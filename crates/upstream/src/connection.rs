@@ -281,6 +281,17 @@ impl Connection {
         if let Some(mut service) = self.service.lock().await.take() {
             let _ = service.close_with_timeout(Duration::from_secs(5)).await;
         }
+        if let Some(pid) = self.pid {
+            stdio::kill_group(pid);
+        }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        if let Some(pid) = self.pid {
+            stdio::kill_group(pid);
+        }
     }
 }
 

@@ -66,3 +66,13 @@ pub fn spawn(
     }
     Ok((child, tail))
 }
+
+/// Kills what is left of a stdio server's process group (it was started as the group leader, so
+/// the group id is its pid). Grandchildren that outlived a graceful exit die here too.
+pub fn kill_group(pid: u32) {
+    let Ok(pgid) = i32::try_from(pid) else { return };
+    // SAFETY: killpg has no memory-safety preconditions; ESRCH (group gone) is expected.
+    unsafe {
+        libc::killpg(pgid, libc::SIGKILL);
+    }
+}
