@@ -112,3 +112,35 @@ impl EverythingHttp {
         }
     }
 }
+
+/// A child process that printed the URL it serves on; killed on drop.
+pub struct Served {
+    pub url: String,
+    _child: Child,
+}
+
+impl Served {
+    /// Starts `program args…` and waits for a stdout line `listening on URL`.
+    pub async fn start(program: &Path, args: &[&str]) -> Self {
+        let mut child = Command::new(program)
+            .args(args)
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("start {}: {e}", program.display()));
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let url = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+            while let Some(line) = lines.next_line().await.expect("read stdout") {
+                if let Some(url) = line.strip_prefix("listening on ") {
+                    return Some(url.trim().to_string());
+                }
+            }
+            None
+        })
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("{} never said where it listens", program.display()));
+        Self { url, _child: child }
+    }
+}

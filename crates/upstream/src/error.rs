@@ -4,7 +4,9 @@ use switchboard_core::{CallError, ErrorKind};
 
 #[derive(Debug, thiserror::Error)]
 pub enum UpstreamError {
-    #[error("could not start `{command}`: {source}")]
+    #[error(
+        "could not start `{command}`: {source}; check that it is installed and on PATH, or give its full path"
+    )]
     Spawn {
         command: String,
         source: std::io::Error,
@@ -15,7 +17,7 @@ pub enum UpstreamError {
     Handshake(String),
     #[error("the server requires authorization: {0}")]
     Unauthorized(String),
-    #[error("no answer within {0:?}")]
+    #[error("no answer within {0:?}; if the server is just slow, raise its timeout_ms")]
     Timeout(std::time::Duration),
     #[error("the connection to the server is closed")]
     Closed,

@@ -1,8 +1,10 @@
 //! A fast rmcp echo server for tests and benchmarks, over stdio or Streamable HTTP.
 //!
-//! `echo-server [--http ADDR] [--versions V1,V2,...]`: with `--http` it prints
+//! `echo-server [--http ADDR] [--versions V1,V2,...] [--extra-tools N]`: with `--http` it prints
 //! `listening on http://ADDR/mcp` once it accepts connections; `--versions` narrows the protocol
-//! versions it will agree to (default: every version rmcp knows).
+//! versions it will agree to (default: every version rmcp knows); `--extra-tools N` adds tools
+//! `t_0..t_N` and pages `tools/list` 10 at a time. Tools: `echo` (returns `text`), `headers`
+//! (over HTTP: the Authorization and X-Test request headers it received), and the extras.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -18,6 +20,17 @@ use std::sync::Arc;
 #[derive(Clone)]
 struct Echo {
     versions: Arc<Vec<ProtocolVersion>>,
+    extra_tools: usize,
+}
+
+const PAGE_SIZE: usize = 10;
+
+fn object_schema() -> Arc<rmcp::model::JsonObject> {
+    let schema = serde_json::json!({"type": "object", "properties": {"text": {"type": "string"}}});
+    match schema {
+        serde_json::Value::Object(map) => Arc::new(map),
+        _ => Arc::default(),
+    }
 }
 
 impl rmcp::ServerHandler for Echo {
@@ -35,20 +48,31 @@ impl rmcp::ServerHandler for Echo {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let schema =
-            serde_json::json!({"type": "object", "properties": {"text": {"type": "string"}}});
-        let schema = match schema {
-            serde_json::Value::Object(map) => map,
-            _ => unreachable!("literal object"),
-        };
-        Ok(ListToolsResult::with_all_items(vec![Tool::new(
-            "echo",
-            "Echoes `text` back",
-            Arc::new(schema),
-        )]))
+        let mut tools = vec![
+            Tool::new("echo", "Echoes `text` back", object_schema()),
+            Tool::new(
+                "headers",
+                "Returns the Authorization and X-Test headers it received",
+                object_schema(),
+            ),
+        ];
+        tools.extend(
+            (0..self.extra_tools).map(|i| Tool::new(format!("t_{i}"), "extra", object_schema())),
+        );
+        if self.extra_tools == 0 {
+            return Ok(ListToolsResult::with_all_items(tools));
+        }
+        let start: usize = request
+            .and_then(|r| r.cursor)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or(0);
+        let end = (start + PAGE_SIZE).min(tools.len());
+        let mut page = ListToolsResult::with_all_items(tools[start.min(end)..end].to_vec());
+        page.next_cursor = (end < tools.len()).then(|| end.to_string());
+        Ok(page)
     }
 
     async fn call_tool(
@@ -56,6 +80,19 @@ impl rmcp::ServerHandler for Echo {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == "headers" {
+            let parts = context.extensions.get::<http::request::Parts>();
+            let header = |name: &str| {
+                parts
+                    .and_then(|p| p.headers.get(name))
+                    .and_then(|v| v.to_str().ok())
+                    .map(String::from)
+            };
+            let seen = serde_json::json!({"authorization": header("authorization"), "x_test": header("x-test")});
+            return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
+                ContentBlock::text(seen.to_string()),
+            ])));
+        }
         if request.name != "echo" {
             return Err(ErrorData::invalid_params(
                 format!("no tool {}", request.name),
@@ -96,6 +133,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let echo = Echo {
         versions: Arc::new(versions),
+        extra_tools: flag("--extra-tools")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0),
     };
     match flag("--http") {
         Some(addr) => {

@@ -1,0 +1,68 @@
+//! Streamable HTTP upstreams: headers and bearer tokens (with placeholders) reach the server,
+//! every page of a paginated list is discovered, and URLs are checked against --dev.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use switchboard_config::load_with_env;
+use switchboard_core::ServerStatus;
+use switchboard_registry::{CallOptions, Registry, RegistryOptions};
+use switchboard_testkit as kit;
+
+const ECHO: &str = env!("CARGO_BIN_EXE_echo-server");
+
+fn env(name: &str) -> Option<String> {
+    (name == "ECHO_TOKEN").then(|| "s3cret".to_string())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn headers_and_bearer_token_reach_the_upstream_and_all_pages_are_listed() {
+    let upstream = kit::Served::start(
+        Path::new(ECHO),
+        &["--http", "127.0.0.1:0", "--extra-tools", "25"],
+    )
+    .await;
+    let (_dir, path) = kit::write_mcp_json(json!({
+        "with_header": {"type": "http", "url": upstream.url, "headers": {"X-Test": "h-${ECHO_TOKEN}"}},
+        "with_bearer": {"type": "http", "url": upstream.url, "auth": {"type": "bearer", "token": "{env:ECHO_TOKEN}"}},
+    }));
+    let config = load_with_env(&[path], &env).unwrap();
+    let registry = Registry::new(RegistryOptions::default().with_dev(true));
+    let servers = registry.apply_config(&config).await;
+    for s in &servers {
+        assert_eq!(s.status, ServerStatus::Ready, "{s:?}");
+        assert_eq!(
+            s.tool_count, 27,
+            "two tools plus 25 extras over three pages"
+        );
+    }
+    let seen = |tool: &'static str| {
+        let registry = registry.clone();
+        async move {
+            let result = registry
+                .call_tool(tool, None, CallOptions::default())
+                .await
+                .unwrap();
+            serde_json::from_str::<Value>(&result.content[0].as_text().unwrap().text).unwrap()
+        }
+    };
+    let header = seen("with_header__headers").await;
+    assert_eq!(header["x_test"], "h-s3cret");
+    assert_eq!(header["authorization"], Value::Null);
+    let bearer = seen("with_bearer__headers").await;
+    assert_eq!(bearer["authorization"], "Bearer s3cret");
+    registry.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn loopback_and_plain_http_urls_are_refused_without_dev() {
+    let (_dir, path) = kit::write_mcp_json(json!({
+        "local": {"type": "http", "url": "http://127.0.0.1:9/mcp"},
+        "named": {"type": "http", "url": "https://localhost:9/mcp"},
+    }));
+    let config = load_with_env(&[path], &env).unwrap();
+    let registry = Registry::new(RegistryOptions::default());
+    for s in registry.apply_config(&config).await {
+        assert_eq!(s.status, ServerStatus::Error, "{s:?}");
+        assert!(s.last_error.as_deref().unwrap().contains("--dev"), "{s:?}");
+    }
+}
