@@ -2,9 +2,9 @@
 
 use serde::Serialize;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::SystemTime;
-use switchboard_core::{ServerSpec, ServerStatus};
-use switchboard_upstream::{Connection, Snapshot};
+use std::time::{Instant, SystemTime};
+use switchboard_core::{CallError, ErrorKind, ServerSpec, ServerStatus};
+use switchboard_upstream::{ConnectOptions, Connection, Snapshot, UpstreamError};
 
 /// What a person or a script sees about one server.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -86,6 +86,95 @@ impl ServerEntry {
                 .map(|c| c.protocol_version().to_string()),
             last_error: state.last_error.clone(),
             origin: self.spec.origin.clone(),
+        }
+    }
+}
+
+impl ServerEntry {
+    /// Connects and discovers; the outcome becomes the entry's state.
+    pub async fn start(&self, connect: &ConnectOptions) {
+        if !self.spec.enabled {
+            self.state().status = Some(ServerStatus::Disabled);
+            return;
+        }
+        let _one_attempt = self.connecting.lock().await;
+        self.state().status = Some(ServerStatus::Connecting);
+        let outcome = connect_and_discover(&self.spec, connect).await;
+        let mut state = self.state();
+        match outcome {
+            Ok((conn, snapshot)) => {
+                state.connection = Some(Arc::new(conn));
+                state.snapshot = Some(snapshot);
+                state.status = Some(ServerStatus::Ready);
+                state.last_error = None;
+                state.discovered_at = Some(SystemTime::now());
+            }
+            Err(e) => {
+                tracing::warn!(server = %self.spec.name, "{e}");
+                state.status = Some(ServerStatus::Error);
+                state.last_error = Some(e.to_string());
+            }
+        }
+    }
+
+    /// The live connection, reconnecting once (without re-discovery) if the last one died.
+    pub async fn connection(&self, connect: &ConnectOptions) -> Result<Arc<Connection>, CallError> {
+        let name = &self.spec.name;
+        if let Some(conn) = self.live_connection() {
+            return Ok(conn);
+        }
+        if self.status() == ServerStatus::Disabled {
+            return Err(CallError::new(
+                ErrorKind::ToolNotFound,
+                format!("server {name} is disabled"),
+            ));
+        }
+        let _one_attempt = self.connecting.lock().await;
+        if let Some(conn) = self.live_connection() {
+            return Ok(conn);
+        }
+        tracing::warn!(server = %name, "connection lost; reconnecting");
+        self.state().status = Some(ServerStatus::Connecting);
+        match Connection::connect(&self.spec, connect).await {
+            Ok(conn) => {
+                let conn = Arc::new(conn);
+                let mut state = self.state();
+                state.connection = Some(conn.clone());
+                state.status = Some(ServerStatus::Ready);
+                state.last_error = None;
+                Ok(conn)
+            }
+            Err(e) => {
+                let mut state = self.state();
+                state.status = Some(ServerStatus::Error);
+                state.last_error = Some(e.to_string());
+                Err(CallError::new(e.kind(), format!("server {name}: {e}")))
+            }
+        }
+    }
+
+    /// Ends the connection (a stdio child dies with its process group).
+    pub async fn close(&self) {
+        let conn = self.state().connection.take();
+        if let Some(conn) = conn {
+            conn.close().await;
+        }
+    }
+}
+
+/// Connects and discovers within the server's one connect+discovery timeout.
+pub(crate) async fn connect_and_discover(
+    spec: &ServerSpec,
+    opts: &ConnectOptions,
+) -> Result<(Connection, Snapshot), UpstreamError> {
+    let started = Instant::now();
+    let conn = Connection::connect(spec, opts).await?;
+    let left = spec.connect_timeout().saturating_sub(started.elapsed());
+    match conn.discover(left).await {
+        Ok(snapshot) => Ok((conn, snapshot)),
+        Err(e) => {
+            conn.close().await;
+            Err(e)
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The registry itself: servers in, one catalogue out, calls routed to the right connection.
 
 use crate::catalog::Catalog;
-use crate::entry::{ServerEntry, ServerInfo};
+use crate::entry::{ServerEntry, ServerInfo, connect_and_discover};
 use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
 use serde_json::Value;
 use std::sync::{Arc, RwLock};
@@ -9,8 +9,7 @@ use std::time::{Instant, SystemTime};
 use switchboard_config::Config;
 use switchboard_core::{CallError, ErrorKind, NamingTemplate, ServerSpec, ServerStatus};
 use switchboard_upstream::{
-    CallOptions, ConnectOptions, Connection, HttpPolicy, Snapshot, UpstreamError, UpstreamEvent,
-    UpstreamHttp,
+    CallOptions, ConnectOptions, Connection, HttpPolicy, Snapshot, UpstreamEvent, UpstreamHttp,
 };
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -120,7 +119,7 @@ impl Registry {
             old
         };
         if let Some(old) = old {
-            close_entry(&old).await;
+            old.close().await;
         }
         self.start(&entry).await;
         self.rebuild();
@@ -153,7 +152,7 @@ impl Registry {
             (to_start, to_close)
         };
         for entry in &to_close {
-            close_entry(entry).await;
+            entry.close().await;
         }
         futures::future::join_all(to_start.iter().map(|e| self.start(e))).await;
         self.rebuild();
@@ -245,7 +244,7 @@ impl Registry {
     /// Re-runs discovery for one server (reconnecting if needed).
     pub async fn refresh(&self, name: &str) -> Option<ServerInfo> {
         let entry = self.entry(name)?;
-        close_entry(&entry).await;
+        entry.close().await;
         self.start(&entry).await;
         self.rebuild();
         Some(entry.info())
@@ -294,7 +293,7 @@ impl Registry {
     pub async fn shutdown(&self) {
         self.inner.shutdown.cancel();
         let entries: Vec<_> = read(&self.inner.servers).clone();
-        futures::future::join_all(entries.iter().map(|e| close_entry(e))).await;
+        futures::future::join_all(entries.iter().map(|e| e.close())).await;
     }
 
     fn entry(&self, name: &str) -> Option<Arc<ServerEntry>> {
@@ -312,62 +311,11 @@ impl Registry {
                 format!("server {name} is not configured"),
             )
         })?;
-        if let Some(conn) = entry.live_connection() {
-            return Ok(conn);
-        }
-        if entry.status() == ServerStatus::Disabled {
-            return Err(CallError::new(
-                ErrorKind::ToolNotFound,
-                format!("server {name} is disabled"),
-            ));
-        }
-        let _one_attempt = entry.connecting.lock().await;
-        if let Some(conn) = entry.live_connection() {
-            return Ok(conn);
-        }
-        tracing::warn!(server = name, "connection lost; reconnecting");
-        entry.state().status = Some(ServerStatus::Connecting);
-        match Connection::connect(&entry.spec, &self.inner.connect).await {
-            Ok(conn) => {
-                let conn = Arc::new(conn);
-                let mut state = entry.state();
-                state.connection = Some(conn.clone());
-                state.status = Some(ServerStatus::Ready);
-                state.last_error = None;
-                Ok(conn)
-            }
-            Err(e) => {
-                let mut state = entry.state();
-                state.status = Some(ServerStatus::Error);
-                state.last_error = Some(e.to_string());
-                Err(CallError::new(e.kind(), format!("server {name}: {e}")))
-            }
-        }
+        entry.connection(&self.inner.connect).await
     }
 
     async fn start(&self, entry: &Arc<ServerEntry>) {
-        if !entry.spec.enabled {
-            entry.state().status = Some(ServerStatus::Disabled);
-            return;
-        }
-        let _one_attempt = entry.connecting.lock().await;
-        entry.state().status = Some(ServerStatus::Connecting);
-        let outcome = connect_and_discover(&entry.spec, &self.inner.connect).await;
-        let mut state = entry.state();
-        match outcome {
-            Ok((conn, snapshot)) => {
-                state.connection = Some(Arc::new(conn));
-                state.snapshot = Some(snapshot);
-                state.status = Some(ServerStatus::Ready);
-                state.last_error = None;
-                state.discovered_at = Some(SystemTime::now());
-            }
-            Err(e) => {
-                tracing::warn!(server = %entry.spec.name, "{e}");
-                state.status = Some(ServerStatus::Error);
-                state.last_error = Some(e.to_string());
-            }
-        }
+        entry.start(&self.inner.connect).await;
     }
 
     fn rebuild(&self) {
@@ -385,30 +333,6 @@ fn rebuild(inner: &Inner) {
     let catalog = Arc::new(Catalog::build(&inner.naming, &refs));
     *inner.catalog.write().unwrap_or_else(|p| p.into_inner()) = catalog;
     let _ = inner.changes.send(());
-}
-
-/// Connects and discovers within the server's one connect+discovery timeout.
-async fn connect_and_discover(
-    spec: &ServerSpec,
-    opts: &ConnectOptions,
-) -> Result<(Connection, Snapshot), UpstreamError> {
-    let started = Instant::now();
-    let conn = Connection::connect(spec, opts).await?;
-    let left = spec.connect_timeout().saturating_sub(started.elapsed());
-    match conn.discover(left).await {
-        Ok(snapshot) => Ok((conn, snapshot)),
-        Err(e) => {
-            conn.close().await;
-            Err(e)
-        }
-    }
-}
-
-async fn close_entry(entry: &ServerEntry) {
-    let conn = entry.state().connection.take();
-    if let Some(conn) = conn {
-        conn.close().await;
-    }
 }
 
 async fn watch_changes(inner: std::sync::Weak<Inner>, mut events: mpsc::Receiver<UpstreamEvent>) {
