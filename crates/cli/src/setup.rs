@@ -9,7 +9,7 @@ use std::time::Duration;
 use switchboard_config::Config;
 use switchboard_core::NamingTemplate;
 use switchboard_core::names::DEFAULT_MAX_NAME_LEN;
-use switchboard_registry::{Registry, RegistryOptions};
+use switchboard_registry::{EgressPolicy, Registry, RegistryOptions};
 
 const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
 
@@ -69,9 +69,27 @@ pub fn naming(global: &Global, config: &Config) -> anyhow::Result<NamingTemplate
 }
 
 pub fn registry(global: &Global, config: &Config) -> anyhow::Result<Registry> {
+    let g = &config.gateway;
+    let egress = EgressPolicy {
+        dev: global.dev,
+        allow_hosts: g.egress_allow_hosts.clone().unwrap_or_default(),
+        allow_cidrs: g.egress_allow_cidrs.clone().unwrap_or_default(),
+    };
+    if global.dev {
+        tracing::warn!("--dev: loopback upstreams and plain http:// to them are allowed");
+    }
+    if !egress.allow_hosts.is_empty() || !egress.allow_cidrs.is_empty() {
+        tracing::info!(
+            hosts = ?egress.allow_hosts,
+            cidrs = ?egress.allow_cidrs.iter().map(|n| n.to_string()).collect::<Vec<_>>(),
+            "egress allowlist: these internal hosts and ranges may be reached"
+        );
+    }
     let options = RegistryOptions::default()
         .with_naming(naming(global, config)?)
-        .with_dev(global.dev);
+        .with_egress(egress)
+        .with_limits(g.limits())
+        .with_allow_env(g.allow_env.clone().unwrap_or_default());
     Ok(Registry::new(options))
 }
 

@@ -52,6 +52,7 @@ struct Entry<'a> {
     path: &'a str,
     map: &'a serde_json::Map<String, Value>,
     problems: Vec<Problem>,
+    secrets: Vec<String>,
 }
 
 impl Entry<'_> {
@@ -78,7 +79,12 @@ impl Entry<'_> {
     }
 
     fn resolve(&mut self, field: &str, raw: &str) -> Option<String> {
-        match resolve(raw, self.ctx.workspace_root, self.ctx.env) {
+        match resolve(
+            raw,
+            self.ctx.workspace_root,
+            self.ctx.env,
+            &mut self.secrets,
+        ) {
             Ok(v) => Some(v),
             Err(e) => {
                 self.problem(field, e.message(), e.fix());
@@ -168,6 +174,17 @@ impl Entry<'_> {
         }
     }
 
+    fn positive(&mut self, field: &str) -> Option<usize> {
+        let value = self.map.get(field)?;
+        match value.as_u64() {
+            Some(n) if n > 0 => Some(n as usize),
+            _ => {
+                self.problem(field, "must be a positive whole number", "write e.g. 8");
+                None
+            }
+        }
+    }
+
     fn bool_field(&mut self, field: &str) -> Option<bool> {
         match self.map.get(field)? {
             Value::Bool(b) => Some(*b),
@@ -207,6 +224,7 @@ pub fn server(
         path,
         map,
         problems: Vec::new(),
+        secrets: Vec::new(),
     };
     let kind = e.str_field("type").or_else(|| e.str_field("transport"));
     let transport = transport(&mut e, kind.as_deref());
@@ -217,6 +235,7 @@ pub fn server(
             args: vec![],
             env: BTreeMap::new(),
             cwd: None,
+            limits: Default::default(),
         })),
     );
     spec.origin = format!("{}:{}", ctx.file, path);
@@ -229,6 +248,12 @@ pub fn server(
         .str_field("protocol_version")
         .or_else(|| e.str_field("protocolVersion"));
     spec.tools = e.string_list("tools");
+    spec.max_concurrent_calls = e.positive("max_concurrent_calls");
+    if let Some(limits) = process_limits(&mut e)
+        && let Transport::Stdio(stdio) = &mut spec.transport
+    {
+        stdio.limits = limits;
+    }
     if let Some(allow) = &defaults.allowlist {
         let prefix = format!("{key}.");
         let listed: Vec<String> = allow
@@ -250,6 +275,18 @@ pub fn server(
             "check the spelling against the README's list of server keys",
         ));
     }
+    // Header values, tokens and env values are credentials whether or not they came from a
+    // placeholder: remember them all for redaction.
+    match &spec.transport {
+        Transport::Http(http) => {
+            e.secrets.extend(http.headers.values().cloned());
+            e.secrets.extend(http.bearer_token.clone());
+        }
+        Transport::Stdio(stdio) => e.secrets.extend(stdio.env.values().cloned()),
+    }
+    e.secrets.sort();
+    e.secrets.dedup();
+    spec.secrets = std::mem::take(&mut e.secrets);
     if e.problems.is_empty() {
         Ok((spec, warnings))
     } else {
@@ -326,6 +363,7 @@ fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
             args,
             env,
             cwd,
+            limits: Default::default(),
         }))
     } else {
         let Some(url) = e.str_field("url") else {
@@ -373,4 +411,38 @@ fn auth(e: &mut Entry<'_>) -> Option<String> {
             None
         }
     }
+}
+
+fn process_limits(e: &mut Entry<'_>) -> Option<switchboard_core::ProcessLimits> {
+    let value = e.map.get("process_limits")?;
+    let Some(map) = value.as_object() else {
+        e.problem(
+            "process_limits",
+            "must be a table",
+            "write process_limits = { address_space_mb = 2048, cpu_seconds = 3600, open_files = 256 }",
+        );
+        return None;
+    };
+    let mut limits = switchboard_core::ProcessLimits::default();
+    for (key, v) in map {
+        let Some(n) = v.as_u64().filter(|n| *n > 0) else {
+            e.problem(
+                &format!("process_limits.{key}"),
+                "must be a positive whole number",
+                "write e.g. 256",
+            );
+            continue;
+        };
+        match key.as_str() {
+            "address_space_mb" => limits.address_space_bytes = Some(n.saturating_mul(1024 * 1024)),
+            "cpu_seconds" => limits.cpu_seconds = Some(n),
+            "open_files" => limits.open_files = Some(n),
+            _ => e.problem(
+                &format!("process_limits.{key}"),
+                "unknown process limit",
+                "use address_space_mb, cpu_seconds or open_files",
+            ),
+        }
+    }
+    Some(limits)
 }

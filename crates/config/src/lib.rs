@@ -5,6 +5,7 @@ mod entry;
 mod locate;
 mod placeholders;
 mod problem;
+mod settings;
 mod shapes;
 
 pub use problem::{Problem, Problems, Severity};
@@ -13,12 +14,63 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use switchboard_core::{ServerSlug, ServerSpec};
 
-/// Gateway-wide settings (the native file's `[gateway]` table, or flags).
+/// Gateway-wide settings from the native file (`[gateway]`, `[egress]`, `[limits]`, `[stdio]`).
+/// `None` means "not set here", so layered files only override what they mention.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GatewaySettings {
     pub listen: Option<String>,
     pub naming: Option<String>,
     pub max_name_length: Option<usize>,
+    /// Bearer token required on the downstream endpoint.
+    pub token: Option<String>,
+    /// Extra `Host` values the downstream endpoint accepts.
+    pub allowed_hosts: Option<Vec<String>>,
+    /// Browser origins the downstream endpoint accepts.
+    pub allowed_origins: Option<Vec<String>>,
+    pub egress_allow_hosts: Option<Vec<String>>,
+    pub egress_allow_cidrs: Option<Vec<ipnet::IpNet>>,
+    /// `[limits]` overrides as (key, value), applied by [`GatewaySettings::limits`].
+    pub limits: Vec<(String, usize)>,
+    /// Runtime-hijacking variables the operator allows stdio servers to set.
+    pub allow_env: Option<Vec<String>>,
+}
+
+impl GatewaySettings {
+    /// Later settings win where they say something.
+    fn layer(&mut self, later: GatewaySettings) {
+        macro_rules! take {
+            ($($field:ident),*) => { $( if later.$field.is_some() { self.$field = later.$field; } )* };
+        }
+        take!(
+            listen,
+            naming,
+            max_name_length,
+            token,
+            allowed_hosts,
+            allowed_origins,
+            egress_allow_hosts,
+            egress_allow_cidrs,
+            allow_env
+        );
+        self.limits.extend(later.limits);
+    }
+
+    /// The limits in force: defaults with `[limits]` overrides applied.
+    pub fn limits(&self) -> switchboard_core::Limits {
+        let mut limits = switchboard_core::Limits::default();
+        for (key, value) in &self.limits {
+            match key.as_str() {
+                "max_message_bytes" => limits.max_message_bytes = *value,
+                "max_result_bytes" => limits.max_result_bytes = *value,
+                "max_tools_per_server" => limits.max_tools_per_server = *value,
+                "max_description_chars" => limits.max_description_chars = *value,
+                "max_schema_bytes" => limits.max_schema_bytes = *value,
+                "max_concurrent_calls" => limits.max_concurrent_calls = *value,
+                _ => {}
+            }
+        }
+        limits
+    }
 }
 
 /// Everything the files declare, layered: later files win on a server-name collision.
@@ -65,10 +117,26 @@ pub fn load_with_env(
             let position = servers.get(&spec.name).map_or(order, |(pos, _)| *pos);
             servers.insert(spec.name.clone(), (position, spec));
         }
-        let g = parsed.gateway;
-        gateway.listen = g.listen.or(gateway.listen);
-        gateway.naming = g.naming.or(gateway.naming);
-        gateway.max_name_length = g.max_name_length.or(gateway.max_name_length);
+        gateway.layer(parsed.gateway);
+    }
+    let allowed = gateway.allow_env.clone().unwrap_or_default();
+    for (_, spec) in servers.values() {
+        if let switchboard_core::Transport::Stdio(stdio) = &spec.transport {
+            for name in stdio
+                .env
+                .keys()
+                .filter(|n| switchboard_core::env::is_refused(n, &allowed))
+            {
+                let (file, path) = spec.origin.rsplit_once(':').unwrap_or((&spec.origin, ""));
+                problems.push(Problem::error(
+                    file,
+                    None,
+                    &format!("{path}.env.{name}"),
+                    format!("{name} can inject code into the server's runtime and is refused"),
+                    format!("remove it, or allow it by name: [stdio] allow_env = [\"{name}\"] in switchboard.toml"),
+                ));
+            }
+        }
     }
     let (warnings, errors): (Vec<_>, Vec<_>) = problems
         .into_iter()

@@ -37,11 +37,13 @@ fn is_var_name(name: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Substitutes every placeholder in `value`.
+/// Substitutes every placeholder in `value`; values read from the environment are also pushed
+/// onto `secrets` so they can be redacted wherever they might be printed.
 pub fn resolve(
     value: &str,
     workspace_root: &Path,
     env: &dyn Fn(&str) -> Option<String>,
+    secrets: &mut Vec<String>,
 ) -> Result<String, PlaceholderError> {
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
@@ -65,7 +67,10 @@ pub fn resolve(
             return Err(PlaceholderError::InvalidName(whole.to_string()));
         } else {
             match env(var) {
-                Some(v) => out.push_str(&v),
+                Some(v) => {
+                    out.push_str(&v);
+                    secrets.push(v);
+                }
                 None => return Err(PlaceholderError::Unset(var.to_string())),
             }
         }
@@ -92,7 +97,7 @@ mod tests {
     }
 
     fn r(v: &str) -> Result<String, PlaceholderError> {
-        resolve(v, Path::new("/ws"), &env)
+        resolve(v, Path::new("/ws"), &env, &mut Vec::new())
     }
 
     #[test]
@@ -113,6 +118,13 @@ mod tests {
             r("${1BAD}"),
             Err(PlaceholderError::InvalidName("${1BAD}".into()))
         );
+    }
+
+    #[test]
+    fn values_from_the_environment_are_remembered_as_secrets() {
+        let mut secrets = Vec::new();
+        resolve("Bearer ${TOKEN}", Path::new("/ws"), &env, &mut secrets).unwrap();
+        assert_eq!(secrets, ["t0k"]);
     }
 
     #[test]

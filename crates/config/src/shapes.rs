@@ -3,6 +3,7 @@
 use crate::entry::{self, Context, Defaults};
 use crate::locate::line_of;
 use crate::{GatewaySettings, ParsedFile, Problem};
+
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -124,20 +125,16 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
             ));
         return parsed;
     };
-    if let Some(g) = root.get("gateway") {
-        parsed.gateway = gateway(g, ctx, &mut parsed.problems);
-    }
+    parsed.gateway = crate::settings::parse(root, ctx, &mut parsed.problems);
     if ctx.file.ends_with(".toml") {
-        for key in root
-            .keys()
-            .filter(|k| !["servers", "gateway"].contains(&k.as_str()))
-        {
+        let known = |k: &str| k == "servers" || crate::settings::SECTIONS.contains(&k);
+        for key in root.keys().filter(|k| !known(k)) {
             parsed.problems.push(Problem::warning(
                 ctx.file,
                 line_of(ctx.text, &[key]),
                 key,
                 "unknown section, ignored",
-                "use [gateway] or [servers.NAME]",
+                "use [gateway], [egress], [limits], [stdio] or [servers.NAME]",
             ));
         }
     }
@@ -226,44 +223,4 @@ fn allowlist(
             .map(String::from)
             .collect(),
     )
-}
-
-fn gateway(g: &Value, ctx: &Context<'_>, problems: &mut Vec<Problem>) -> GatewaySettings {
-    let mut settings = GatewaySettings::default();
-    let Some(map) = g.as_object() else {
-        return settings;
-    };
-    for (key, value) in map {
-        let line = line_of(ctx.text, &["gateway", key]);
-        let path = format!("gateway.{key}");
-        match (key.as_str(), value) {
-            ("listen", Value::String(s)) => settings.listen = Some(s.clone()),
-            ("naming", Value::String(s)) => settings.naming = Some(s.clone()),
-            ("max_name_length", Value::Number(n)) => {
-                settings.max_name_length = n.as_u64().map(|n| n as usize)
-            }
-            ("listen" | "naming", _) => problems.push(Problem::error(
-                ctx.file,
-                line,
-                &path,
-                "must be a string",
-                "quote the value",
-            )),
-            ("max_name_length", _) => problems.push(Problem::error(
-                ctx.file,
-                line,
-                &path,
-                "must be a number from 16 to 128",
-                "write max_name_length = 64",
-            )),
-            _ => problems.push(Problem::warning(
-                ctx.file,
-                line,
-                &path,
-                "unknown gateway setting, ignored",
-                "see the switchboard.toml reference in the README",
-            )),
-        }
-    }
-    settings
 }

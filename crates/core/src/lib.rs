@@ -1,11 +1,14 @@
 //! Switchboard's pure vocabulary: names, server specs, statuses and error kinds (no I/O).
 
+pub mod env;
 pub mod error;
+pub mod limits;
 pub mod names;
 pub mod spec;
 pub mod status;
 
 pub use error::{CallError, ErrorKind};
+pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
 pub use spec::{HttpSpec, ServerSpec, StdioSpec, Transport};
 pub use status::ServerStatus;

@@ -27,6 +27,10 @@ pub struct ServerSpec {
     pub idle_timeout: Option<Duration>,
     /// Start a stdio server only on its first call.
     pub lazy: Option<bool>,
+    /// Calls in flight at once to this server (`None`: the gateway's `max_concurrent_calls`).
+    pub max_concurrent_calls: Option<usize>,
+    /// Values that came from the environment (tokens, keys): never printed.
+    pub secrets: Vec<String>,
     /// Where the server was declared (`file:key`), for messages.
     pub origin: String,
 }
@@ -42,6 +46,8 @@ impl ServerSpec {
             protocol_version: None,
             idle_timeout: None,
             lazy: None,
+            max_concurrent_calls: None,
+            secrets: Vec::new(),
             origin: String::new(),
         }
     }
@@ -59,6 +65,15 @@ impl ServerSpec {
             Transport::Stdio(_) => "stdio",
             Transport::Http(_) => "http",
         }
+    }
+
+    /// `text` with every secret value of this server replaced by `<redacted>`.
+    pub fn redact(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for secret in self.secrets.iter().filter(|s| s.len() >= 4) {
+            out = out.replace(secret.as_str(), "<redacted>");
+        }
+        out
     }
 
     /// Whether `tool` passes this server's tool allowlist.
@@ -95,6 +110,8 @@ pub struct StdioSpec {
     pub args: Vec<String>,
     pub env: BTreeMap<String, String>,
     pub cwd: Option<PathBuf>,
+    /// OS limits for the child process.
+    pub limits: crate::ProcessLimits,
 }
 
 impl fmt::Debug for StdioSpec {
@@ -105,6 +122,7 @@ impl fmt::Debug for StdioSpec {
             .field("args", &self.args)
             .field("env", &self.env.keys().collect::<Vec<_>>())
             .field("cwd", &self.cwd)
+            .field("limits", &self.limits)
             .finish()
     }
 }
@@ -151,6 +169,7 @@ mod tests {
             args: vec![],
             env,
             cwd: None,
+            limits: Default::default(),
         };
         let text = format!("{http:?} {stdio:?}");
         assert!(!text.contains("sekrit"), "{text}");

@@ -3,7 +3,7 @@
 use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
 use std::collections::HashMap;
 use switchboard_core::names::NameConflict;
-use switchboard_core::{ActionId, NameTable, NamingTemplate, ServerSlug, ServerSpec};
+use switchboard_core::{ActionId, Limits, NameTable, NamingTemplate, ServerSlug, ServerSpec};
 use switchboard_upstream::Snapshot;
 
 /// Prefix for resource URIs that more than one server offers.
@@ -56,21 +56,25 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    pub fn build(template: &NamingTemplate, servers: &[(&ServerSpec, &Snapshot)]) -> Self {
+    pub fn build(
+        template: &NamingTemplate,
+        servers: &[(&ServerSpec, &Snapshot)],
+        limits: &Limits,
+    ) -> Self {
         let mut catalog = Catalog::default();
+        let kept: Vec<Vec<Tool>> = servers
+            .iter()
+            .map(|(spec, snap)| catalog.bounded_tools(spec, &snap.tools, limits))
+            .collect();
         let tool_entries: Vec<(&ServerSlug, &str)> = servers
             .iter()
-            .flat_map(|(spec, snap)| {
-                snap.tools
-                    .iter()
-                    .filter(|t| spec.allows_tool(&t.name))
-                    .map(|t| (&spec.name, t.name.as_ref()))
-            })
+            .zip(&kept)
+            .flat_map(|((spec, _), tools)| tools.iter().map(|t| (&spec.name, t.name.as_ref())))
             .collect();
         let (tool_names, conflicts) = NameTable::build(template, tool_entries);
         catalog.note(conflicts);
-        for (spec, snap) in servers {
-            for tool in &snap.tools {
+        for ((spec, _), tools) in servers.iter().zip(&kept) {
+            for tool in tools {
                 let Some(exposed) = tool_names.exposed(&spec.name, &tool.name) else {
                     continue;
                 };
@@ -123,11 +127,58 @@ impl Catalog {
         catalog
     }
 
+    /// The server's allowed tools within the limits: at most `max_tools_per_server`, schemas
+    /// no larger than `max_schema_bytes`, descriptions cut to `max_description_chars`.
+    fn bounded_tools(&mut self, spec: &ServerSpec, tools: &[Tool], limits: &Limits) -> Vec<Tool> {
+        let server = &spec.name;
+        let mut kept = Vec::new();
+        for tool in tools.iter().filter(|t| spec.allows_tool(&t.name)) {
+            if kept.len() == limits.max_tools_per_server {
+                self.warn(format!(
+                    "server {server}: only the first {} tools are kept (max_tools_per_server)",
+                    limits.max_tools_per_server
+                ));
+                break;
+            }
+            let schema_bytes = serde_json::to_vec(&tool.input_schema).map_or(0, |v| v.len())
+                + tool
+                    .output_schema
+                    .as_ref()
+                    .map_or(0, |s| serde_json::to_vec(s).map_or(0, |v| v.len()));
+            if schema_bytes > limits.max_schema_bytes {
+                self.warn(format!(
+                    "server {server}: dropped {:?}: its schemas are {schema_bytes} bytes, over max_schema_bytes ({})",
+                    tool.name, limits.max_schema_bytes
+                ));
+                continue;
+            }
+            let mut tool = tool.clone();
+            if let Some(description) = &tool.description
+                && description.chars().count() > limits.max_description_chars
+            {
+                self.warn(format!(
+                    "server {server}: description of {:?} cut to {} characters (max_description_chars)",
+                    tool.name, limits.max_description_chars
+                ));
+                let cut: String = description
+                    .chars()
+                    .take(limits.max_description_chars)
+                    .collect();
+                tool.description = Some(cut.into());
+            }
+            kept.push(tool);
+        }
+        kept
+    }
+
+    fn warn(&mut self, text: String) {
+        tracing::warn!("{text}");
+        self.warnings.push(text);
+    }
+
     fn note(&mut self, conflicts: Vec<NameConflict>) {
         for conflict in conflicts {
-            let text = conflict.to_string();
-            tracing::warn!("{text}");
-            self.warnings.push(text);
+            self.warn(conflict.to_string());
         }
     }
 

@@ -2,8 +2,9 @@
 
 use serde::Serialize;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 use std::time::{Instant, SystemTime};
-use switchboard_core::{CallError, ErrorKind, ServerSpec, ServerStatus};
+use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus};
 use switchboard_upstream::{ConnectOptions, Connection, Snapshot, UpstreamError};
 
 /// What a person or a script sees about one server.
@@ -23,6 +24,8 @@ pub struct ServerInfo {
 pub(crate) struct ServerEntry {
     pub spec: ServerSpec,
     state: Mutex<State>,
+    /// One permit per call allowed in flight at once.
+    slots: Arc<tokio::sync::Semaphore>,
     /// Serialises (re)connection so concurrent callers share one attempt.
     pub connecting: tokio::sync::Mutex<()>,
 }
@@ -37,7 +40,10 @@ pub(crate) struct State {
 }
 
 impl ServerEntry {
-    pub fn new(spec: ServerSpec) -> Self {
+    pub fn new(spec: ServerSpec, limits: &Limits) -> Self {
+        let slots = spec
+            .max_concurrent_calls
+            .unwrap_or(limits.max_concurrent_calls);
         let status = if spec.enabled {
             ServerStatus::Connecting
         } else {
@@ -45,6 +51,7 @@ impl ServerEntry {
         };
         Self {
             spec,
+            slots: Arc::new(tokio::sync::Semaphore::new(slots.max(1))),
             state: Mutex::new(State {
                 status: Some(status),
                 ..State::default()
@@ -91,6 +98,29 @@ impl ServerEntry {
 }
 
 impl ServerEntry {
+    /// Waits (within the call's timeout) for a free call slot on this server.
+    pub async fn acquire(
+        &self,
+        timeout: Option<Duration>,
+    ) -> Result<tokio::sync::OwnedSemaphorePermit, CallError> {
+        let timeout = timeout.unwrap_or(self.spec.call_timeout());
+        match tokio::time::timeout(timeout, self.slots.clone().acquire_owned()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(CallError::new(
+                ErrorKind::RateLimited,
+                format!(
+                    "server {} already has its maximum of calls in flight and none finished within {timeout:?}; raise max_concurrent_calls if it can take more",
+                    self.spec.name
+                ),
+            )),
+        }
+    }
+
+    /// An upstream failure as callers see it: classified, with this server's secrets hidden.
+    pub fn call_error(&self, e: UpstreamError) -> CallError {
+        CallError::new(e.kind(), self.spec.redact(&e.to_string()))
+    }
+
     /// Connects and discovers; the outcome becomes the entry's state.
     pub async fn start(&self, connect: &ConnectOptions) {
         if !self.spec.enabled {
@@ -110,9 +140,10 @@ impl ServerEntry {
                 state.discovered_at = Some(SystemTime::now());
             }
             Err(e) => {
-                tracing::warn!(server = %self.spec.name, "{e}");
+                let message = self.spec.redact(&e.to_string());
+                tracing::warn!(server = %self.spec.name, "{message}");
                 state.status = Some(ServerStatus::Error);
-                state.last_error = Some(e.to_string());
+                state.last_error = Some(message);
             }
         }
     }
@@ -145,10 +176,14 @@ impl ServerEntry {
                 Ok(conn)
             }
             Err(e) => {
+                let error = self.call_error(e);
                 let mut state = self.state();
                 state.status = Some(ServerStatus::Error);
-                state.last_error = Some(e.to_string());
-                Err(CallError::new(e.kind(), format!("server {name}: {e}")))
+                state.last_error = Some(error.message.clone());
+                Err(CallError::new(
+                    error.kind,
+                    format!("server {name}: {}", error.message),
+                ))
             }
         }
     }

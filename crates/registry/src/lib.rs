@@ -24,4 +24,4 @@ mod registry;
 pub use catalog::{Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
 pub use entry::ServerInfo;
 pub use registry::{Registry, RegistryOptions, TestReport};
-pub use switchboard_upstream::{CallOptions, Progress};
+pub use switchboard_upstream::{CallOptions, EgressPolicy, Progress, UpstreamHttp};

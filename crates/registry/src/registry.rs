@@ -4,12 +4,14 @@ use crate::catalog::Catalog;
 use crate::entry::{ServerEntry, ServerInfo, connect_and_discover};
 use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
 use serde_json::Value;
+use std::future::Future;
 use std::sync::{Arc, RwLock};
 use std::time::{Instant, SystemTime};
 use switchboard_config::Config;
-use switchboard_core::{CallError, ErrorKind, NamingTemplate, ServerSpec, ServerStatus};
+use switchboard_core::{CallError, ErrorKind, Limits, NamingTemplate, ServerSpec, ServerStatus};
 use switchboard_upstream::{
-    CallOptions, ConnectOptions, Connection, HttpPolicy, Snapshot, UpstreamEvent, UpstreamHttp,
+    CallOptions, ConnectOptions, Connection, EgressPolicy, Snapshot, UpstreamError, UpstreamEvent,
+    UpstreamHttp,
 };
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -19,9 +21,12 @@ use tokio_util::sync::CancellationToken;
 #[non_exhaustive]
 pub struct RegistryOptions {
     pub naming: NamingTemplate,
-    /// The shared outbound HTTP client; `None` builds one from `http_policy`.
+    /// The shared outbound HTTP client; `None` builds one enforcing `egress`.
     pub http: Option<UpstreamHttp>,
-    pub http_policy: HttpPolicy,
+    pub egress: EgressPolicy,
+    pub limits: Limits,
+    /// Runtime-hijacking environment variables stdio servers may set anyway.
+    pub allow_env: Vec<String>,
 }
 
 impl RegistryOptions {
@@ -29,9 +34,22 @@ impl RegistryOptions {
         self.naming = naming;
         self
     }
-    /// `--dev`: allow `http://` and loopback upstreams.
+    /// `--dev`: allow loopback upstreams, and `http://` to them.
     pub fn with_dev(mut self, dev: bool) -> Self {
-        self.http_policy.dev = dev;
+        self.egress.dev = dev;
+        self
+    }
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+    pub fn with_allow_env(mut self, names: Vec<String>) -> Self {
+        self.allow_env = names;
+        self
+    }
+    /// The egress policy (operator allowlist, `--dev`).
+    pub fn with_egress(mut self, egress: EgressPolicy) -> Self {
+        self.egress = egress;
         self
     }
     pub fn with_http(mut self, http: UpstreamHttp) -> Self {
@@ -79,7 +97,7 @@ impl Registry {
     pub fn new(options: RegistryOptions) -> Self {
         let http = options
             .http
-            .unwrap_or_else(|| UpstreamHttp::new(options.http_policy.clone()));
+            .unwrap_or_else(|| UpstreamHttp::new(options.egress.clone()));
         let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
         let (changes, _) = broadcast::channel(16);
         let registry = Self {
@@ -88,6 +106,8 @@ impl Registry {
                 connect: ConnectOptions {
                     http,
                     events: Some(events_tx),
+                    limits: options.limits,
+                    allow_env: options.allow_env,
                 },
                 servers: RwLock::default(),
                 catalog: RwLock::default(),
@@ -106,7 +126,7 @@ impl Registry {
 
     /// Adds (or replaces) one server and connects it; returns its state afterwards.
     pub async fn add_server(&self, spec: ServerSpec) -> ServerInfo {
-        let entry = Arc::new(ServerEntry::new(spec));
+        let entry = Arc::new(ServerEntry::new(spec, &self.inner.connect.limits));
         let old = {
             let mut servers = write(&self.inner.servers);
             let old = servers
@@ -137,7 +157,8 @@ impl Registry {
                 match servers.iter().find(|e| e.spec.name == spec.name) {
                     Some(existing) if existing.spec == *spec => next.push(existing.clone()),
                     _ => {
-                        let entry = Arc::new(ServerEntry::new(spec.clone()));
+                        let entry =
+                            Arc::new(ServerEntry::new(spec.clone(), &self.inner.connect.limits));
                         to_start.push(entry.clone());
                         next.push(entry);
                     }
@@ -199,8 +220,10 @@ impl Registry {
             )
         })?;
         let arguments = object_arguments(arguments)?;
-        let conn = self.connection(&server).await?;
-        Ok(conn.call_tool(&tool, arguments, opts).await?)
+        self.on_server(&server, opts, |conn, opts| async move {
+            conn.call_tool(&tool, arguments, opts).await
+        })
+        .await
     }
 
     /// Reads a resource by its exposed URI.
@@ -215,8 +238,10 @@ impl Registry {
                 format!("no server offers resource {uri:?}"),
             )
         })?;
-        let conn = self.connection(server.as_str()).await?;
-        Ok(conn.read_resource(&upstream_uri, opts).await?)
+        self.on_server(server.as_str(), opts, |conn, opts| async move {
+            conn.read_resource(&upstream_uri, opts).await
+        })
+        .await
     }
 
     /// Gets a prompt by its exposed name.
@@ -237,8 +262,10 @@ impl Registry {
                 )
             })?;
         let arguments = object_arguments(arguments)?;
-        let conn = self.connection(&server).await?;
-        Ok(conn.get_prompt(&prompt, arguments, opts).await?)
+        self.on_server(&server, opts, |conn, opts| async move {
+            conn.get_prompt(&prompt, arguments, opts).await
+        })
+        .await
     }
 
     /// Re-runs discovery for one server (reconnecting if needed).
@@ -303,15 +330,27 @@ impl Registry {
             .cloned()
     }
 
-    /// A live connection to `name`, reconnecting once if the previous one died.
-    async fn connection(&self, name: &str) -> Result<Arc<Connection>, CallError> {
-        let entry = self.entry(name).ok_or_else(|| {
+    /// Runs `work` on `server`'s connection within the server's concurrency limit; failures
+    /// come back classified, with the server's secrets redacted.
+    async fn on_server<T, F, Fut>(
+        &self,
+        server: &str,
+        opts: CallOptions,
+        work: F,
+    ) -> Result<T, CallError>
+    where
+        F: FnOnce(Arc<Connection>, CallOptions) -> Fut,
+        Fut: Future<Output = Result<T, UpstreamError>>,
+    {
+        let entry = self.entry(server).ok_or_else(|| {
             CallError::new(
                 ErrorKind::ToolNotFound,
-                format!("server {name} is not configured"),
+                format!("server {server} is not configured"),
             )
         })?;
-        entry.connection(&self.inner.connect).await
+        let _slot = entry.acquire(opts.timeout).await?;
+        let conn = entry.connection(&self.inner.connect).await?;
+        work(conn, opts).await.map_err(|e| entry.call_error(e))
     }
 
     async fn start(&self, entry: &Arc<ServerEntry>) {
@@ -330,7 +369,7 @@ fn rebuild(inner: &Inner) {
         .filter_map(|e| e.state().snapshot.clone().map(|s| (e.spec.clone(), s)))
         .collect();
     let refs: Vec<(&ServerSpec, &Snapshot)> = snapshots.iter().map(|(a, b)| (a, b)).collect();
-    let catalog = Arc::new(Catalog::build(&inner.naming, &refs));
+    let catalog = Arc::new(Catalog::build(&inner.naming, &refs, &inner.connect.limits));
     *inner.catalog.write().unwrap_or_else(|p| p.into_inner()) = catalog;
     let _ = inner.changes.send(());
 }

@@ -17,7 +17,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use std::collections::HashMap;
 use std::time::Duration;
-use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, Transport};
+use switchboard_core::{HttpSpec, Limits, ServerSlug, ServerSpec, Transport};
 use tokio::sync::mpsc;
 
 /// Shared pieces every connection is made with.
@@ -26,6 +26,9 @@ pub struct ConnectOptions {
     pub http: UpstreamHttp,
     /// Receives list-changed announcements from upstreams.
     pub events: Option<mpsc::Sender<UpstreamEvent>>,
+    pub limits: Limits,
+    /// Runtime-hijacking environment variables the operator allows stdio servers to set.
+    pub allow_env: Vec<String>,
 }
 
 /// Everything a server offered at discovery time.
@@ -47,6 +50,7 @@ pub struct Connection {
     stderr: Option<StderrTail>,
     pid: Option<u32>,
     call_timeout: Duration,
+    max_result_bytes: usize,
 }
 
 impl Connection {
@@ -60,7 +64,7 @@ impl Connection {
         let started = tokio::time::timeout(timeout, async {
             match &spec.transport {
                 Transport::Stdio(stdio_spec) => {
-                    let (child, tail) = stdio::spawn(&spec.name, stdio_spec)?;
+                    let (child, tail) = stdio::spawn(spec, stdio_spec, &opts.allow_env)?;
                     pid = child.id();
                     stderr = Some(tail);
                     handler
@@ -70,7 +74,7 @@ impl Connection {
                         .map_err(classify_init)
                 }
                 Transport::Http(http_spec) => {
-                    let transport = http_transport(http_spec, &opts.http)?;
+                    let transport = http_transport(http_spec, &opts.http, &opts.limits)?;
                     handler
                         .clone()
                         .serve_with_lifecycle(transport, lifecycle)
@@ -111,6 +115,7 @@ impl Connection {
             stderr,
             pid,
             call_timeout: spec.call_timeout(),
+            max_result_bytes: opts.limits.max_result_bytes,
         })
     }
 
@@ -201,7 +206,18 @@ impl Connection {
         params.arguments = arguments;
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         match self.request(request, opts).await? {
-            ServerResult::CallToolResult(result) => Ok(result),
+            ServerResult::CallToolResult(result) => {
+                let size = result_size(&result);
+                if size > self.max_result_bytes {
+                    return Err(UpstreamError::TooLarge {
+                        what: "tool result",
+                        size,
+                        limit: self.max_result_bytes,
+                        setting: "max_result_bytes",
+                    });
+                }
+                Ok(result)
+            }
             _ => Err(UpstreamError::Unexpected),
         }
     }
@@ -331,6 +347,7 @@ fn lifecycle(
 fn http_transport(
     spec: &HttpSpec,
     http: &UpstreamHttp,
+    limits: &Limits,
 ) -> Result<StreamableHttpClientTransport<reqwest::Client>, UpstreamError> {
     let url = http.check_url(&spec.url)?;
     let mut headers = HashMap::new();
@@ -346,6 +363,7 @@ fn http_transport(
         .max_concurrent_requests(64);
     config.auth_header = spec.bearer_token.clone();
     config.custom_headers = headers;
+    config.max_sse_event_size = limits.max_message_bytes;
     Ok(StreamableHttpClientTransport::with_client(
         http.client().clone(),
         config,
@@ -356,7 +374,7 @@ fn classify_init(e: rmcp::service::ClientInitializeError) -> UpstreamError {
     if e.is_authorization_required() {
         UpstreamError::Unauthorized(e.to_string())
     } else {
-        UpstreamError::Handshake(e.to_string())
+        UpstreamError::Handshake(crate::http::error_chain(&e))
     }
 }
 
@@ -371,4 +389,21 @@ fn with_stderr(e: UpstreamError, tail: Option<&StderrTail>) -> UpstreamError {
         UpstreamError::Transport(m) => UpstreamError::Transport(format!("{m}; stderr: {last}")),
         other => other,
     }
+}
+
+/// Bytes a tool result carries: its content blocks and structured content, as serialized.
+fn result_size(result: &CallToolResult) -> usize {
+    let content: usize = result
+        .content
+        .iter()
+        .map(|block| match block.as_text() {
+            Some(text) => text.text.len(),
+            None => serde_json::to_vec(block).map_or(0, |v| v.len()),
+        })
+        .sum();
+    let structured = result
+        .structured_content
+        .as_ref()
+        .map_or(0, |v| serde_json::to_vec(v).map_or(0, |v| v.len()));
+    content + structured
 }

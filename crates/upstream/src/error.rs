@@ -11,8 +11,8 @@ pub enum UpstreamError {
         command: String,
         source: std::io::Error,
     },
-    #[error("refused upstream URL {url}: {reason}")]
-    UrlRefused { url: String, reason: String },
+    #[error("{0}")]
+    Egress(#[from] switchboard_egress::EgressError),
     #[error("the MCP handshake failed: {0}")]
     Handshake(String),
     #[error("the server requires authorization: {0}")]
@@ -29,15 +29,32 @@ pub enum UpstreamError {
     Unexpected,
     #[error("the call was cancelled by the caller")]
     Cancelled,
+    #[error(
+        "the {what} is {size} bytes, over the {limit}-byte limit; raise [limits] {setting} if that is expected"
+    )]
+    TooLarge {
+        what: &'static str,
+        size: usize,
+        limit: usize,
+        setting: &'static str,
+    },
 }
 
 impl UpstreamError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             UpstreamError::Unauthorized(_) => ErrorKind::AuthUnavailable,
+            UpstreamError::Transport(m) | UpstreamError::Handshake(m)
+                if m.contains(crate::http::EGRESS_REFUSED)
+                    && !m.contains(crate::http::REDIRECT_REFUSED) =>
+            {
+                ErrorKind::PolicyDenied
+            }
             UpstreamError::Timeout(_) => ErrorKind::Timeout,
-            UpstreamError::Server(_) | UpstreamError::Unexpected => ErrorKind::ServerError,
-            UpstreamError::UrlRefused { .. } => ErrorKind::InvalidRequest,
+            UpstreamError::Server(_)
+            | UpstreamError::Unexpected
+            | UpstreamError::TooLarge { .. } => ErrorKind::ServerError,
+            UpstreamError::Egress(_) => ErrorKind::PolicyDenied,
             UpstreamError::Cancelled => ErrorKind::InvalidRequest,
             UpstreamError::Spawn { .. }
             | UpstreamError::Handshake(_)
@@ -54,7 +71,7 @@ impl UpstreamError {
             S::Timeout { timeout } => UpstreamError::Timeout(timeout),
             S::Cancelled { .. } => UpstreamError::Cancelled,
             S::UnexpectedResponse => UpstreamError::Unexpected,
-            other => UpstreamError::Transport(other.to_string()),
+            other => UpstreamError::Transport(crate::http::error_chain(&other)),
         }
     }
 }

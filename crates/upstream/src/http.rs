@@ -1,36 +1,67 @@
-//! The one shared outbound HTTP client every upstream connection uses (redirects never followed).
+//! The one shared outbound HTTP client every upstream connection uses: egress-checked name
+//! resolution (connections go only to checked addresses), no proxies, redirects never followed.
 
 use crate::UpstreamError;
+use std::sync::Arc;
 use std::time::Duration;
+use switchboard_egress::{EgressPolicy, GuardedResolver, Lookup, SystemLookup};
 
-/// What upstream URLs may be used. Later work adds address checks here, in one place.
-#[derive(Debug, Clone, Default)]
-pub struct HttpPolicy {
-    /// `--dev`: allow `http://` and loopback hosts.
-    pub dev: bool,
+/// Marker in the error text of a refused redirect (classified as `transport_error`).
+pub(crate) const REDIRECT_REFUSED: &str = "redirects are never followed";
+/// Marker in the error text of an egress refusal (classified as `policy_denied`).
+pub(crate) const EGRESS_REFUSED: &str = "egress refused:";
+
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the upstream answered {status} with a redirect to {location}; {REDIRECT_REFUSED}: set the server's url to the final address"
+)]
+struct RedirectRefused {
+    status: u16,
+    location: String,
 }
 
-/// The shared, injectable outbound HTTP client.
-#[derive(Debug, Clone)]
+/// The shared, injectable outbound HTTP client and the egress policy it enforces.
+#[derive(Clone)]
 pub struct UpstreamHttp {
     client: reqwest::Client,
-    policy: HttpPolicy,
+    policy: Arc<EgressPolicy>,
+}
+
+impl std::fmt::Debug for UpstreamHttp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UpstreamHttp")
+            .field("policy", &self.policy)
+            .finish()
+    }
 }
 
 impl UpstreamHttp {
-    pub fn new(policy: HttpPolicy) -> Self {
+    /// A client resolving names with the system resolver.
+    pub fn new(policy: EgressPolicy) -> Self {
+        Self::with_lookup(policy, Arc::new(SystemLookup))
+    }
+
+    /// A client resolving names through `lookup` (tests use a fixed table).
+    pub fn with_lookup(policy: EgressPolicy, lookup: Arc<dyn Lookup>) -> Self {
+        let policy = Arc::new(policy);
+        let resolver = GuardedResolver::new(policy.clone(), lookup);
         let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
+            .dns_resolver(resolver)
+            // A proxy would resolve names itself and bypass the address checks.
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::custom(|attempt| {
+                let refused = RedirectRefused {
+                    status: attempt.status().as_u16(),
+                    location: attempt.url().to_string(),
+                };
+                attempt.error(refused)
+            }))
             .connect_timeout(Duration::from_secs(10))
             .pool_idle_timeout(Duration::from_secs(90))
+            .tcp_nodelay(true)
             .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
             .build()
             .unwrap_or_else(|_| reqwest::Client::new());
-        Self { client, policy }
-    }
-
-    /// Wraps a client the embedder built (it must not follow redirects).
-    pub fn with_client(client: reqwest::Client, policy: HttpPolicy) -> Self {
         Self { client, policy }
     }
 
@@ -38,70 +69,27 @@ impl UpstreamHttp {
         &self.client
     }
 
-    pub fn policy(&self) -> &HttpPolicy {
+    pub fn policy(&self) -> &EgressPolicy {
         &self.policy
     }
 
     /// Refuses URLs the policy does not allow, naming the reason and the fix.
     pub fn check_url(&self, url: &str) -> Result<reqwest::Url, UpstreamError> {
-        let refuse = |reason: &str| UpstreamError::UrlRefused {
-            url: url.to_string(),
-            reason: reason.to_string(),
-        };
-        if url.len() > 2048 {
-            return Err(refuse("longer than 2048 characters"));
-        }
-        let parsed = reqwest::Url::parse(url).map_err(|e| refuse(&format!("not a URL ({e})")))?;
-        if !parsed.username().is_empty() || parsed.password().is_some() {
-            return Err(refuse(
-                "credentials in the URL are not allowed; use headers or auth",
-            ));
-        }
-        let host = parsed.host_str().unwrap_or_default();
-        let loopback = is_loopback_host(host);
-        match parsed.scheme() {
-            "https" => {}
-            "http" if self.policy.dev && loopback => {}
-            "http" if loopback => {
-                return Err(refuse("http:// to loopback is only allowed with --dev"));
-            }
-            "http" => return Err(refuse("only https:// upstream URLs are allowed")),
-            _ => return Err(refuse("only https:// upstream URLs are allowed")),
-        }
-        if loopback && !self.policy.dev {
-            return Err(refuse("loopback addresses are only allowed with --dev"));
-        }
-        Ok(parsed)
+        self.policy.check_url(url).map_err(UpstreamError::Egress)
     }
 }
 
-fn is_loopback_host(host: &str) -> bool {
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scheme_and_loopback_rules() {
-        let prod = UpstreamHttp::new(HttpPolicy { dev: false });
-        let dev = UpstreamHttp::new(HttpPolicy { dev: true });
-        assert!(prod.check_url("https://mcp.example.test/mcp").is_ok());
-        assert!(prod.check_url("http://mcp.example.test/mcp").is_err());
-        assert!(prod.check_url("http://127.0.0.1:3000/mcp").is_err());
-        assert!(prod.check_url("https://localhost/mcp").is_err());
-        assert!(dev.check_url("http://127.0.0.1:3000/mcp").is_ok());
-        assert!(dev.check_url("http://[::1]:3000/mcp").is_ok());
-        assert!(dev.check_url("http://mcp.example.test/mcp").is_err());
-        assert!(dev.check_url("https://user:pw@mcp.example.test/").is_err());
-        assert!(
-            dev.check_url(&format!("https://a.test/{}", "x".repeat(2050)))
-                .is_err()
-        );
+/// An error and all its sources, so messages keep the reason a lower layer gave.
+pub(crate) fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let part = s.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = s.source();
     }
+    text
 }

@@ -11,4 +11,5 @@ pub use call::{CallOptions, Progress};
 pub use connection::{ConnectOptions, Connection, Snapshot};
 pub use error::UpstreamError;
 pub use events::UpstreamEvent;
-pub use http::{HttpPolicy, UpstreamHttp};
+pub use http::UpstreamHttp;
+pub use switchboard_egress::{EgressError, EgressPolicy};

@@ -6,7 +6,7 @@ use rmcp::transport::TokioChildProcess;
 use std::collections::VecDeque;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
-use switchboard_core::{ServerSlug, StdioSpec};
+use switchboard_core::{ProcessLimits, ServerSpec, StdioSpec, env};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
 const STDERR_TAIL_LINES: usize = 20;
@@ -34,14 +34,40 @@ impl StderrTail {
     }
 }
 
+/// Starts the child: no shell, an environment built from [`BASE_ENV`] plus what the server
+/// declares (runtime-hijacking variables refused unless allowed), its own process group, and
+/// the configured OS limits.
 pub fn spawn(
-    server: &ServerSlug,
-    spec: &StdioSpec,
+    spec: &ServerSpec,
+    stdio: &StdioSpec,
+    allow_env: &[String],
 ) -> Result<(TokioChildProcess, StderrTail), UpstreamError> {
-    let mut cmd = CommandWrap::with_new(&spec.command, |c| {
-        c.args(&spec.args).envs(&spec.env).kill_on_drop(true);
-        if let Some(cwd) = &spec.cwd {
+    if let Some(name) = stdio.env.keys().find(|n| env::is_refused(n, allow_env)) {
+        return Err(UpstreamError::Spawn {
+            command: stdio.command.clone(),
+            source: std::io::Error::other(format!(
+                "environment variable {name} is refused (it can inject code into the runtime); allow it with [stdio] allow_env"
+            )),
+        });
+    }
+    let limits = stdio.limits;
+    let mut cmd = CommandWrap::with_new(&stdio.command, |c| {
+        c.env_clear();
+        for name in env::BASE_ENV {
+            if let Some(value) = std::env::var_os(name) {
+                c.env(name, value);
+            }
+        }
+        c.args(&stdio.args).envs(&stdio.env).kill_on_drop(true);
+        if let Some(cwd) = &stdio.cwd {
             c.current_dir(cwd);
+        }
+        if !limits.is_empty() {
+            // SAFETY: the closure runs between fork and exec and only calls setrlimit, which
+            // is async-signal-safe; it allocates nothing.
+            unsafe {
+                c.pre_exec(move || apply_limits(&limits));
+            }
         }
     });
     cmd.wrap(ProcessGroup::leader());
@@ -49,16 +75,20 @@ pub fn spawn(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|source| UpstreamError::Spawn {
-            command: spec.command.clone(),
+            command: stdio.command.clone(),
             source,
         })?;
-    tracing::info!(server = %server, command = %spec.command, args = ?spec.args, pid = ?child.id(), "started stdio server");
+    let server = &spec.name;
+    let args = spec.redact(&format!("{:?}", stdio.args));
+    tracing::info!(server = %server, command = %stdio.command, args = %args, pid = ?child.id(), "started stdio server");
     let tail = StderrTail::default();
     if let Some(stderr) = stderr {
-        let (server, tail) = (server.clone(), tail.clone());
+        let (spec, tail) = (spec.clone(), tail.clone());
         tokio::spawn(async move {
+            let server = &spec.name;
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
+                let line = spec.redact(&line);
                 tracing::info!(target: "switchboard::upstream_stderr", server = %server, "{line}");
                 tail.push(line);
             }
@@ -75,4 +105,23 @@ pub fn kill_group(pid: u32) {
     unsafe {
         libc::killpg(pgid, libc::SIGKILL);
     }
+}
+
+fn apply_limits(limits: &ProcessLimits) -> std::io::Result<()> {
+    let set = |resource, value: Option<u64>| -> std::io::Result<()> {
+        let Some(value) = value else { return Ok(()) };
+        let limit = libc::rlimit {
+            rlim_cur: value as libc::rlim_t,
+            rlim_max: value as libc::rlim_t,
+        };
+        // SAFETY: setrlimit reads the struct we pass; no other preconditions.
+        if unsafe { libc::setrlimit(resource, &limit) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    };
+    set(libc::RLIMIT_AS, limits.address_space_bytes)?;
+    set(libc::RLIMIT_CPU, limits.cpu_seconds)?;
+    set(libc::RLIMIT_NOFILE, limits.open_files)?;
+    Ok(())
 }

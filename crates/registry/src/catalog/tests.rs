@@ -1,7 +1,7 @@
 use super::*;
 use rmcp::model::Tool;
 use std::sync::Arc;
-use switchboard_core::{StdioSpec, Transport};
+use switchboard_core::{Limits, StdioSpec, Transport};
 
 fn spec(name: &str) -> ServerSpec {
     ServerSpec::new(
@@ -11,6 +11,7 @@ fn spec(name: &str) -> ServerSpec {
             args: vec![],
             env: Default::default(),
             cwd: None,
+            limits: Default::default(),
         }),
     )
 }
@@ -38,7 +39,11 @@ fn tools_of_two_servers_route_back_and_bad_names_are_dropped() {
         snapshot(&["echo", "bad name", "echo"], &[], &[]),
         snapshot(&["echo"], &[], &[]),
     );
-    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &sa), (&b, &sb)]);
+    let catalog = Catalog::build(
+        &NamingTemplate::default(),
+        &[(&a, &sa), (&b, &sb)],
+        &Limits::default(),
+    );
     let names: Vec<_> = catalog
         .tools
         .iter()
@@ -58,7 +63,7 @@ fn the_tool_allowlist_hides_other_tools() {
     let mut a = spec("a");
     a.tools = Some(vec!["keep".into()]);
     let s = snapshot(&["keep", "hide"], &[], &[]);
-    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &s)]);
+    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &s)], &Limits::default());
     assert_eq!(catalog.tools.len(), 1);
     assert!(catalog.route_tool("a__hide").is_none());
 }
@@ -68,7 +73,11 @@ fn shared_resource_uris_are_prefixed_and_route_back() {
     let (a, b) = (spec("a"), spec("b"));
     let sa = snapshot(&[], &["file:///same", "file:///only-a"], &["db://a/{id}"]);
     let sb = snapshot(&[], &["file:///same"], &[]);
-    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &sa), (&b, &sb)]);
+    let catalog = Catalog::build(
+        &NamingTemplate::default(),
+        &[(&a, &sa), (&b, &sb)],
+        &Limits::default(),
+    );
     let uris: Vec<_> = catalog
         .resources
         .iter()
@@ -93,4 +102,36 @@ fn shared_resource_uris_are_prefixed_and_route_back() {
     );
     assert_eq!(route("db://a/42"), Some(("a".into(), "db://a/42".into())));
     assert_eq!(route("nope://x"), None);
+}
+
+#[test]
+fn limits_cap_tool_count_cut_descriptions_and_drop_huge_schemas() {
+    let a = spec("a");
+    let mut snap = snapshot(&["t1", "t2", "t3", "t4"], &[], &[]);
+    snap.tools[0].description = Some("x".repeat(50).into());
+    let mut big = serde_json::Map::new();
+    big.insert("description".into(), "y".repeat(500).into());
+    snap.tools[1].input_schema = Arc::new(big);
+    let limits = Limits {
+        max_tools_per_server: 2,
+        max_description_chars: 10,
+        max_schema_bytes: 200,
+        ..Limits::default()
+    };
+    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &snap)], &limits);
+    let names: Vec<_> = catalog
+        .tools
+        .iter()
+        .map(|t| t.exposed_name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        ["a__t1", "a__t3"],
+        "t2 dropped for its schema, t4 over the count"
+    );
+    assert_eq!(
+        catalog.tools[0].tool.description.as_deref().unwrap().len(),
+        10
+    );
+    assert_eq!(catalog.warnings.len(), 3, "{:?}", catalog.warnings);
 }

@@ -1,0 +1,166 @@
+//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]` and `[stdio]` in switchboard.toml.
+
+use crate::entry::Context;
+use crate::locate::line_of;
+use crate::{GatewaySettings, Problem};
+use serde_json::{Map, Value};
+
+/// The top-level tables this module reads.
+pub const SECTIONS: [&str; 4] = ["gateway", "egress", "limits", "stdio"];
+
+const LIMIT_KEYS: [&str; 6] = [
+    "max_message_bytes",
+    "max_result_bytes",
+    "max_tools_per_server",
+    "max_description_chars",
+    "max_schema_bytes",
+    "max_concurrent_calls",
+];
+
+struct Reader<'a, 'c> {
+    ctx: &'a Context<'c>,
+    section: &'static str,
+    problems: &'a mut Vec<Problem>,
+}
+
+impl Reader<'_, '_> {
+    fn problem(&mut self, key: &str, message: &str, fix: &str) {
+        self.problems.push(Problem::error(
+            self.ctx.file,
+            line_of(self.ctx.text, &[self.section, key]),
+            &format!("{}.{key}", self.section),
+            message,
+            fix,
+        ));
+    }
+
+    fn string(&mut self, key: &str, value: &Value) -> Option<String> {
+        let Some(s) = value.as_str() else {
+            self.problem(key, "must be a string", "quote the value");
+            return None;
+        };
+        let mut secrets = Vec::new();
+        match crate::placeholders::resolve(s, self.ctx.workspace_root, self.ctx.env, &mut secrets) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.problem(key, &e.message(), &e.fix());
+                None
+            }
+        }
+    }
+
+    fn strings(&mut self, key: &str, value: &Value) -> Option<Vec<String>> {
+        let list = value.as_array().filter(|l| l.iter().all(Value::is_string));
+        match list {
+            Some(list) => Some(
+                list.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect(),
+            ),
+            None => {
+                self.problem(key, "must be a list of strings", "write [\"a\", \"b\"]");
+                None
+            }
+        }
+    }
+
+    fn number(&mut self, key: &str, value: &Value) -> Option<usize> {
+        match value.as_u64().filter(|n| *n > 0) {
+            Some(n) => Some(n as usize),
+            None => {
+                self.problem(key, "must be a positive whole number", "write e.g. 65536");
+                None
+            }
+        }
+    }
+
+    fn unknown(&mut self, key: &str) {
+        self.problems.push(Problem::warning(
+            self.ctx.file,
+            line_of(self.ctx.text, &[self.section, key]),
+            &format!("{}.{key}", self.section),
+            "unknown setting, ignored",
+            "see the switchboard.toml reference in docs/configuration.md",
+        ));
+    }
+}
+
+fn table<'v>(
+    root: &'v Map<String, Value>,
+    name: &str,
+) -> impl Iterator<Item = (&'v String, &'v Value)> {
+    root.get(name)
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+}
+
+pub fn parse(
+    root: &Map<String, Value>,
+    ctx: &Context<'_>,
+    problems: &mut Vec<Problem>,
+) -> GatewaySettings {
+    let mut g = GatewaySettings::default();
+    let mut r = Reader {
+        ctx,
+        section: "gateway",
+        problems,
+    };
+    for (key, value) in table(root, "gateway") {
+        match key.as_str() {
+            "listen" => g.listen = r.string(key, value),
+            "naming" => g.naming = r.string(key, value),
+            "token" => g.token = r.string(key, value),
+            "max_name_length" => g.max_name_length = r.number(key, value),
+            "allowed_hosts" => g.allowed_hosts = r.strings(key, value),
+            "allowed_origins" => g.allowed_origins = r.strings(key, value),
+            _ => r.unknown(key),
+        }
+    }
+    r.section = "egress";
+    for (key, value) in table(root, "egress") {
+        match key.as_str() {
+            "allow_hosts" => g.egress_allow_hosts = r.strings(key, value),
+            "allow_cidrs" => {
+                let Some(list) = r.strings(key, value) else {
+                    continue;
+                };
+                let mut nets = Vec::new();
+                for item in list {
+                    match item
+                        .parse::<ipnet::IpNet>()
+                        .or_else(|_| item.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                    {
+                        Ok(net) => nets.push(net),
+                        Err(_) => r.problem(
+                            key,
+                            &format!("{item:?} is not an address range"),
+                            "write CIDRs such as \"10.20.0.0/16\" or \"fd00:1::/64\"",
+                        ),
+                    }
+                }
+                g.egress_allow_cidrs = Some(nets);
+            }
+            _ => r.unknown(key),
+        }
+    }
+    r.section = "limits";
+    for (key, value) in table(root, "limits") {
+        if LIMIT_KEYS.contains(&key.as_str()) {
+            if let Some(n) = r.number(key, value) {
+                g.limits.push((key.clone(), n));
+            }
+        } else {
+            r.unknown(key);
+        }
+    }
+    r.section = "stdio";
+    for (key, value) in table(root, "stdio") {
+        match key.as_str() {
+            "allow_env" => g.allow_env = r.strings(key, value),
+            _ => r.unknown(key),
+        }
+    }
+    g
+}

@@ -1,0 +1,49 @@
+//! Bounds that turn hostile or broken upstreams into clear errors instead of memory blowups.
+
+/// Gateway-wide limits (the native config's `[limits]` table). Defaults are documented in
+/// docs/configuration.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest JSON-RPC message accepted from an HTTP upstream (one SSE event).
+    pub max_message_bytes: usize,
+    /// Largest tool result (sum of its content and structured content).
+    pub max_result_bytes: usize,
+    /// Most tools kept from one server; the rest are dropped with a warning.
+    pub max_tools_per_server: usize,
+    /// Longest tool description kept; longer ones are cut with a warning.
+    pub max_description_chars: usize,
+    /// Largest input/output schema; a tool with a larger one is dropped with a warning.
+    pub max_schema_bytes: usize,
+    /// Calls in flight to one server at once; more wait for a slot within their timeout.
+    pub max_concurrent_calls: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_message_bytes: 16 * 1024 * 1024,
+            max_result_bytes: 8 * 1024 * 1024,
+            max_tools_per_server: 1000,
+            max_description_chars: 8 * 1024,
+            max_schema_bytes: 64 * 1024,
+            max_concurrent_calls: 32,
+        }
+    }
+}
+
+/// OS limits applied to one stdio server's process (`setrlimit` before exec).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProcessLimits {
+    /// Address space (virtual memory), in bytes.
+    pub address_space_bytes: Option<u64>,
+    /// CPU time, in seconds.
+    pub cpu_seconds: Option<u64>,
+    /// Open file descriptors.
+    pub open_files: Option<u64>,
+}
+
+impl ProcessLimits {
+    pub fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
