@@ -42,9 +42,25 @@ async fn serve(global: &Global, listen: Option<String>) -> anyhow::Result<ExitCo
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
         .with_context(|| format!("cannot listen on {addr}; pick another with --listen"))?;
+    let g = &config.gateway;
+    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+    if !loopback && g.token.is_none() {
+        anyhow::bail!(
+            "listening on {addr} (not loopback) needs a bearer token: set [gateway] token = \"${{SWITCHBOARD_TOKEN}}\" in switchboard.toml, or listen on 127.0.0.1"
+        );
+    }
+    if !loopback && g.allowed_hosts.is_none() {
+        tracing::warn!(
+            "listening off loopback: requests whose Host is not localhost are refused until you list your host names in [gateway] allowed_hosts"
+        );
+    }
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
     let shutdown = CancellationToken::new();
-    let options = HttpOptions::default().with_shutdown(shutdown.clone());
+    let options = HttpOptions::default()
+        .with_shutdown(shutdown.clone())
+        .with_token(g.token.clone())
+        .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
+        .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default());
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     eprintln!("switchboard listening on http://{local}/mcp");
     setup::connect_all(&registry, &config).await;

@@ -169,3 +169,17 @@ fn later_config_files_win() {
     ]);
     assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
 }
+
+#[test]
+fn serving_off_loopback_without_a_token_is_refused() {
+    let (_dir, path) = kit::write_mcp_json(json!({"time": kit::time_entry()}));
+    let out = switchboard(&[
+        "serve",
+        "--listen",
+        "0.0.0.0:0",
+        "-c",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("[gateway] token"), "{}", stderr(&out));
+}

@@ -37,9 +37,11 @@ pub enum EgressError {
         ip: IpAddr,
         reason: Refusal,
     },
-    #[error("egress refused: cannot resolve {host}: {error}")]
+    #[error("egress refused: {ip} is {reason}; {}", fix_for(*.reason))]
+    Literal { ip: IpAddr, reason: Refusal },
+    #[error("cannot resolve {host}: {error}")]
     Resolve { host: String, error: String },
-    #[error("egress refused: {host} has no addresses")]
+    #[error("{host} has no addresses")]
     NoAddresses { host: String },
 }
 
@@ -182,11 +184,9 @@ impl EgressPolicy {
             });
         }
         match target {
-            Ok(ip) => self.check_ip(ip).map_err(|reason| EgressError::Address {
-                host: ip.to_string(),
-                ip,
-                reason,
-            })?,
+            Ok(ip) => self
+                .check_ip(ip)
+                .map_err(|reason| EgressError::Literal { ip, reason })?,
             Err(name) => self.check_name(&name)?,
         }
         Ok(url)

@@ -22,7 +22,9 @@ enum Want {
 fn outcome(r: Result<url::Url, EgressError>) -> Want {
     match r {
         Ok(_) => Want::Allow,
-        Err(EgressError::Address { reason, .. }) => Want::Addr(reason),
+        Err(EgressError::Address { reason, .. } | EgressError::Literal { reason, .. }) => {
+            Want::Addr(reason)
+        }
         Err(EgressError::Name { reason, .. }) => Want::Name(reason),
         Err(EgressError::Scheme { .. }) => Want::Scheme,
         Err(EgressError::UrlTooLong { .. }) => Want::TooLong,

@@ -13,14 +13,32 @@ use switchboard_core::ServerStatus;
 use switchboard_registry::Registry;
 use tokio_util::sync::CancellationToken;
 
+/// Browser origins accepted when none are configured: pages served from this machine.
+const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
+
 /// How the HTTP listener behaves.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 #[non_exhaustive]
 pub struct HttpOptions {
     /// Extra `Host` values to accept besides loopback names (e.g. the public host name).
     pub allowed_hosts: Vec<String>,
+    /// Browser `Origin`s to accept (requests without an Origin always pass); empty means
+    /// loopback origins only.
+    pub allowed_origins: Vec<String>,
+    /// Bearer token every `/mcp` request must carry (required off loopback).
+    pub token: Option<String>,
     /// Cancelled to stop accepting and close every session.
     pub shutdown: CancellationToken,
+}
+
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("token", &self.token.as_ref().map(|_| "<redacted>"))
+            .finish()
+    }
 }
 
 impl HttpOptions {
@@ -32,14 +50,28 @@ impl HttpOptions {
         self.allowed_hosts = hosts;
         self
     }
+    pub fn with_allowed_origins(mut self, origins: Vec<String>) -> Self {
+        self.allowed_origins = origins;
+        self
+    }
+    pub fn with_token(mut self, token: Option<String>) -> Self {
+        self.token = token;
+        self
+    }
 }
 
 /// The gateway's routes, ready to be served or nested into a larger app.
 pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let mut hosts = vec!["localhost".to_string(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(options.allowed_hosts.iter().cloned());
+    let origins = if options.allowed_origins.is_empty() {
+        LOOPBACK_ORIGINS.iter().map(|o| o.to_string()).collect()
+    } else {
+        options.allowed_origins.clone()
+    };
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins)
         .with_cancellation_token(options.shutdown.child_token());
     let factory_registry = registry.clone();
     let mcp = StreamableHttpService::new(
@@ -48,8 +80,14 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         config,
     );
     let ready_registry = registry.clone();
+    let mcp = Router::new()
+        .fallback_service(mcp)
+        .layer(axum::middleware::from_fn_with_state(
+            options.token.clone().map(Arc::<str>::from),
+            crate::auth::require_token,
+        ));
     Router::new()
-        .nest_service("/mcp", mcp)
+        .nest("/mcp", mcp)
         .route("/healthz", get(|| async { "ok" }))
         .route(
             "/readyz",

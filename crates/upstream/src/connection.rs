@@ -371,10 +371,16 @@ fn http_transport(
 }
 
 fn classify_init(e: rmcp::service::ClientInitializeError) -> UpstreamError {
+    use rmcp::service::ClientInitializeError as Init;
     if e.is_authorization_required() {
-        UpstreamError::Unauthorized(e.to_string())
-    } else {
-        UpstreamError::Handshake(crate::http::error_chain(&e))
+        return UpstreamError::Unauthorized(e.to_string());
+    }
+    match e {
+        Init::TransportError { error, context } => UpstreamError::Handshake(format!(
+            "{} (while trying to {context})",
+            crate::http::describe_transport(&error)
+        )),
+        other => UpstreamError::Handshake(crate::http::error_chain(&other)),
     }
 }
 

@@ -71,6 +71,7 @@ impl UpstreamError {
             S::Timeout { timeout } => UpstreamError::Timeout(timeout),
             S::Cancelled { .. } => UpstreamError::Cancelled,
             S::UnexpectedResponse => UpstreamError::Unexpected,
+            S::TransportSend(e) => UpstreamError::Transport(crate::http::describe_transport(&e)),
             other => UpstreamError::Transport(crate::http::error_chain(&other)),
         }
     }

@@ -93,3 +93,17 @@ pub(crate) fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     }
     text
 }
+
+/// A transport failure told plainly: the HTTP client's own chain of reasons when there is one
+/// (rmcp's wrappers do not expose it as an error source), otherwise rmcp's message.
+pub(crate) fn describe_transport(e: &rmcp::transport::DynamicTransportError) -> String {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    match e
+        .error
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>()
+    {
+        Some(StreamableHttpError::Client(inner)) => error_chain(inner),
+        Some(other) => other.to_string(),
+        None => error_chain(e.error.as_ref()),
+    }
+}

@@ -3,7 +3,8 @@
 //! `echo-server [--http ADDR] [--versions V1,V2,...] [--extra-tools N]`: with `--http` it prints
 //! `listening on http://ADDR/mcp` once it accepts connections; `--versions` narrows the protocol
 //! versions it will agree to (default: every version rmcp knows); `--extra-tools N` adds tools
-//! `t_0..t_N` and pages `tools/list` 10 at a time. Tools: `echo` (returns `text`), `headers`
+//! `t_0..t_N` and pages `tools/list` 10 at a time; `--close-connections` closes every HTTP
+//! connection after its response. Tools: `echo` (returns `text`), `headers`
 //! (over HTTP: the Authorization and X-Test request headers it received), and the extras.
 
 use rmcp::model::{
@@ -144,9 +145,22 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let service = StreamableHttpService::new(
                 move || Ok(echo.clone()),
                 Arc::new(LocalSessionManager::default()),
-                StreamableHttpServerConfig::default(),
+                // A test upstream: any Host (tests reach it under made-up names).
+                StreamableHttpServerConfig::default().disable_allowed_hosts(),
             );
-            let app = axum::Router::new().nest_service("/mcp", service);
+            let mut app = axum::Router::new().nest_service("/mcp", service);
+            if args.iter().any(|a| a == "--close-connections") {
+                // Every response ends its TCP connection, so each request needs a new one.
+                app = app.layer(axum::middleware::map_response(
+                    |mut response: axum::response::Response| async move {
+                        response.headers_mut().insert(
+                            http::header::CONNECTION,
+                            http::HeaderValue::from_static("close"),
+                        );
+                        response
+                    },
+                ));
+            }
             println!("listening on http://{local}/mcp");
             let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
                 let _ = tcp.set_nodelay(true);
