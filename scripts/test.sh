@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 bash scripts/fixtures.sh
 cargo test --workspace --all-targets --no-fail-fast
 cargo test --workspace --doc
+bash scripts/conformance.sh

@@ -17,6 +17,8 @@ pub struct ServerInfo {
     pub resource_count: usize,
     pub prompt_count: usize,
     pub protocol_version: Option<String>,
+    /// Calls running now, of at most `max_concurrent_calls`.
+    pub calls_in_flight: usize,
     pub last_error: Option<String>,
     pub origin: String,
 }
@@ -26,6 +28,7 @@ pub(crate) struct ServerEntry {
     state: Mutex<State>,
     /// One permit per call allowed in flight at once.
     slots: Arc<tokio::sync::Semaphore>,
+    max_slots: usize,
     /// Serialises (re)connection so concurrent callers share one attempt.
     pub connecting: tokio::sync::Mutex<()>,
 }
@@ -52,6 +55,7 @@ impl ServerEntry {
         Self {
             spec,
             slots: Arc::new(tokio::sync::Semaphore::new(slots.max(1))),
+            max_slots: slots.max(1),
             state: Mutex::new(State {
                 status: Some(status),
                 ..State::default()
@@ -91,6 +95,7 @@ impl ServerEntry {
                 .connection
                 .as_ref()
                 .map(|c| c.protocol_version().to_string()),
+            calls_in_flight: self.max_slots - self.slots.available_permits(),
             last_error: state.last_error.clone(),
             origin: self.spec.origin.clone(),
         }

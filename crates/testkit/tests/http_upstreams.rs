@@ -31,8 +31,8 @@ async fn headers_and_bearer_token_reach_the_upstream_and_all_pages_are_listed() 
     for s in &servers {
         assert_eq!(s.status, ServerStatus::Ready, "{s:?}");
         assert_eq!(
-            s.tool_count, 27,
-            "two tools plus 25 extras over three pages"
+            s.tool_count, 28,
+            "three tools plus 25 extras over three pages"
         );
     }
     let seen = |tool: &'static str| {

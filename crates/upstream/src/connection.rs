@@ -86,7 +86,12 @@ impl Connection {
         .await;
         let service = match started {
             Ok(Ok(service)) => service,
-            Ok(Err(e)) => return Err(with_stderr(e, stderr.as_ref())),
+            Ok(Err(e)) => {
+                if let Some(tail) = &stderr {
+                    tail.wait_closed(Duration::from_millis(500)).await;
+                }
+                return Err(with_stderr(e, stderr.as_ref()));
+            }
             Err(_) => {
                 return Err(with_stderr(
                     UpstreamError::Timeout(timeout),

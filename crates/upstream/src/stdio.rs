@@ -8,16 +8,27 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use switchboard_core::{ProcessLimits, ServerSpec, StdioSpec, env};
 use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio_util::sync::CancellationToken;
 
 const STDERR_TAIL_LINES: usize = 20;
 
 /// The last lines a child wrote to stderr, for error messages.
 #[derive(Clone, Default)]
-pub struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+pub struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    /// Cancelled when the child's stderr reached end of file.
+    closed: CancellationToken,
+}
 
 impl StderrTail {
+    /// Waits (at most `limit`) until the child's stderr is fully read, so an error about a
+    /// child that exited carries its last words.
+    pub async fn wait_closed(&self, limit: std::time::Duration) {
+        let _ = tokio::time::timeout(limit, self.closed.cancelled()).await;
+    }
+
     fn push(&self, line: String) {
-        let mut lines = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
         if lines.len() == STDERR_TAIL_LINES {
             lines.pop_front();
         }
@@ -25,7 +36,7 @@ impl StderrTail {
     }
 
     pub fn lines(&self) -> Vec<String> {
-        self.0
+        self.lines
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .iter()
@@ -92,6 +103,7 @@ pub fn spawn(
                 tracing::info!(target: "switchboard::upstream_stderr", server = %server, "{line}");
                 tail.push(line);
             }
+            tail.closed.cancel();
         });
     }
     Ok((child, tail))

@@ -5,7 +5,8 @@
 //! versions it will agree to (default: every version rmcp knows); `--extra-tools N` adds tools
 //! `t_0..t_N` and pages `tools/list` 10 at a time; `--close-connections` closes every HTTP
 //! connection after its response. Tools: `echo` (returns `text`), `headers`
-//! (over HTTP: the Authorization and X-Test request headers it received), and the extras.
+//! (over HTTP: the Authorization and X-Test request headers it received), `huge` (`size`
+//! bytes of text), and the extras.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -54,6 +55,7 @@ impl rmcp::ServerHandler for Echo {
     ) -> Result<ListToolsResult, ErrorData> {
         let mut tools = vec![
             Tool::new("echo", "Echoes `text` back", object_schema()),
+            Tool::new("huge", "Returns `size` bytes of text", object_schema()),
             Tool::new(
                 "headers",
                 "Returns the Authorization and X-Test headers it received",
@@ -92,6 +94,17 @@ impl rmcp::ServerHandler for Echo {
             let seen = serde_json::json!({"authorization": header("authorization"), "x_test": header("x-test")});
             return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
                 ContentBlock::text(seen.to_string()),
+            ])));
+        }
+        if request.name == "huge" {
+            let size = request
+                .arguments
+                .as_ref()
+                .and_then(|a| a.get("size"))
+                .and_then(|s| s.as_u64())
+                .unwrap_or(1_000_000) as usize;
+            return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
+                ContentBlock::text("x".repeat(size)),
             ])));
         }
         if request.name != "echo" {
