@@ -44,6 +44,8 @@ const KNOWN_KEYS: &[&str] = &[
     "protocol_version",
     "protocolVersion",
     "description",
+    "max_concurrent_calls",
+    "process_limits",
 ];
 
 struct Entry<'a> {

@@ -206,3 +206,34 @@ fn a_missing_file_is_a_clear_error() {
     let err = load(&[PathBuf::from("/nonexistent/mcp.json")]).unwrap_err();
     assert!(err.to_string().contains("cannot read"));
 }
+
+#[test]
+fn the_documented_switchboard_toml_loads() {
+    let doc = include_str!("../../../docs/configuration.md");
+    let start = doc.find("```toml\n").expect("a toml example") + "```toml\n".len();
+    let end = start + doc[start..].find("```").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(&dir, "switchboard.toml", &doc[start..end]);
+    let env = |name: &str| {
+        ["GITHUB_TOKEN", "BILLING_KEY", "SWITCHBOARD_TOKEN"]
+            .contains(&name)
+            .then(|| format!("value-of-{name}"))
+    };
+    let cfg = load_with_env(&[path], &env).unwrap_or_else(|p| panic!("{p}"));
+    assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
+    assert_eq!(cfg.servers.len(), 4);
+    let g = &cfg.gateway;
+    assert_eq!(g.token.as_deref(), Some("value-of-SWITCHBOARD_TOKEN"));
+    assert_eq!(g.egress_allow_cidrs.as_ref().unwrap().len(), 1);
+    assert_eq!(g.limits().max_schema_bytes, 65536);
+    assert_eq!(
+        g.allow_env.as_deref(),
+        Some(&["NODE_OPTIONS".to_string()][..])
+    );
+    let files = cfg.server("local_files").unwrap();
+    assert_eq!(files.max_concurrent_calls, Some(4));
+    let Transport::Stdio(stdio) = &files.transport else {
+        panic!()
+    };
+    assert_eq!(stdio.limits.open_files, Some(256));
+}
