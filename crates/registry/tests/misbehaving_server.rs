@@ -8,14 +8,6 @@ use switchboard_registry::{CallOptions, Registry, RegistryOptions};
 use switchboard_testkit as kit;
 use tokio_util::sync::CancellationToken;
 
-fn text(result: &rmcp::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
-}
-
 async fn registry() -> (tempfile::TempDir, Registry) {
     let (dir, path) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(20_000)}));
     let registry = Registry::new(RegistryOptions::default());
@@ -34,7 +26,7 @@ async fn cancelled_upstream(registry: &Registry, count: usize) -> Vec<String> {
         )
         .await
         .unwrap();
-    serde_json::from_str(&text(&result)).unwrap()
+    serde_json::from_str(&kit::text(&result)).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -88,7 +80,7 @@ async fn a_caller_that_goes_away_cancels_the_upstream_call() {
         )
         .await
         .unwrap();
-    assert_eq!(text(&echo), "hi");
+    assert_eq!(kit::text(&echo), "hi");
     token.cancel();
     assert!(call.await.unwrap().is_err());
     assert_eq!(cancelled_upstream(&registry, 1).await.len(), 1);
@@ -133,7 +125,7 @@ async fn a_crashing_tool_fails_that_call_only_and_the_next_call_reconnects() {
         )
         .await
         .unwrap();
-    assert_eq!(text(&echo), "back");
+    assert_eq!(kit::text(&echo), "back");
     assert_eq!(registry.servers()[0].status, ServerStatus::Ready);
     registry.shutdown().await;
 }
@@ -149,7 +141,7 @@ async fn a_huge_result_arrives_whole() {
         )
         .await
         .unwrap();
-    assert_eq!(text(&result).len(), 3_000_000);
+    assert_eq!(kit::text(&result).len(), 3_000_000);
     registry.shutdown().await;
 }
 
@@ -164,13 +156,13 @@ async fn the_end_user_travels_upstream_in_meta() {
         )
         .await
         .unwrap();
-    let meta: serde_json::Value = serde_json::from_str(&text(&result)).unwrap();
+    let meta: serde_json::Value = serde_json::from_str(&kit::text(&result)).unwrap();
     assert_eq!(meta["bound_end_user_id"], "user-7");
     let without = registry
         .call_tool("fx__meta", None, CallOptions::default())
         .await
         .unwrap();
-    let meta: serde_json::Value = serde_json::from_str(&text(&without)).unwrap();
+    let meta: serde_json::Value = serde_json::from_str(&kit::text(&without)).unwrap();
     assert!(meta.get("bound_end_user_id").is_none());
     registry.shutdown().await;
 }
@@ -216,7 +208,7 @@ async fn stopping_a_server_kills_its_whole_process_group() {
         .call_tool("fx__grandchild_pid", None, CallOptions::default())
         .await
         .unwrap();
-    let pid: i32 = text(&result).parse().unwrap();
+    let pid: i32 = kit::text(&result).parse().unwrap();
     assert!(pid > 0);
     assert!(
         !wait_for_exit(pid, 0),

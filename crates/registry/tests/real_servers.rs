@@ -7,15 +7,6 @@ use switchboard_core::ServerStatus;
 use switchboard_registry::{CallOptions, Registry, RegistryOptions};
 use switchboard_testkit as kit;
 
-fn text(result: &rmcp::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("")
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn everything_over_stdio_and_http_and_time_are_discovered_and_callable() {
     let http = kit::EverythingHttp::start().await;
@@ -58,7 +49,7 @@ async fn everything_over_stdio_and_http_and_time_are_discovered_and_callable() {
             .call_tool(tool, Some(json!({"a": 2, "b": 40})), CallOptions::default())
             .await
             .unwrap();
-        assert!(text(&result).contains("42"), "{tool}: {result:?}");
+        assert!(kit::text(&result).contains("42"), "{tool}: {result:?}");
     }
     let now = registry
         .call_tool(
@@ -68,7 +59,7 @@ async fn everything_over_stdio_and_http_and_time_are_discovered_and_callable() {
         )
         .await
         .unwrap();
-    assert!(text(&now).contains("UTC"), "{now:?}");
+    assert!(kit::text(&now).contains("UTC"), "{now:?}");
 
     // Both everything servers offer the same resource URIs: exposed prefixed, routed back.
     let catalog = registry.catalog();

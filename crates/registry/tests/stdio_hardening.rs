@@ -8,14 +8,6 @@ use switchboard_core::{ErrorKind, Limits, ServerStatus, env::BASE_ENV};
 use switchboard_registry::{CallOptions, Registry, RegistryOptions};
 use switchboard_testkit as kit;
 
-fn text(result: &rmcp::model::CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
-}
-
 fn env(name: &str) -> Option<String> {
     match name {
         "FX_TOKEN" => Some("tok-4f9a2c7e".into()),
@@ -37,7 +29,7 @@ async fn call(registry: &Registry, tool: &str) -> Value {
         .call_tool(tool, None, CallOptions::default())
         .await
         .unwrap();
-    serde_json::from_str(&text(&result)).unwrap()
+    serde_json::from_str(&kit::text(&result)).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -143,7 +135,7 @@ async fn a_result_over_the_limit_is_a_server_error_naming_the_setting() {
         )
         .await
         .unwrap();
-    assert_eq!(text(&small).len(), 5_000);
+    assert_eq!(kit::text(&small).len(), 5_000);
     registry.shutdown().await;
 }
 
@@ -184,6 +176,6 @@ async fn calls_beyond_the_concurrency_limit_wait_then_fail_as_rate_limited() {
         )
         .await
         .unwrap();
-    assert_eq!(text(&echo), "free");
+    assert_eq!(kit::text(&echo), "free");
     registry.shutdown().await;
 }

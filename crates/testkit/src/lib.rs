@@ -144,3 +144,23 @@ impl Served {
         Self { url, _child: child }
     }
 }
+
+impl Served {
+    /// The port the child listens on.
+    pub fn port(&self) -> u16 {
+        self.url
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.trim_end_matches("/mcp").parse().ok())
+            .expect("a port in the URL")
+    }
+}
+
+/// The text blocks of a tool result, joined.
+pub fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect()
+}

@@ -37,13 +37,7 @@ fn ip(s: &str) -> IpAddr {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_name_resolving_to_loopback_is_refused_while_loopback_is_forbidden() {
     let upstream = kit::Served::start(Path::new(ECHO), &["--http", "127.0.0.1:0"]).await;
-    let port = upstream
-        .url
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .trim_end_matches("/mcp")
-        .to_string();
+    let port = upstream.port();
     let lookup = StaticLookup::default();
     lookup.set("innocent.example", vec![ip("127.0.0.1")]);
     let registry = registry(EgressPolicy::default(), &lookup);
@@ -119,13 +113,7 @@ async fn a_name_whose_answer_changes_is_checked_again_on_the_next_connection() {
         &["--http", "127.0.0.1:0", "--close-connections"],
     )
     .await;
-    let port = upstream
-        .url
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .trim_end_matches("/mcp")
-        .to_string();
+    let port = upstream.port();
     let lookup = StaticLookup::default();
     lookup.set("flip.localhost", vec![ip("127.0.0.1")]);
     let registry = registry(EgressPolicy::dev(), &lookup);
