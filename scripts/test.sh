@@ -3,6 +3,8 @@
 # pip, git-ignored), then runs every Rust test (unit, integration, doc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The store suite also runs against Postgres (the local one unless you point elsewhere).
+export SWITCHBOARD_TEST_DATABASE_URL="${SWITCHBOARD_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 bash scripts/fixtures.sh
 cargo test --workspace --all-targets --no-fail-fast
 cargo test --workspace --doc

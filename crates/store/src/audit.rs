@@ -1,0 +1,277 @@
+//! The audit chain: each row's MAC covers its fields and the previous row's MAC, keyed by a
+//! secret derived from the master key, so edits, deletions and insertions are all detectable.
+
+use hmac::{Hmac, Mac};
+use serde::{Deserialize, Serialize};
+use sha2::Sha256;
+use std::fmt;
+
+/// The `prev_hash` of the first row.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// One audited event, before it joins the chain. Argument values are never part of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct AuditEntry {
+    /// Unix time in milliseconds.
+    pub at: i64,
+    pub org_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub end_user_id: Option<String>,
+    pub token_id: Option<String>,
+    /// `mcp.<server>.<tool>`, or a config event such as `config.connect`.
+    pub action_id: String,
+    pub server: Option<String>,
+    /// `allowed` or `denied`.
+    pub verdict: String,
+    /// `ok` or an error kind.
+    pub outcome: String,
+    pub duration_us: i64,
+    pub request_bytes: i64,
+    pub response_bytes: i64,
+    pub detail: Option<String>,
+}
+
+/// An entry in the chain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditRow {
+    pub seq: i64,
+    #[serde(flatten)]
+    pub entry: AuditEntry,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+/// Computes and checks row MACs.
+#[derive(Clone)]
+pub struct Chain {
+    key: [u8; 32],
+}
+
+impl fmt::Debug for Chain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Chain { key: <redacted> }")
+    }
+}
+
+impl Chain {
+    pub fn new(key: [u8; 32]) -> Self {
+        Self { key }
+    }
+
+    /// The MAC of a row at `seq` after `prev_hash`.
+    pub fn hash(&self, seq: i64, entry: &AuditEntry, prev_hash: &str) -> String {
+        let canonical = serde_json::json!([
+            seq,
+            entry.at,
+            entry.org_id,
+            entry.agent_id,
+            entry.end_user_id,
+            entry.token_id,
+            entry.action_id,
+            entry.server,
+            entry.verdict,
+            entry.outcome,
+            entry.duration_us,
+            entry.request_bytes,
+            entry.response_bytes,
+            entry.detail,
+        ]);
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key).expect("any key length");
+        mac.update(prev_hash.as_bytes());
+        mac.update(b"\n");
+        mac.update(canonical.to_string().as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+
+    /// Chains `entries` after the row (`last_seq`, `last_hash`).
+    pub fn link(&self, last_seq: i64, last_hash: &str, entries: &[AuditEntry]) -> Vec<AuditRow> {
+        let mut prev = last_hash.to_string();
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| {
+                let seq = last_seq + 1 + i as i64;
+                let hash = self.hash(seq, entry, &prev);
+                let row = AuditRow {
+                    seq,
+                    entry: entry.clone(),
+                    prev_hash: prev.clone(),
+                    hash: hash.clone(),
+                };
+                prev = hash;
+                row
+            })
+            .collect()
+    }
+}
+
+/// The first place the chain is broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChainBreak {
+    /// Row `seq`'s contents changed after it was written.
+    Altered { seq: i64 },
+    /// Rows between `after` and `next` are gone.
+    Removed { after: i64, next: i64 },
+    /// Row `seq` was not written by the gateway (inserted or forged).
+    Inserted { seq: i64 },
+}
+
+impl fmt::Display for ChainBreak {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChainBreak::Altered { seq } => write!(f, "row {seq} was altered after it was written"),
+            ChainBreak::Removed { after, next } => {
+                write!(f, "rows after {after} and before {next} were removed")
+            }
+            ChainBreak::Inserted { seq } => {
+                write!(f, "row {seq} was inserted: it is not part of the chain")
+            }
+        }
+    }
+}
+
+/// Walks rows in `seq` order and reports the first break. Feed every row, then `finish`.
+pub struct Verifier {
+    chain: Chain,
+    last_seq: i64,
+    last_hash: String,
+    pending: Option<AuditRow>,
+    checked: u64,
+}
+
+impl Verifier {
+    pub fn new(chain: Chain) -> Self {
+        Self {
+            chain,
+            last_seq: 0,
+            last_hash: GENESIS.to_string(),
+            pending: None,
+            checked: 0,
+        }
+    }
+
+    /// Rows accepted so far.
+    pub fn checked(&self) -> u64 {
+        self.checked
+    }
+
+    /// Checks the row held back (needing one row of look-ahead) against `next`.
+    pub fn push(&mut self, row: AuditRow) -> Result<(), ChainBreak> {
+        if let Some(held) = self.pending.take() {
+            self.settle(held, Some(&row))?;
+        }
+        self.pending = Some(row);
+        Ok(())
+    }
+
+    pub fn finish(mut self) -> Result<u64, ChainBreak> {
+        if let Some(held) = self.pending.take() {
+            self.settle(held, None)?;
+        }
+        Ok(self.checked)
+    }
+
+    fn settle(&mut self, row: AuditRow, next: Option<&AuditRow>) -> Result<(), ChainBreak> {
+        let genuine = self.chain.hash(row.seq, &row.entry, &row.prev_hash) == row.hash;
+        if !genuine {
+            // A forged row slipped in keeps the chain intact around it: the next row still
+            // links to the row before it.
+            let skipped = next.is_some_and(|n| n.prev_hash == self.last_hash);
+            return Err(if skipped {
+                ChainBreak::Inserted { seq: row.seq }
+            } else {
+                ChainBreak::Altered { seq: row.seq }
+            });
+        }
+        if row.seq != self.last_seq + 1 || row.prev_hash != self.last_hash {
+            return Err(ChainBreak::Removed {
+                after: self.last_seq,
+                next: row.seq,
+            });
+        }
+        self.last_seq = row.seq;
+        self.last_hash = row.hash;
+        self.checked += 1;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(i: i64) -> AuditEntry {
+        AuditEntry {
+            at: 1_000 + i,
+            action_id: format!("mcp.s.t{i}"),
+            verdict: "allowed".into(),
+            outcome: "ok".into(),
+            ..Default::default()
+        }
+    }
+
+    fn rows(chain: &Chain, n: i64) -> Vec<AuditRow> {
+        chain.link(0, GENESIS, &(1..=n).map(entry).collect::<Vec<_>>())
+    }
+
+    fn verify(chain: &Chain, rows: Vec<AuditRow>) -> Result<u64, ChainBreak> {
+        let mut v = Verifier::new(chain.clone());
+        for row in rows {
+            v.push(row)?;
+        }
+        v.finish()
+    }
+
+    #[test]
+    fn an_untouched_chain_verifies() {
+        let chain = Chain::new([3; 32]);
+        assert_eq!(verify(&chain, rows(&chain, 5)), Ok(5));
+        assert_eq!(verify(&chain, vec![]), Ok(0));
+    }
+
+    #[test]
+    fn edits_deletions_and_insertions_are_found_where_they_are() {
+        let chain = Chain::new([3; 32]);
+        let mut edited = rows(&chain, 5);
+        edited[2].entry.outcome = "timeout".into();
+        assert_eq!(verify(&chain, edited), Err(ChainBreak::Altered { seq: 3 }));
+
+        let mut deleted = rows(&chain, 5);
+        deleted.remove(2);
+        assert_eq!(
+            verify(&chain, deleted),
+            Err(ChainBreak::Removed { after: 2, next: 4 })
+        );
+
+        let mut last_deleted = rows(&chain, 5);
+        last_deleted.pop();
+        assert_eq!(
+            verify(&chain, last_deleted),
+            Ok(4),
+            "a truncated tail is only visible against the head count"
+        );
+
+        let mut inserted = rows(&chain, 5);
+        let forged = AuditRow {
+            seq: 3,
+            entry: entry(99),
+            prev_hash: inserted[1].hash.clone(),
+            hash: "f".repeat(64),
+        };
+        for row in inserted.iter_mut().skip(2) {
+            row.seq += 1;
+        }
+        inserted.insert(2, forged);
+        assert_eq!(
+            verify(&chain, inserted),
+            Err(ChainBreak::Inserted { seq: 3 })
+        );
+
+        // Without the key, a rewritten chain does not verify.
+        let other = Chain::new([4; 32]);
+        assert_eq!(
+            verify(&chain, rows(&other, 3)),
+            Err(ChainBreak::Altered { seq: 1 })
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! Persistence behind one trait: orgs and API tokens, API-managed servers with sealed
+//! credentials, and the audit chain. One sqlx implementation serves SQLite (the default) and
+//! Postgres with portable SQL and one set of migrations.
+
+pub mod audit;
+mod model;
+pub mod seal;
+mod sql;
+mod writer;
+
+pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, Verifier};
+pub use model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
+pub use seal::{SealError, Sealer};
+pub use sql::{Backend, SqlStore};
+pub use writer::{AuditWriter, AuditWriterStats, AuditWriterTask};
+
+use async_trait::async_trait;
+
+/// Everything the control plane keeps. Implementations must be safe to share between tasks.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    /// Which database this is (for messages and database-specific features).
+    fn backend(&self) -> Backend;
+
+    async fn create_org(&self, name: &str, features: &[String]) -> Result<Org, StoreError>;
+    async fn org_by_name(&self, name: &str) -> Result<Option<Org>, StoreError>;
+    async fn org(&self, id: &str) -> Result<Option<Org>, StoreError>;
+
+    /// Stores a token by its hash (the token itself is never stored).
+    async fn create_token(
+        &self,
+        org_id: &str,
+        roles: &[String],
+        token_hash: &str,
+    ) -> Result<ApiToken, StoreError>;
+    async fn token_by_hash(&self, token_hash: &str) -> Result<Option<ApiToken>, StoreError>;
+
+    async fn insert_server(&self, row: &ServerRow) -> Result<(), StoreError>;
+    async fn update_server(&self, row: &ServerRow) -> Result<(), StoreError>;
+    /// Servers of an org, deleted ones included (`deleted_at` set).
+    async fn servers(&self, org_id: &str) -> Result<Vec<ServerRow>, StoreError>;
+    async fn server(&self, org_id: &str, id: &str) -> Result<Option<ServerRow>, StoreError>;
+    /// Every server row with credentials, across orgs (key rotation re-seals them).
+    async fn all_servers(&self) -> Result<Vec<ServerRow>, StoreError>;
+
+    /// Appends entries to the chain in one transaction and returns the rows written.
+    async fn append_audit(
+        &self,
+        chain: &Chain,
+        entries: &[AuditEntry],
+    ) -> Result<Vec<AuditRow>, StoreError>;
+    /// Rows in `seq` order matching `filter`.
+    async fn audit(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, StoreError>;
+}
+
+/// Walks the whole audit chain in pages; `progress` hears the count checked so far.
+pub async fn verify_audit(
+    store: &dyn Store,
+    chain: &Chain,
+    mut progress: impl FnMut(u64),
+) -> Result<Result<u64, ChainBreak>, StoreError> {
+    let mut verifier = Verifier::new(chain.clone());
+    let mut after = 0;
+    loop {
+        let page = store
+            .audit(&AuditFilter {
+                after_seq: Some(after),
+                limit: Some(1000),
+                ..Default::default()
+            })
+            .await?;
+        let Some(last) = page.last() else { break };
+        after = last.seq;
+        for row in page {
+            if let Err(broken) = verifier.push(row) {
+                return Ok(Err(broken));
+            }
+        }
+        progress(verifier.checked());
+    }
+    Ok(verifier.finish())
+}

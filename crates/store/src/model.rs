@@ -1,0 +1,108 @@
+//! The rows the store keeps and its one error type.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot open the database {url}: {message}")]
+    Open { url: String, message: String },
+    #[error("database migration failed: {0}")]
+    Migrate(String),
+    #[error("{what} already exists")]
+    Conflict { what: String },
+    #[error("database error: {0}")]
+    Database(String),
+    #[error("stored data is invalid: {0}")]
+    Corrupt(String),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> Self {
+        match &e {
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict {
+                what: db.message().to_string(),
+            },
+            _ => StoreError::Database(e.to_string()),
+        }
+    }
+}
+
+/// Unix time in milliseconds.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Org {
+    pub id: String,
+    pub name: String,
+    pub features: Vec<String>,
+    pub created_at: i64,
+}
+
+impl Org {
+    pub fn has_feature(&self, feature: &str) -> bool {
+        self.features.iter().any(|f| f == feature)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiToken {
+    pub id: String,
+    pub org_id: String,
+    pub roles: Vec<String>,
+    pub created_at: i64,
+    pub revoked_at: Option<i64>,
+}
+
+/// An MCP server connected through the API. `credentials` is sealed; never print it opened.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerRow {
+    pub id: String,
+    pub org_id: String,
+    pub slug: String,
+    pub name: String,
+    pub url: String,
+    pub auth_method: String,
+    pub credentials: Option<String>,
+    pub status: String,
+    pub last_error: Option<String>,
+    pub discovered_tools: Vec<String>,
+    pub last_discovered_at: Option<i64>,
+    pub created_at: i64,
+    pub deleted_at: Option<i64>,
+}
+
+impl std::fmt::Debug for ServerRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerRow")
+            .field("id", &self.id)
+            .field("org_id", &self.org_id)
+            .field("slug", &self.slug)
+            .field("url", &self.url)
+            .field("auth_method", &self.auth_method)
+            .field(
+                "credentials",
+                &self.credentials.as_ref().map(|_| "<sealed>"),
+            )
+            .field("status", &self.status)
+            .field("deleted_at", &self.deleted_at)
+            .finish()
+    }
+}
+
+/// Which audit rows to read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditFilter {
+    pub org_id: Option<String>,
+    pub agent_id: Option<String>,
+    pub action_id: Option<String>,
+    pub outcome: Option<String>,
+    /// Rows with `seq` greater than this.
+    pub after_seq: Option<i64>,
+    pub since_ms: Option<i64>,
+    pub limit: Option<i64>,
+}

@@ -1,0 +1,425 @@
+//! The sqlx implementation of [`Store`] for SQLite and Postgres (portable SQL, one migration set).
+
+use crate::Store;
+use crate::audit::{AuditEntry, AuditRow, Chain, GENESIS};
+use crate::model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
+use async_trait::async_trait;
+use rand::RngCore;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Row};
+use std::path::Path;
+
+/// Which database a store is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Arbitrary but fixed: the advisory lock that serialises audit appends across replicas.
+const AUDIT_LOCK: i64 = 0x5357_4244_4155_4454;
+
+pub struct SqlStore {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+fn new_id(prefix: &str) -> String {
+    let mut bytes = [0u8; 12];
+    rand::rng().fill_bytes(&mut bytes);
+    format!("{prefix}_{}", hex::encode(bytes))
+}
+
+fn list(text: &str) -> Result<Vec<String>, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt(e.to_string()))
+}
+
+fn json(list: &[String]) -> String {
+    serde_json::to_string(list).unwrap_or_else(|_| "[]".into())
+}
+
+impl SqlStore {
+    /// Embedded SQLite in `dir` (created if needed), WAL mode.
+    pub async fn open_sqlite(dir: &Path) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::Open {
+            url: dir.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let url = format!("sqlite://{}?mode=rwc", dir.join("switchboard.db").display());
+        Self::open(&url).await
+    }
+
+    /// `sqlite://…` or `postgres://…`; runs migrations.
+    pub async fn open(url: &str) -> Result<Self, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Backend::Postgres
+        } else if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            return Err(StoreError::Open {
+                url: url.to_string(),
+                message: "use a sqlite:// or postgres:// URL".into(),
+            });
+        };
+        let mut options = AnyPoolOptions::new().max_connections(match backend {
+            Backend::Sqlite => 4,
+            Backend::Postgres => 8,
+        });
+        if backend == Backend::Sqlite {
+            options = options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    sqlx::query("PRAGMA journal_mode = WAL")
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("PRAGMA busy_timeout = 5000")
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("PRAGMA foreign_keys = ON")
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = options.connect(url).await.map_err(|e| StoreError::Open {
+            url: redact_url(url),
+            message: e.to_string(),
+        })?;
+        sqlx::migrate!("./migrations")
+            .run(&pool)
+            .await
+            .map_err(|e| StoreError::Migrate(e.to_string()))?;
+        Ok(Self { pool, backend })
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+}
+
+/// A database URL without its password, for messages.
+fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let userinfo = &url[scheme + 3..at];
+            let user = userinfo.split(':').next().unwrap_or("");
+            format!("{}{user}:<redacted>{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+fn org_from(row: &AnyRow) -> Result<Org, StoreError> {
+    Ok(Org {
+        id: row.try_get("id")?,
+        name: row.try_get("name")?,
+        features: list(&row.try_get::<String, _>("features")?)?,
+        created_at: row.try_get("created_at")?,
+    })
+}
+
+fn token_from(row: &AnyRow) -> Result<ApiToken, StoreError> {
+    Ok(ApiToken {
+        id: row.try_get("id")?,
+        org_id: row.try_get("org_id")?,
+        roles: list(&row.try_get::<String, _>("roles")?)?,
+        created_at: row.try_get("created_at")?,
+        revoked_at: row.try_get("revoked_at")?,
+    })
+}
+
+fn server_from(row: &AnyRow) -> Result<ServerRow, StoreError> {
+    Ok(ServerRow {
+        id: row.try_get("id")?,
+        org_id: row.try_get("org_id")?,
+        slug: row.try_get("slug")?,
+        name: row.try_get("name")?,
+        url: row.try_get("url")?,
+        auth_method: row.try_get("auth_method")?,
+        credentials: row.try_get("credentials")?,
+        status: row.try_get("status")?,
+        last_error: row.try_get("last_error")?,
+        discovered_tools: list(&row.try_get::<String, _>("discovered_tools")?)?,
+        last_discovered_at: row.try_get("last_discovered_at")?,
+        created_at: row.try_get("created_at")?,
+        deleted_at: row.try_get("deleted_at")?,
+    })
+}
+
+fn audit_from(row: &AnyRow) -> Result<AuditRow, StoreError> {
+    Ok(AuditRow {
+        seq: row.try_get("seq")?,
+        entry: AuditEntry {
+            at: row.try_get("at")?,
+            org_id: row.try_get("org_id")?,
+            agent_id: row.try_get("agent_id")?,
+            end_user_id: row.try_get("end_user_id")?,
+            token_id: row.try_get("token_id")?,
+            action_id: row.try_get("action_id")?,
+            server: row.try_get("server")?,
+            verdict: row.try_get("verdict")?,
+            outcome: row.try_get("outcome")?,
+            duration_us: row.try_get("duration_us")?,
+            request_bytes: row.try_get("request_bytes")?,
+            response_bytes: row.try_get("response_bytes")?,
+            detail: row.try_get("detail")?,
+        },
+        prev_hash: row.try_get("prev_hash")?,
+        hash: row.try_get("hash")?,
+    })
+}
+
+macro_rules! server_columns {
+    () => {
+        "id, org_id, slug, name, url, auth_method, credentials, status, last_error, discovered_tools, last_discovered_at, created_at, deleted_at"
+    };
+}
+
+#[async_trait]
+impl Store for SqlStore {
+    fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    async fn create_org(&self, name: &str, features: &[String]) -> Result<Org, StoreError> {
+        let org = Org {
+            id: new_id("org"),
+            name: name.to_string(),
+            features: features.to_vec(),
+            created_at: now_ms(),
+        };
+        sqlx::query("INSERT INTO orgs (id, name, features, created_at) VALUES ($1, $2, $3, $4)")
+            .bind(&org.id)
+            .bind(&org.name)
+            .bind(json(&org.features))
+            .bind(org.created_at)
+            .execute(&self.pool)
+            .await?;
+        Ok(org)
+    }
+
+    async fn org_by_name(&self, name: &str) -> Result<Option<Org>, StoreError> {
+        let row = sqlx::query("SELECT id, name, features, created_at FROM orgs WHERE name = $1")
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(org_from).transpose()
+    }
+
+    async fn org(&self, id: &str) -> Result<Option<Org>, StoreError> {
+        let row = sqlx::query("SELECT id, name, features, created_at FROM orgs WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(org_from).transpose()
+    }
+
+    async fn create_token(
+        &self,
+        org_id: &str,
+        roles: &[String],
+        token_hash: &str,
+    ) -> Result<ApiToken, StoreError> {
+        let token = ApiToken {
+            id: new_id("tok"),
+            org_id: org_id.to_string(),
+            roles: roles.to_vec(),
+            created_at: now_ms(),
+            revoked_at: None,
+        };
+        sqlx::query(
+            "INSERT INTO api_tokens (id, org_id, token_hash, roles, created_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(&token.id)
+        .bind(&token.org_id)
+        .bind(token_hash)
+        .bind(json(&token.roles))
+        .bind(token.created_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(token)
+    }
+
+    async fn token_by_hash(&self, token_hash: &str) -> Result<Option<ApiToken>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, org_id, roles, created_at, revoked_at FROM api_tokens WHERE token_hash = $1",
+        )
+        .bind(token_hash)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(token_from).transpose()
+    }
+
+    async fn insert_server(&self, r: &ServerRow) -> Result<(), StoreError> {
+        sqlx::query(concat!(
+            "INSERT INTO servers (",
+            server_columns!(),
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+        ))
+        .bind(&r.id)
+        .bind(&r.org_id)
+        .bind(&r.slug)
+        .bind(&r.name)
+        .bind(&r.url)
+        .bind(&r.auth_method)
+        .bind(&r.credentials)
+        .bind(&r.status)
+        .bind(&r.last_error)
+        .bind(json(&r.discovered_tools))
+        .bind(r.last_discovered_at)
+        .bind(r.created_at)
+        .bind(r.deleted_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn update_server(&self, r: &ServerRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "UPDATE servers SET slug = $1, name = $2, url = $3, auth_method = $4, credentials = $5, status = $6, last_error = $7, discovered_tools = $8, last_discovered_at = $9, deleted_at = $10 WHERE id = $11 AND org_id = $12",
+        )
+        .bind(&r.slug)
+        .bind(&r.name)
+        .bind(&r.url)
+        .bind(&r.auth_method)
+        .bind(&r.credentials)
+        .bind(&r.status)
+        .bind(&r.last_error)
+        .bind(json(&r.discovered_tools))
+        .bind(r.last_discovered_at)
+        .bind(r.deleted_at)
+        .bind(&r.id)
+        .bind(&r.org_id)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn servers(&self, org_id: &str) -> Result<Vec<ServerRow>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            server_columns!(),
+            " FROM servers WHERE org_id = $1 ORDER BY created_at, id"
+        ))
+        .bind(org_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(server_from).collect()
+    }
+
+    async fn server(&self, org_id: &str, id: &str) -> Result<Option<ServerRow>, StoreError> {
+        let row = sqlx::query(concat!(
+            "SELECT ",
+            server_columns!(),
+            " FROM servers WHERE org_id = $1 AND id = $2"
+        ))
+        .bind(org_id)
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(server_from).transpose()
+    }
+
+    async fn all_servers(&self) -> Result<Vec<ServerRow>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT ",
+            server_columns!(),
+            " FROM servers ORDER BY id"
+        ))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(server_from).collect()
+    }
+
+    async fn append_audit(
+        &self,
+        chain: &Chain,
+        entries: &[AuditEntry],
+    ) -> Result<Vec<AuditRow>, StoreError> {
+        if entries.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut tx = self.pool.begin().await?;
+        if self.backend == Backend::Postgres {
+            // Replicas append to one chain: one writer at a time, whoever it is.
+            sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                .bind(AUDIT_LOCK)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let last = sqlx::query("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")
+            .fetch_optional(&mut *tx)
+            .await?;
+        let (last_seq, last_hash) = match &last {
+            Some(row) => (
+                row.try_get::<i64, _>("seq")?,
+                row.try_get::<String, _>("hash")?,
+            ),
+            None => (0, GENESIS.to_string()),
+        };
+        let rows = chain.link(last_seq, &last_hash, entries);
+        for r in &rows {
+            let e = &r.entry;
+            sqlx::query(
+                "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
+            )
+            .bind(r.seq)
+            .bind(e.at)
+            .bind(&e.org_id)
+            .bind(&e.agent_id)
+            .bind(&e.end_user_id)
+            .bind(&e.token_id)
+            .bind(&e.action_id)
+            .bind(&e.server)
+            .bind(&e.verdict)
+            .bind(&e.outcome)
+            .bind(e.duration_us)
+            .bind(e.request_bytes)
+            .bind(e.response_bytes)
+            .bind(&e.detail)
+            .bind(&r.prev_hash)
+            .bind(&r.hash)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(rows)
+    }
+
+    async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
+        // An empty string stands for "no filter" (portable across both databases).
+        let rows = sqlx::query(
+            "SELECT * FROM audit WHERE seq > $1 AND at >= $2 AND ($3 = '' OR org_id = $4) AND ($5 = '' OR agent_id = $6) AND ($7 = '' OR action_id = $8) AND ($9 = '' OR outcome = $10) ORDER BY seq LIMIT $11",
+        )
+        .bind(f.after_seq.unwrap_or(0))
+        .bind(f.since_ms.unwrap_or(0))
+        .bind(f.org_id.clone().unwrap_or_default())
+        .bind(f.org_id.clone().unwrap_or_default())
+        .bind(f.agent_id.clone().unwrap_or_default())
+        .bind(f.agent_id.clone().unwrap_or_default())
+        .bind(f.action_id.clone().unwrap_or_default())
+        .bind(f.action_id.clone().unwrap_or_default())
+        .bind(f.outcome.clone().unwrap_or_default())
+        .bind(f.outcome.clone().unwrap_or_default())
+        .bind(f.limit.unwrap_or(1000))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(audit_from).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn database_passwords_never_reach_messages() {
+        assert_eq!(
+            super::redact_url("postgres://app:hunter2@db:5432/x"),
+            "postgres://app:<redacted>@db:5432/x"
+        );
+        assert_eq!(
+            super::redact_url("sqlite:///tmp/x.db"),
+            "sqlite:///tmp/x.db"
+        );
+    }
+}

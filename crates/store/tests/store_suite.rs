@@ -1,0 +1,283 @@
+//! The same store tests against embedded SQLite and against Postgres
+//! (`SWITCHBOARD_TEST_DATABASE_URL`, set by scripts/test.sh and .ci/run).
+
+use std::sync::Arc;
+use switchboard_store::{
+    AuditEntry, AuditWriter, Chain, ChainBreak, SealError, Sealer, ServerRow, SqlStore, Store,
+    StoreError, now_ms, verify_audit,
+};
+
+const PLAINTEXT_TOKEN: &str = "ghp_plaintextTokenThatMustNeverBeStored42";
+
+async fn sqlite() -> (tempfile::TempDir, SqlStore) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqlStore::open_sqlite(dir.path()).await.unwrap();
+    (dir, store)
+}
+
+/// A fresh schema on the test Postgres, so runs never see each other's rows.
+async fn postgres() -> (String, SqlStore) {
+    let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").expect(
+        "SWITCHBOARD_TEST_DATABASE_URL is not set: point it at a Postgres database (scripts/test.sh sets postgres://postgres@127.0.0.1:5432/test)",
+    );
+    sqlx::any::install_default_drivers();
+    let admin = sqlx::AnyPool::connect(&url)
+        .await
+        .expect("connect to the test Postgres");
+    let schema = format!(
+        "sb_test_{}",
+        now_ms() % 1_000_000_000 * 1000 + std::process::id() as i64 % 1000
+    );
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+        .execute(&admin)
+        .await
+        .unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let scoped = format!("{url}{sep}options=-c%20search_path%3D{schema}");
+    (schema, SqlStore::open(&scoped).await.unwrap())
+}
+
+fn entry(i: i64) -> AuditEntry {
+    AuditEntry {
+        at: now_ms(),
+        org_id: Some("org_a".into()),
+        agent_id: Some(format!("agent-{}", i % 3)),
+        action_id: format!("mcp.billing.tool_{i}"),
+        server: Some("billing".into()),
+        verdict: "allowed".into(),
+        outcome: if i % 5 == 0 {
+            "timeout".into()
+        } else {
+            "ok".into()
+        },
+        duration_us: 100 + i,
+        request_bytes: 10,
+        response_bytes: 20,
+        ..Default::default()
+    }
+}
+
+async fn orgs_tokens_and_servers(store: Arc<dyn Store>, sealer: &Sealer) {
+    let org = store
+        .create_org("acme", &["mcp_external_servers".into()])
+        .await
+        .unwrap();
+    assert!(org.has_feature("mcp_external_servers"));
+    assert!(matches!(
+        store.create_org("acme", &[]).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert_eq!(store.org_by_name("acme").await.unwrap().unwrap().id, org.id);
+    assert_eq!(store.org(&org.id).await.unwrap().unwrap().name, "acme");
+
+    let token = store
+        .create_token(&org.id, &["integrations:manage".into()], "hash-of-token")
+        .await
+        .unwrap();
+    let found = store.token_by_hash("hash-of-token").await.unwrap().unwrap();
+    assert_eq!(found.id, token.id);
+    assert_eq!(found.roles, ["integrations:manage"]);
+    assert!(store.token_by_hash("other").await.unwrap().is_none());
+
+    let id = "srv_1".to_string();
+    let mut row = ServerRow {
+        id: id.clone(),
+        org_id: org.id.clone(),
+        slug: "github".into(),
+        name: "GitHub".into(),
+        url: "https://api.example.test/mcp".into(),
+        auth_method: "bearer".into(),
+        credentials: Some(sealer.seal(&id, "credentials", PLAINTEXT_TOKEN)),
+        status: "ready".into(),
+        last_error: None,
+        discovered_tools: vec!["search".into()],
+        last_discovered_at: Some(now_ms()),
+        created_at: now_ms(),
+        deleted_at: None,
+    };
+    store.insert_server(&row).await.unwrap();
+    let mut duplicate = row.clone();
+    duplicate.id = "srv_2".into();
+    assert!(matches!(
+        store.insert_server(&duplicate).await,
+        Err(StoreError::Conflict { .. })
+    ));
+
+    let stored = store.server(&org.id, &id).await.unwrap().unwrap();
+    assert_eq!(stored, row);
+    let opened = sealer
+        .open(&id, "credentials", stored.credentials.as_deref().unwrap())
+        .unwrap();
+    assert_eq!(opened, PLAINTEXT_TOKEN);
+    assert!(matches!(
+        sealer.open(
+            "srv_2",
+            "credentials",
+            stored.credentials.as_deref().unwrap()
+        ),
+        Err(SealError::DoesNotOpen)
+    ));
+
+    // Soft delete: credentials wiped, row kept, the slug free again.
+    row.deleted_at = Some(now_ms());
+    row.credentials = None;
+    row.status = "deleted".into();
+    store.update_server(&row).await.unwrap();
+    store.insert_server(&duplicate).await.unwrap();
+    let all = store.servers(&org.id).await.unwrap();
+    assert_eq!(all.len(), 2);
+    assert!(
+        all.iter()
+            .any(|s| s.id == id && s.deleted_at.is_some() && s.credentials.is_none())
+    );
+    assert_eq!(store.all_servers().await.unwrap().len(), 2);
+}
+
+async fn audit_chain(store: Arc<dyn Store>, chain: &Chain) {
+    let (writer, task) = AuditWriter::start(store.clone(), chain.clone(), 64);
+    let mut producers = Vec::new();
+    for p in 0..4 {
+        let writer = writer.clone();
+        producers.push(tokio::spawn(async move {
+            for i in 0..50 {
+                writer.record(entry(p * 100 + i)).await;
+            }
+        }));
+    }
+    for p in producers {
+        p.await.unwrap();
+    }
+    drop(writer);
+    task.finish().await;
+    assert_eq!(
+        verify_audit(store.as_ref(), chain, |_| {}).await.unwrap(),
+        Ok(200)
+    );
+    let timeouts = store
+        .audit(&switchboard_store::AuditFilter {
+            outcome: Some("timeout".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(timeouts.len(), 40);
+    let agent = store
+        .audit(&switchboard_store::AuditFilter {
+            agent_id: Some("agent-1".into()),
+            limit: Some(5),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(agent.len(), 5);
+    assert!(agent.windows(2).all(|w| w[0].seq < w[1].seq));
+}
+
+/// Tampers with the audit table through plain SQL and expects `verify` to point at it.
+async fn tampering_is_caught(store: &SqlStore, chain: &Chain) {
+    let pool = store.pool();
+    let verify = || verify_audit(store, chain, |_| {});
+    sqlx::query("UPDATE audit SET duration_us = duration_us + 1 WHERE seq = 10")
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        verify().await.unwrap(),
+        Err(ChainBreak::Altered { seq: 10 })
+    );
+    sqlx::query("UPDATE audit SET duration_us = duration_us - 1 WHERE seq = 10")
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(verify().await.unwrap(), Ok(200));
+
+    let saved = store.audit(&Default::default()).await.unwrap()[19].clone();
+    sqlx::query("DELETE FROM audit WHERE seq = 20")
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        verify().await.unwrap(),
+        Err(ChainBreak::Removed {
+            after: 19,
+            next: 21
+        })
+    );
+
+    // A row slipped into the gap, forged without the key.
+    sqlx::query("INSERT INTO audit (seq, at, action_id, verdict, outcome, duration_us, request_bytes, response_bytes, prev_hash, hash) VALUES (20, 1, 'mcp.x.y', 'allowed', 'ok', 1, 1, 1, $1, $2)")
+        .bind(&saved.prev_hash)
+        .bind("f".repeat(64))
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        verify().await.unwrap(),
+        Err(ChainBreak::Altered { seq: 20 })
+    );
+    sqlx::query("DELETE FROM audit WHERE seq = 20")
+        .execute(pool)
+        .await
+        .unwrap();
+
+    // The original row put back exactly: the chain is whole again.
+    let e = &saved.entry;
+    sqlx::query("INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)")
+        .bind(saved.seq).bind(e.at).bind(&e.org_id).bind(&e.agent_id).bind(&e.end_user_id)
+        .bind(&e.token_id).bind(&e.action_id).bind(&e.server).bind(&e.verdict).bind(&e.outcome)
+        .bind(e.duration_us).bind(e.request_bytes).bind(e.response_bytes).bind(&e.detail)
+        .bind(&saved.prev_hash).bind(&saved.hash)
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(verify().await.unwrap(), Ok(200));
+}
+
+async fn suite(store: SqlStore) -> Arc<SqlStore> {
+    let sealer = Sealer::from_keys(vec![[9u8; 32]]);
+    let chain = Chain::new(sealer.audit_key());
+    let store = Arc::new(store);
+    orgs_tokens_and_servers(store.clone(), &sealer).await;
+    audit_chain(store.clone(), &chain).await;
+    tampering_is_caught(&store, &chain).await;
+    store
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sqlite_store() {
+    let (dir, store) = sqlite().await;
+    let store = suite(store).await;
+    store.pool().close().await;
+    // The database file holds the sealed token, never the token itself.
+    let mut bytes = Vec::new();
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        bytes.extend(std::fs::read(entry.unwrap().path()).unwrap());
+    }
+    let needle = PLAINTEXT_TOKEN.as_bytes();
+    assert!(bytes.len() > 4096);
+    assert!(
+        !bytes.windows(needle.len()).any(|w| w == needle),
+        "plaintext token found in the SQLite files"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn postgres_store() {
+    let (schema, store) = postgres().await;
+    let store = suite(store).await;
+    let dump: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT row_to_json(t)::text FROM (SELECT * FROM {schema}.servers) t"
+    )))
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    assert!(!dump.is_empty());
+    assert!(
+        dump.iter().all(|row| !row.contains(PLAINTEXT_TOKEN)),
+        "plaintext token in Postgres"
+    );
+    sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
+        .execute(store.pool())
+        .await
+        .unwrap();
+}
