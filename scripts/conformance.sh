@@ -18,7 +18,7 @@ cfg="$(mktemp -d)"
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$cfg"' EXIT
 printf '{"mcpServers": {"time": {"command": "%s", "args": ["-m", "mcp_server_time"]}}}\n' \
   "$root/.fixtures/venv/bin/python" > "$cfg/mcp.json"
-"$bin" serve --listen 127.0.0.1:0 -c "$cfg/mcp.json" 2> "$cfg/serve.log" &
+SWITCHBOARD_DATA="$cfg/data" "$bin" serve --listen 127.0.0.1:0 -c "$cfg/mcp.json" 2> "$cfg/serve.log" &
 pid=$!
 # Wait (at most 60 s) for the line that says every server was tried.
 timeout 60 grep -m1 -q '^switchboard ready' <(tail -n +1 -f "$cfg/serve.log") || true

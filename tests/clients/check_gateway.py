@@ -7,6 +7,7 @@ misbehaving fixture with a short timeout). Exits 0 and prints "ok" when every ch
 
 import asyncio
 import json
+import os
 import sys
 
 from mcp import ClientSession, StdioServerParameters
@@ -89,7 +90,9 @@ async def main() -> None:
             async with ClientSession(read, write) as session:
                 await check(session)
     elif mode == "stdio":
-        params = StdioServerParameters(command=sys.argv[2], args=["stdio", "-c", sys.argv[3]])
+        # The SDK passes only a few variables to the child by default; Switchboard's own
+        # (SWITCHBOARD_DATA and friends) must reach it.
+        params = StdioServerParameters(command=sys.argv[2], args=["stdio", "-c", sys.argv[3]], env=dict(os.environ))
         async with stdio_client(params) as (read, write):
             async with ClientSession(read, write) as session:
                 await check(session)

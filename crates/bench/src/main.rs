@@ -155,6 +155,8 @@ async fn main() -> anyhow::Result<()> {
             "127.0.0.1:0",
             "--log",
             "warn",
+            "--data",
+            dir.path().join("data").to_str().context("data path")?,
             "-c",
             config.to_str().context("config path")?,
         ],

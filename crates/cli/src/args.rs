@@ -32,6 +32,23 @@ pub struct Global {
     /// Log filter (overrides RUST_LOG), e.g. "info" or "switchboard=debug".
     #[arg(long, global = true, value_name = "FILTER")]
     pub log: Option<String>,
+    /// Where the embedded SQLite database and the master key file live.
+    #[arg(
+        long,
+        global = true,
+        value_name = "DIR",
+        env = "SWITCHBOARD_DATA",
+        default_value = ".switchboard"
+    )]
+    pub data: std::path::PathBuf,
+    /// A shared Postgres instead of embedded SQLite (postgres://…).
+    #[arg(
+        long,
+        global = true,
+        value_name = "URL",
+        env = "SWITCHBOARD_DATABASE_URL"
+    )]
+    pub database_url: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -75,6 +92,67 @@ pub enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+    /// The audit log.
+    Audit {
+        #[command(subcommand)]
+        command: AuditCommand,
+    },
+    /// Organisations (tenants) of the control plane.
+    Org {
+        #[command(subcommand)]
+        command: OrgCommand,
+    },
+    /// API tokens for the REST API.
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
+    },
+    /// The master keys that seal credentials at rest.
+    Keys {
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuditCommand {
+    /// Walk the hash chain; report the first altered, removed or inserted row (exit 1).
+    Verify {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum OrgCommand {
+    /// Create an organisation, optionally with features (e.g. mcp_external_servers).
+    Create {
+        name: String,
+        #[arg(long = "feature", value_name = "NAME")]
+        features: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create an API token (printed once; only its hash is stored).
+    Create {
+        #[arg(long, value_name = "ORG")]
+        org: String,
+        /// integrations:manage and/or integrations:view.
+        #[arg(long = "role", value_name = "ROLE", required = true)]
+        roles: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KeysCommand {
+    /// Add a new master key and re-seal every stored credential with it.
+    Rotate,
 }
 
 #[derive(Debug, Subcommand)]

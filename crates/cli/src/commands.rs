@@ -1,13 +1,18 @@
 //! What each subcommand does.
 
-use crate::args::{Cli, Command, ConfigCommand, Global};
+use crate::admin;
+use crate::args::{
+    AuditCommand, Cli, Command, ConfigCommand, Global, KeysCommand, OrgCommand, TokenCommand,
+};
+use crate::control::Control;
 use crate::{setup, table};
 use anyhow::Context;
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use std::process::ExitCode;
+use std::sync::Arc;
 use switchboard_config::Severity;
-use switchboard_core::{CallError, ErrorKind, ServerStatus};
+use switchboard_core::{CallError, Caller, ErrorKind, ServerStatus};
 use switchboard_registry::CallOptions;
 use switchboard_server::{HttpOptions, serve_http, serve_stdio};
 use tokio_util::sync::CancellationToken;
@@ -30,12 +35,31 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Config {
             command: ConfigCommand::Check { json },
         } => config_check(global, json),
+        Command::Audit {
+            command: AuditCommand::Verify { json },
+        } => admin::audit_verify(global, json).await,
+        Command::Org {
+            command:
+                OrgCommand::Create {
+                    name,
+                    features,
+                    json,
+                },
+        } => admin::org_create(global, &name, &features, json).await,
+        Command::Token {
+            command: TokenCommand::Create { org, roles, json },
+        } => admin::token_create(global, &org, &roles, json).await,
+        Command::Keys {
+            command: KeysCommand::Rotate,
+        } => admin::keys_rotate(global).await,
     }
 }
 
 async fn serve(global: &Global, listen: Option<String>) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config)?;
+    let control = Control::open(global).await?;
+    let (audit, audit_task) = control.audit();
+    let registry = setup::registry(global, &config, Some(Arc::new(audit)))?;
     let addr = listen
         .or(config.gateway.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
@@ -81,6 +105,7 @@ async fn serve(global: &Global, listen: Option<String>) -> anyhow::Result<ExitCo
     tracing::info!("shutting down");
     shutdown.cancel();
     let _ = server.await;
+    audit_task.finish().await;
     registry.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }
@@ -108,9 +133,16 @@ async fn wait_for_signal() {
 
 async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config)?;
+    let control = Control::open(global).await?;
+    let (audit, audit_task) = control.audit();
+    let registry = setup::registry(global, &config, Some(Arc::new(audit)))?;
     registry.apply_config(&config).await;
-    let served = serve_stdio(registry.clone()).await;
+    // Hosts close stdin and soon after signal: commit the audit log before stopping servers.
+    let served = tokio::select! {
+        served = serve_stdio(registry.clone()) => served,
+        _ = wait_for_signal() => Ok(()),
+    };
+    audit_task.finish().await;
     registry.shutdown().await;
     served.context("stdio session failed")?;
     Ok(ExitCode::SUCCESS)
@@ -118,7 +150,7 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
 
 async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config)?;
+    let registry = setup::registry(global, &config, None)?;
     let specs: Vec<_> = config
         .servers
         .iter()
@@ -191,7 +223,7 @@ async fn futures_join<F: std::future::Future>(futures: impl Iterator<Item = F>) 
 
 async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config)?;
+    let registry = setup::registry(global, &config, None)?;
     setup::connect_all(&registry, &config).await;
     let tools = registry.tools();
     if json {
@@ -266,13 +298,19 @@ async fn call(
         })?),
     };
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config)?;
+    let control = Control::open(global).await?;
+    let (audit, audit_task) = control.audit();
+    let registry = setup::registry(global, &config, Some(Arc::new(audit)))?;
     setup::connect_all(&registry, &config).await;
-    let mut opts = CallOptions::default();
+    let mut opts = CallOptions::default().with_caller(Caller {
+        surface: "cli",
+        ..Caller::default()
+    });
     if let Some(user) = end_user {
         opts = opts.with_end_user(user);
     }
     let outcome = registry.call_tool(tool, arguments, opts).await;
+    audit_task.finish().await;
     registry.shutdown().await;
     match outcome {
         Ok(result) if result.is_error != Some(true) => {

@@ -1,7 +1,9 @@
 //! `switchboard`: the command-line face of the gateway (thin: parse, build, call the crates).
 
+mod admin;
 mod args;
 mod commands;
+mod control;
 mod setup;
 mod table;
 

@@ -5,10 +5,11 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use switchboard_config::Config;
-use switchboard_core::NamingTemplate;
 use switchboard_core::names::DEFAULT_MAX_NAME_LEN;
+use switchboard_core::{CallObserver, NamingTemplate};
 use switchboard_registry::{EgressPolicy, Registry, RegistryOptions};
 
 const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
@@ -68,7 +69,11 @@ pub fn naming(global: &Global, config: &Config) -> anyhow::Result<NamingTemplate
     NamingTemplate::new(template, max).context("invalid naming template")
 }
 
-pub fn registry(global: &Global, config: &Config) -> anyhow::Result<Registry> {
+pub fn registry(
+    global: &Global,
+    config: &Config,
+    observer: Option<Arc<dyn CallObserver>>,
+) -> anyhow::Result<Registry> {
     let g = &config.gateway;
     let egress = EgressPolicy {
         dev: global.dev,
@@ -85,11 +90,14 @@ pub fn registry(global: &Global, config: &Config) -> anyhow::Result<Registry> {
             "egress allowlist: these internal hosts and ranges may be reached"
         );
     }
-    let options = RegistryOptions::default()
+    let mut options = RegistryOptions::default()
         .with_naming(naming(global, config)?)
         .with_egress(egress)
         .with_limits(g.limits())
         .with_allow_env(g.allow_env.clone().unwrap_or_default());
+    if let Some(observer) = observer {
+        options = options.with_observer(observer);
+    }
     Ok(Registry::new(options))
 }
 

@@ -4,9 +4,19 @@ use serde_json::{Value, json};
 use std::process::{Command, Output};
 use switchboard_testkit as kit;
 
+/// One data directory (SQLite store, master key) for this test binary's runs.
+fn data_dir() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("tempdir"))
+        .path()
+}
+
 fn switchboard(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_switchboard"))
         .args(args)
+        .env("SWITCHBOARD_DATA", data_dir())
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .env_remove("SWITCHBOARD_MASTER_KEY")
         .output()
         .expect("run switchboard")
 }
@@ -182,4 +192,119 @@ fn serving_off_loopback_without_a_token_is_refused() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("[gateway] token"), "{}", stderr(&out));
+}
+
+fn in_data(data: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_switchboard"))
+        .args(args)
+        .env("SWITCHBOARD_DATA", data)
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .env_remove("SWITCHBOARD_MASTER_KEY")
+        .output()
+        .expect("run switchboard")
+}
+
+#[test]
+fn orgs_tokens_audit_and_key_rotation_from_the_cli() {
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path();
+    let org = in_data(
+        d,
+        &[
+            "org",
+            "create",
+            "acme",
+            "--feature",
+            "mcp_external_servers",
+            "--json",
+        ],
+    );
+    assert!(org.status.success(), "{}", stderr(&org));
+    let org: Value = serde_json::from_slice(&org.stdout).unwrap();
+    assert_eq!(org["features"], json!(["mcp_external_servers"]));
+    assert!(
+        !in_data(d, &["org", "create", "acme"]).status.success(),
+        "names are unique"
+    );
+
+    let token = in_data(
+        d,
+        &[
+            "token",
+            "create",
+            "--org",
+            "acme",
+            "--role",
+            "integrations:manage",
+            "--json",
+        ],
+    );
+    assert!(token.status.success(), "{}", stderr(&token));
+    let token: Value = serde_json::from_slice(&token.stdout).unwrap();
+    let secret = token["token"].as_str().unwrap().to_string();
+    assert!(secret.starts_with("sb_") && secret.len() > 40);
+    let bad_role = in_data(d, &["token", "create", "--org", "acme", "--role", "admin"]);
+    assert!(
+        stderr(&bad_role).contains("unknown role"),
+        "{}",
+        stderr(&bad_role)
+    );
+    let no_org = in_data(
+        d,
+        &[
+            "token",
+            "create",
+            "--org",
+            "nope",
+            "--role",
+            "integrations:view",
+        ],
+    );
+    assert!(
+        stderr(&no_org).contains("switchboard org create nope"),
+        "{}",
+        stderr(&no_org)
+    );
+
+    // Tool calls from the CLI are audited.
+    let (_c, cfg) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(5000)}));
+    let cfg = cfg.to_str().unwrap();
+    assert!(
+        in_data(
+            d,
+            &["call", "fx__echo", "--args", r#"{"text":"a"}"#, "-c", cfg]
+        )
+        .status
+        .success()
+    );
+    assert!(
+        !in_data(d, &["call", "fx__missing", "-c", cfg])
+            .status
+            .success()
+    );
+    let verify = in_data(d, &["audit", "verify", "--json"]);
+    assert_eq!(
+        serde_json::from_slice::<Value>(&verify.stdout).unwrap(),
+        json!({"ok": true, "rows": 2})
+    );
+
+    let rotate = in_data(d, &["keys", "rotate"]);
+    assert!(rotate.status.success(), "{}", stderr(&rotate));
+    assert!(
+        stdout(&rotate).starts_with("new key "),
+        "{}",
+        stdout(&rotate)
+    );
+    let verify = in_data(d, &["audit", "verify"]);
+    assert!(
+        stdout(&verify).contains("ok: 2 audit rows verified"),
+        "{}",
+        stdout(&verify)
+    );
+
+    // Nothing in the data directory holds the token itself.
+    for entry in std::fs::read_dir(d).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(!bytes.windows(secret.len()).any(|w| w == secret.as_bytes()));
+    }
 }

@@ -15,10 +15,11 @@ fn config() -> (tempfile::TempDir, std::path::PathBuf) {
     }))
 }
 
-async fn run_client(args: &[&str]) {
+async fn run_client(data: &std::path::Path, args: &[&str]) {
     let output = Command::new(kit::python())
         .arg(kit::client_script("check_gateway.py"))
         .args(args)
+        .env("SWITCHBOARD_DATA", data)
         .output()
         .await
         .expect("run the Python client");
@@ -33,10 +34,11 @@ async fn run_client(args: &[&str]) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn python_client_through_the_http_endpoint() {
-    let (_dir, path) = config();
+    let (dir, path) = config();
     let mut gateway = Command::new(env!("CARGO_BIN_EXE_switchboard"))
         .args(["serve", "--listen", "127.0.0.1:0", "-c"])
         .arg(&path)
+        .env("SWITCHBOARD_DATA", dir.path().join("data"))
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .kill_on_drop(true)
@@ -56,7 +58,7 @@ async fn python_client_through_the_http_endpoint() {
     let url = url.expect("listening line");
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
 
-    run_client(&["http", &url]).await;
+    run_client(&dir.path().join("data"), &["http", &url]).await;
 
     // Graceful shutdown on SIGTERM: the process exits by itself, successfully.
     let pid = gateway.id().unwrap() as i32;
@@ -67,15 +69,37 @@ async fn python_client_through_the_http_endpoint() {
         .expect("switchboard stops after SIGTERM")
         .unwrap();
     assert!(status.success(), "{status}");
+    assert_audited(&dir.path().join("data"), CLIENT_TOOL_CALLS);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn python_client_through_switchboard_stdio() {
-    let (_dir, path) = config();
-    run_client(&[
-        "stdio",
-        env!("CARGO_BIN_EXE_switchboard"),
-        path.to_str().unwrap(),
-    ])
+    let (dir, path) = config();
+    let data = dir.path().join("data");
+    run_client(
+        &data,
+        &[
+            "stdio",
+            env!("CARGO_BIN_EXE_switchboard"),
+            path.to_str().unwrap(),
+        ],
+    )
     .await;
+    assert_audited(&data, CLIENT_TOOL_CALLS);
+}
+
+/// Tool calls check_gateway.py makes (resource reads and prompts are not audited).
+const CLIENT_TOOL_CALLS: u64 = 8;
+
+/// Every call left a row, the chain verifies, and nothing was lost on shutdown.
+fn assert_audited(data: &std::path::Path, calls: u64) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_switchboard"))
+        .args(["audit", "verify", "--json", "--data"])
+        .arg(data)
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(report, json!({"ok": true, "rows": calls}));
 }

@@ -1,5 +1,6 @@
 //! Switchboard's pure vocabulary: names, server specs, statuses and error kinds (no I/O).
 
+pub mod caller;
 pub mod env;
 pub mod error;
 pub mod limits;
@@ -7,6 +8,7 @@ pub mod names;
 pub mod spec;
 pub mod status;
 
+pub use caller::{CallObserver, CallRecord, Caller};
 pub use error::{CallError, ErrorKind};
 pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};

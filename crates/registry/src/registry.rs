@@ -8,10 +8,13 @@ use std::future::Future;
 use std::sync::{Arc, RwLock};
 use std::time::{Instant, SystemTime};
 use switchboard_config::Config;
-use switchboard_core::{CallError, ErrorKind, Limits, NamingTemplate, ServerSpec, ServerStatus};
+use switchboard_core::{
+    CallError, CallObserver, CallRecord, ErrorKind, Limits, NamingTemplate, ServerSpec,
+    ServerStatus,
+};
 use switchboard_upstream::{
     CallOptions, ConnectOptions, Connection, EgressPolicy, Snapshot, UpstreamError, UpstreamEvent,
-    UpstreamHttp,
+    UpstreamHttp, result_size,
 };
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -27,6 +30,8 @@ pub struct RegistryOptions {
     pub limits: Limits,
     /// Runtime-hijacking environment variables stdio servers may set anyway.
     pub allow_env: Vec<String>,
+    /// Hears about every tool call (the audit log).
+    pub observer: Option<Arc<dyn CallObserver>>,
 }
 
 impl RegistryOptions {
@@ -41,6 +46,10 @@ impl RegistryOptions {
     }
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+    pub fn with_observer(mut self, observer: Arc<dyn CallObserver>) -> Self {
+        self.observer = Some(observer);
         self
     }
     pub fn with_allow_env(mut self, names: Vec<String>) -> Self {
@@ -87,6 +96,7 @@ struct Inner {
     catalog: RwLock<Arc<Catalog>>,
     changes: broadcast::Sender<()>,
     shutdown: CancellationToken,
+    observer: Option<Arc<dyn CallObserver>>,
 }
 
 const EVENT_QUEUE: usize = 256;
@@ -113,6 +123,7 @@ impl Registry {
                 catalog: RwLock::default(),
                 changes,
                 shutdown: CancellationToken::new(),
+                observer: options.observer,
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
@@ -213,17 +224,44 @@ impl Registry {
         arguments: Option<Value>,
         opts: CallOptions,
     ) -> Result<CallToolResult, CallError> {
-        let (server, tool) = self.route(exposed).ok_or_else(|| {
-            CallError::new(
+        let started = Instant::now();
+        let request_bytes = arguments
+            .as_ref()
+            .map_or(0, |a| serde_json::to_vec(a).map_or(0, |v| v.len()));
+        let route = self.route(exposed);
+        let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
+        let outcome = match route.clone() {
+            None => Err(CallError::new(
                 ErrorKind::ToolNotFound,
                 format!("no tool named {exposed:?}; `switchboard tools` lists the available names"),
-            )
-        })?;
-        let arguments = object_arguments(arguments)?;
-        self.on_server(&server, opts, |conn, opts| async move {
-            conn.call_tool(&tool, arguments, opts).await
-        })
-        .await
+            )),
+            Some((server, tool)) => match object_arguments(arguments) {
+                Err(e) => Err(e),
+                Ok(arguments) => {
+                    self.on_server(&server, opts, |conn, opts| async move {
+                        conn.call_tool(&tool, arguments, opts).await
+                    })
+                    .await
+                }
+            },
+        };
+        if let Some(observer) = &self.inner.observer {
+            let (action_id, server) = match &route {
+                Some((server, tool)) => (format!("mcp.{server}.{tool}"), Some(server.clone())),
+                None => (format!("mcp.unknown.{exposed}"), None),
+            };
+            observer.observe(CallRecord {
+                caller,
+                end_user_id,
+                action_id,
+                server,
+                outcome: outcome.as_ref().map(|_| ()).map_err(|e| e.kind),
+                duration: started.elapsed(),
+                request_bytes,
+                response_bytes: outcome.as_ref().map_or(0, result_size),
+            });
+        }
+        outcome
     }
 
     /// Reads a resource by its exposed URI.

@@ -10,7 +10,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use serde_json::{Value, json};
-use switchboard_core::{CallError, ErrorKind};
+use switchboard_core::{CallError, Caller, ErrorKind};
 use switchboard_registry::{CallOptions, Progress, Registry};
 use tokio::sync::mpsc;
 
@@ -30,7 +30,12 @@ impl Gateway {
 
     /// Per-call options from the request context: cancellation, progress and end user.
     fn call_options(&self, ctx: &RequestContext<RoleServer>) -> CallOptions {
-        let mut opts = CallOptions::default().with_cancel(ctx.ct.clone());
+        let mut opts = CallOptions::default()
+            .with_cancel(ctx.ct.clone())
+            .with_caller(Caller {
+                surface: "mcp",
+                ..Caller::default()
+            });
         if let Some(user) = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str) {
             opts = opts.with_end_user(user);
         }

@@ -12,7 +12,7 @@ pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, Verifier};
 pub use model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
 pub use seal::{SealError, Sealer};
 pub use sql::{Backend, SqlStore};
-pub use writer::{AuditWriter, AuditWriterStats, AuditWriterTask};
+pub use writer::{AuditWriter, AuditWriterStats, AuditWriterTask, entry_for};
 
 use async_trait::async_trait;
 
@@ -79,4 +79,24 @@ pub async fn verify_audit(
         progress(verifier.checked());
     }
     Ok(verifier.finish())
+}
+
+/// A new API token (shown once) and the hash under which it is stored.
+pub fn new_api_token() -> (String, String) {
+    use base64::Engine;
+    use rand::RngCore;
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    let token = format!(
+        "sb_{}",
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    );
+    let hash = hash_api_token(&token);
+    (token, hash)
+}
+
+/// How an API token is looked up: its SHA-256, hex.
+pub fn hash_api_token(token: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(token.as_bytes()))
 }

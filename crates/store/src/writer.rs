@@ -6,8 +6,10 @@ use crate::audit::{AuditEntry, Chain};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+use switchboard_core::{CallObserver, CallRecord, ErrorKind};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 /// Most entries committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -27,9 +29,10 @@ pub struct AuditWriter {
     stats: Arc<AuditWriterStats>,
 }
 
-/// The committing task; `finish` waits for everything queued to be written.
+/// The committing task; `finish` commits everything queued so far and stops it.
 pub struct AuditWriterTask {
     handle: JoinHandle<()>,
+    closing: CancellationToken,
 }
 
 impl AuditWriter {
@@ -38,8 +41,15 @@ impl AuditWriter {
     pub fn start(store: Arc<dyn Store>, chain: Chain, capacity: usize) -> (Self, AuditWriterTask) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let stats = Arc::new(AuditWriterStats::default());
-        let handle = tokio::spawn(commit_loop(store, chain, rx, stats.clone()));
-        (Self { tx, stats }, AuditWriterTask { handle })
+        let closing = CancellationToken::new();
+        let handle = tokio::spawn(commit_loop(
+            store,
+            chain,
+            rx,
+            stats.clone(),
+            closing.clone(),
+        ));
+        (Self { tx, stats }, AuditWriterTask { handle, closing })
     }
 
     /// Queues one entry; waits only while the queue is full.
@@ -49,16 +59,63 @@ impl AuditWriter {
         }
     }
 
-    pub fn stats(&self) -> &AuditWriterStats {
-        &self.stats
+    /// Queues one entry without waiting: when the queue is full the entry waits in a task of
+    /// its own (the caller never blocks, the row is not lost).
+    pub fn record_now(&self, entry: AuditEntry) {
+        match self.tx.try_send(entry) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(entry)) => {
+                let this = self.clone();
+                tokio::spawn(async move { this.record(entry).await });
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                tracing::error!("audit writer is stopped; an audit row was lost");
+            }
+        }
+    }
+
+    pub fn stats(&self) -> Arc<AuditWriterStats> {
+        self.stats.clone()
     }
 }
 
 impl AuditWriterTask {
-    /// Waits until every queued entry is committed. Call after the last `AuditWriter` clone
-    /// is dropped (the queue closes when all senders are gone).
+    /// Commits everything queued so far, then stops (graceful shutdown loses nothing that was
+    /// recorded before this call).
     pub async fn finish(self) {
+        self.closing.cancel();
         let _ = self.handle.await;
+    }
+}
+
+impl CallObserver for AuditWriter {
+    fn observe(&self, record: CallRecord) {
+        self.record_now(entry_for(record));
+    }
+}
+
+/// The audit row for one tool call.
+pub fn entry_for(record: CallRecord) -> AuditEntry {
+    let (verdict, outcome) = match record.outcome {
+        Ok(()) => ("allowed", "ok".to_string()),
+        Err(ErrorKind::PolicyDenied) => ("denied", ErrorKind::PolicyDenied.to_string()),
+        Err(kind) => ("allowed", kind.to_string()),
+    };
+    AuditEntry {
+        at: crate::now_ms(),
+        org_id: record.caller.org_id,
+        agent_id: record.caller.agent_id,
+        end_user_id: record.end_user_id,
+        token_id: record.caller.token_id,
+        action_id: record.action_id,
+        server: record.server,
+        verdict: verdict.into(),
+        outcome,
+        duration_us: record.duration.as_micros() as i64,
+        request_bytes: record.request_bytes as i64,
+        response_bytes: record.response_bytes as i64,
+        detail: Some(format!("surface={}", record.caller.surface))
+            .filter(|_| !record.caller.surface.is_empty()),
     }
 }
 
@@ -67,9 +124,15 @@ async fn commit_loop(
     chain: Chain,
     mut rx: mpsc::Receiver<AuditEntry>,
     stats: Arc<AuditWriterStats>,
+    closing: CancellationToken,
 ) {
     let mut batch = Vec::with_capacity(MAX_BATCH);
-    while let Some(first) = rx.recv().await {
+    loop {
+        let first = tokio::select! {
+            entry = rx.recv() => entry,
+            _ = closing.cancelled() => rx.try_recv().ok(),
+        };
+        let Some(first) = first else { break };
         batch.push(first);
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {

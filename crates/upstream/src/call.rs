@@ -28,6 +28,8 @@ pub struct CallOptions {
     pub progress: Option<mpsc::Sender<Progress>>,
     /// Cancelled when the caller goes away; the upstream is then told to cancel.
     pub cancel: Option<CancellationToken>,
+    /// Who the call is for (recorded in the audit log).
+    pub caller: switchboard_core::Caller,
 }
 
 impl CallOptions {
@@ -45,6 +47,10 @@ impl CallOptions {
     }
     pub fn with_cancel(mut self, token: CancellationToken) -> Self {
         self.cancel = Some(token);
+        self
+    }
+    pub fn with_caller(mut self, caller: switchboard_core::Caller) -> Self {
+        self.caller = caller;
         self
     }
 }

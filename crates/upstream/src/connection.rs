@@ -403,7 +403,7 @@ fn with_stderr(e: UpstreamError, tail: Option<&StderrTail>) -> UpstreamError {
 }
 
 /// Bytes a tool result carries: its content blocks and structured content, as serialized.
-fn result_size(result: &CallToolResult) -> usize {
+pub fn result_size(result: &CallToolResult) -> usize {
     let content: usize = result
         .content
         .iter()

@@ -8,7 +8,7 @@ mod http;
 mod stdio;
 
 pub use call::{CallOptions, Progress};
-pub use connection::{ConnectOptions, Connection, Snapshot};
+pub use connection::{ConnectOptions, Connection, Snapshot, result_size};
 pub use error::UpstreamError;
 pub use events::UpstreamEvent;
 pub use http::UpstreamHttp;

@@ -1,0 +1,44 @@
+//! The control plane's pieces for commands that need them: store, key ring, audit writer.
+
+use crate::args::Global;
+use anyhow::Context;
+use std::path::PathBuf;
+use std::sync::Arc;
+use switchboard_store::{AuditWriter, AuditWriterTask, Chain, Sealer, SqlStore};
+
+const AUDIT_QUEUE: usize = 4096;
+
+pub struct Control {
+    pub store: Arc<SqlStore>,
+    pub sealer: Sealer,
+}
+
+pub fn key_file(global: &Global) -> PathBuf {
+    global.data.join("master.key")
+}
+
+impl Control {
+    pub async fn open(global: &Global) -> anyhow::Result<Self> {
+        let store = match &global.database_url {
+            Some(url) => SqlStore::open(url).await,
+            None => SqlStore::open_sqlite(&global.data).await,
+        }
+        .context("cannot open the store; check --data or --database-url")?;
+        let master = std::env::var("SWITCHBOARD_MASTER_KEY").ok();
+        let sealer = Sealer::load(master.as_deref(), &key_file(global))
+            .context("cannot load the master key")?;
+        Ok(Self {
+            store: Arc::new(store),
+            sealer,
+        })
+    }
+
+    pub fn chain(&self) -> Chain {
+        Chain::new(self.sealer.audit_key())
+    }
+
+    /// Starts the audit writer (group commit off the call path).
+    pub fn audit(&self) -> (AuditWriter, AuditWriterTask) {
+        AuditWriter::start(self.store.clone(), self.chain(), AUDIT_QUEUE)
+    }
+}
