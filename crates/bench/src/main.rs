@@ -146,28 +146,13 @@ async fn main() -> anyhow::Result<()> {
             "mcpServers": {"echo": {"type": "http", "url": upstream.url}}
         }))?,
     )?;
-    let gateway = procs::Spawned::start(
-        bin.join("switchboard"),
-        &[
-            "serve",
-            "--dev",
-            "--listen",
-            "127.0.0.1:0",
-            "--log",
-            "warn",
-            "--data",
-            dir.path().join("data").to_str().context("data path")?,
-            "-c",
-            config.to_str().context("config path")?,
-        ],
-        "switchboard listening on ",
-        Some("switchboard ready: 1/1"),
-    )
-    .await
-    .context("start switchboard")?;
+    let data = dir.path().join("data");
+    let gateway = start_gateway(&bin, &config, &data, false).await?;
+    let unaudited = start_gateway(&bin, &config, &dir.path().join("data-noaudit"), true).await?;
     let pids = [
         ("upstream", upstream.pid),
         ("gateway", gateway.pid),
+        ("gateway", unaudited.pid),
         ("bench", std::process::id()),
     ];
 
@@ -179,8 +164,9 @@ async fn main() -> anyhow::Result<()> {
     for round in 0..s.rounds {
         let (ds, dc) = measure("direct", &upstream.url, "echo", &pids, &s).await?;
         let (gs, gc) = measure("gateway", &gateway.url, "echo__echo", &pids, &s).await?;
+        let (us, uc) = measure("no-audit", &unaudited.url, "echo__echo", &pids, &s).await?;
         eprintln!("round {}/{} done", round + 1, s.rounds);
-        phases.extend([ds, dc, gs, gc]);
+        phases.extend([ds, dc, gs, gc, us, uc]);
     }
     let summary = Summary::from_phases(&phases);
     print!("{}", summary.render());
@@ -188,4 +174,36 @@ async fn main() -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&summary.to_json())?);
     }
     Ok(())
+}
+
+/// `switchboard serve` on a free loopback port, ready once its upstream is.
+async fn start_gateway(
+    bin: &std::path::Path,
+    config: &std::path::Path,
+    data: &std::path::Path,
+    no_audit: bool,
+) -> anyhow::Result<procs::Spawned> {
+    let mut args = vec![
+        "serve",
+        "--dev",
+        "--listen",
+        "127.0.0.1:0",
+        "--log",
+        "warn",
+        "--data",
+        data.to_str().context("data path")?,
+        "-c",
+        config.to_str().context("config path")?,
+    ];
+    if no_audit {
+        args.push("--no-audit");
+    }
+    procs::Spawned::start(
+        bin.join("switchboard"),
+        &args,
+        "switchboard listening on ",
+        Some("switchboard ready: 1/1"),
+    )
+    .await
+    .context("start switchboard")
 }

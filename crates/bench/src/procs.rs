@@ -101,7 +101,10 @@ pub fn cpu_times(pids: &[(&'static str, u32)]) -> HashMap<&'static str, Duration
             let stime: f64 = fields.get(12)?.parse().ok()?;
             Some((*name, Duration::from_secs_f64((utime + stime) / ticks)))
         })
-        .collect()
+        .fold(HashMap::new(), |mut acc, (name, cpu)| {
+            *acc.entry(name).or_default() += cpu;
+            acc
+        })
 }
 
 pub fn cpu_delta(

@@ -61,7 +61,7 @@ impl Summary {
     pub fn from_phases(phases: &[Phase]) -> Self {
         let mut rows = Vec::new();
         for mode in ["sequential", "concurrent"] {
-            for target in ["direct", "gateway"] {
+            for target in ["direct", "gateway", "no-audit"] {
                 let of: Vec<&Phase> = phases
                     .iter()
                     .filter(|p| p.mode == mode && p.target == target)
@@ -123,11 +123,13 @@ impl Summary {
         }
         for mode in ["sequential", "concurrent"] {
             let (d, g) = (self.row("direct", mode), self.row("gateway", mode));
+            let u = self.row("no-audit", mode);
             out.push_str(&format!(
-                "{mode}: gateway adds {:.0} µs at p50 ({:.0} µs at p99); throughput {:.0}% of direct\n",
+                "{mode}: gateway adds {:.0} µs at p50 ({:.0} µs at p99); throughput {:.0}% of direct; auditing adds {:+.1}% at p50 over the unaudited gateway\n",
                 g.p50_us - d.p50_us,
                 g.p99_us - d.p99_us,
-                100.0 * g.calls_per_sec / d.calls_per_sec
+                100.0 * g.calls_per_sec / d.calls_per_sec,
+                100.0 * (g.p50_us - u.p50_us) / u.p50_us
             ));
         }
         out

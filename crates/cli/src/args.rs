@@ -58,6 +58,9 @@ pub enum Command {
         /// Address to listen on.
         #[arg(long, value_name = "ADDR")]
         listen: Option<String>,
+        /// Benchmarks only: do not write audit rows.
+        #[arg(long, hide = true)]
+        no_audit: bool,
     },
     /// Serve the aggregated MCP endpoint on stdin/stdout (for MCP hosts that launch servers).
     Stdio,

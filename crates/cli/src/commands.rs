@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::sync::Arc;
 use switchboard_config::Severity;
-use switchboard_core::{CallError, Caller, ErrorKind, ServerStatus};
+use switchboard_core::{CallError, CallObserver, Caller, ErrorKind, ServerStatus};
 use switchboard_registry::CallOptions;
 use switchboard_server::{HttpOptions, serve_http, serve_stdio};
 use tokio_util::sync::CancellationToken;
@@ -22,7 +22,7 @@ const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let global = &cli.global;
     match cli.command {
-        Command::Serve { listen } => serve(global, listen).await,
+        Command::Serve { listen, no_audit } => serve(global, listen, no_audit).await,
         Command::Stdio => stdio(global).await,
         Command::Test { server, json } => test(global, server, json).await,
         Command::Tools { json } => tools(global, json).await,
@@ -55,11 +55,21 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-async fn serve(global: &Global, listen: Option<String>) -> anyhow::Result<ExitCode> {
+async fn serve(
+    global: &Global,
+    listen: Option<String>,
+    no_audit: bool,
+) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
-    let registry = setup::registry(global, &config, Some(Arc::new(audit)))?;
+    let observer: Option<Arc<dyn CallObserver>> = if no_audit {
+        tracing::warn!("--no-audit: tool calls are not audited (benchmarks only)");
+        None
+    } else {
+        Some(Arc::new(audit))
+    };
+    let registry = setup::registry(global, &config, observer)?;
     let addr = listen
         .or(config.gateway.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
