@@ -14,6 +14,7 @@ use std::sync::Arc;
 use switchboard_config::Severity;
 use switchboard_core::{CallError, CallObserver, Caller, ErrorKind, ServerStatus};
 use switchboard_registry::CallOptions;
+use switchboard_server::api::ApiState;
 use switchboard_server::{HttpOptions, serve_http, serve_stdio};
 use tokio_util::sync::CancellationToken;
 
@@ -67,7 +68,7 @@ async fn serve(
         tracing::warn!("--no-audit: tool calls are not audited (benchmarks only)");
         None
     } else {
-        Some(Arc::new(audit))
+        Some(Arc::new(audit.clone()))
     };
     let registry = setup::registry(global, &config, observer)?;
     let addr = listen
@@ -94,7 +95,13 @@ async fn serve(
         .with_shutdown(shutdown.clone())
         .with_token(g.token.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
-        .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default());
+        .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default())
+        .with_api(ApiState {
+            registry: registry.clone(),
+            store: control.store.clone(),
+            sealer: control.sealer.clone(),
+            audit,
+        });
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     eprintln!("switchboard listening on http://{local}/mcp");
     setup::connect_all(&registry, &config).await;

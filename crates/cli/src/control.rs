@@ -10,7 +10,7 @@ const AUDIT_QUEUE: usize = 4096;
 
 pub struct Control {
     pub store: Arc<SqlStore>,
-    pub sealer: Sealer,
+    pub sealer: Arc<Sealer>,
 }
 
 pub fn key_file(global: &Global) -> PathBuf {
@@ -29,7 +29,7 @@ impl Control {
             .context("cannot load the master key")?;
         Ok(Self {
             store: Arc::new(store),
-            sealer,
+            sealer: Arc::new(sealer),
         })
     }
 

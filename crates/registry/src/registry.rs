@@ -354,6 +354,16 @@ impl Registry {
         report
     }
 
+    /// Whether an upstream URL passes the egress policy; the error names the reason and fix.
+    pub fn check_url(&self, url: &str) -> Result<(), String> {
+        self.inner
+            .connect
+            .http
+            .check_url(url)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     /// Stops every server (stdio children with their process groups).
     pub async fn shutdown(&self) {
         self.inner.shutdown.cancel();

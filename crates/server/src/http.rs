@@ -29,6 +29,8 @@ pub struct HttpOptions {
     pub token: Option<String>,
     /// Cancelled to stop accepting and close every session.
     pub shutdown: CancellationToken,
+    /// The REST API's state; without it `/api` is not served.
+    pub api: Option<crate::api::ApiState>,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -52,6 +54,10 @@ impl HttpOptions {
     }
     pub fn with_allowed_origins(mut self, origins: Vec<String>) -> Self {
         self.allowed_origins = origins;
+        self
+    }
+    pub fn with_api(mut self, api: crate::api::ApiState) -> Self {
+        self.api = Some(api);
         self
     }
     pub fn with_token(mut self, token: Option<String>) -> Self {
@@ -86,7 +92,13 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
             options.token.clone().map(Arc::<str>::from),
             crate::auth::require_token,
         ));
+    let api = options
+        .api
+        .clone()
+        .map(crate::api::router)
+        .unwrap_or_default();
     Router::new()
+        .merge(api)
         .nest("/mcp", mcp)
         .route("/healthz", get(|| async { "ok" }))
         .route(

@@ -1,6 +1,7 @@
 //! The downstream faces of the gateway: one aggregated MCP endpoint over Streamable HTTP
 //! (`/mcp`, plus `/healthz` and `/readyz`) and over stdio.
 
+pub mod api;
 mod auth;
 mod gateway;
 mod http;

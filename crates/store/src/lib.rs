@@ -11,7 +11,7 @@ mod writer;
 pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, Verifier};
 pub use model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
 pub use seal::{SealError, Sealer};
-pub use sql::{Backend, SqlStore};
+pub use sql::{Backend, SqlStore, new_id};
 pub use writer::{AuditWriter, AuditWriterStats, AuditWriterTask, entry_for};
 
 use async_trait::async_trait;

@@ -24,7 +24,8 @@ pub struct SqlStore {
     backend: Backend,
 }
 
-fn new_id(prefix: &str) -> String {
+/// A random id such as `srv_3f9a…` (24 hex characters after the prefix).
+pub fn new_id(prefix: &str) -> String {
     let mut bytes = [0u8; 12];
     rand::rng().fill_bytes(&mut bytes);
     format!("{prefix}_{}", hex::encode(bytes))

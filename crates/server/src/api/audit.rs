@@ -1,0 +1,46 @@
+//! `GET /api/audit`: the caller's org's audit rows, filtered.
+
+use super::auth::{ApiCaller, VIEW};
+use super::{ApiError, ApiState};
+use axum::Json;
+use axum::extract::{Query, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use switchboard_store::AuditFilter;
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditQuery {
+    agent_id: Option<String>,
+    action_id: Option<String>,
+    outcome: Option<String>,
+    after_seq: Option<i64>,
+    since_ms: Option<i64>,
+    limit: Option<i64>,
+}
+
+pub async fn list(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    Query(q): Query<AuditQuery>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require_role(VIEW)?;
+    let limit = q.limit.unwrap_or(100);
+    if !(1..=1000).contains(&limit) {
+        return Err(ApiError::Invalid("limit must be 1 to 1000".into()));
+    }
+    let rows = state
+        .store
+        .audit(&AuditFilter {
+            org_id: Some(caller.org.id.clone()),
+            agent_id: q.agent_id,
+            action_id: q.action_id,
+            outcome: q.outcome,
+            after_seq: q.after_seq,
+            since_ms: q.since_ms,
+            limit: Some(limit),
+        })
+        .await?;
+    let next = rows.last().map(|r| r.seq);
+    Ok(Json(json!({"rows": rows, "next_after_seq": next})))
+}

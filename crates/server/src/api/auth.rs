@@ -1,0 +1,70 @@
+//! Who is calling the REST API: the bearer token's org and roles, and the checks on them.
+
+use super::{ApiError, ApiState};
+use axum::extract::FromRequestParts;
+use axum::http::header;
+use axum::http::request::Parts;
+use switchboard_store::{ApiToken, Org, hash_api_token};
+
+/// The org feature the MCP integration routes need.
+pub const FEATURE: &str = "mcp_external_servers";
+pub const MANAGE: &str = "integrations:manage";
+pub const VIEW: &str = "integrations:view";
+
+/// An authenticated API caller.
+pub struct ApiCaller {
+    pub org: Org,
+    pub token: ApiToken,
+}
+
+impl ApiCaller {
+    /// Requires `role` (manage implies view).
+    pub fn require_role(&self, role: &str) -> Result<(), ApiError> {
+        let has = |r: &str| self.token.roles.iter().any(|t| t == r);
+        if has(role) || (role == VIEW && has(MANAGE)) {
+            return Ok(());
+        }
+        Err(ApiError::Forbidden(format!(
+            "this token lacks the role {role}; create one with `switchboard token create --org {} --role {role}`",
+            self.org.name
+        )))
+    }
+
+    /// Requires `role` and the org's `mcp_external_servers` feature (the integration routes).
+    pub fn require(&self, role: &str) -> Result<(), ApiError> {
+        self.require_role(role)?;
+        if !self.org.has_feature(FEATURE) {
+            return Err(ApiError::Forbidden(format!(
+                "org {} does not have the feature {FEATURE}; enable it for the org first",
+                self.org.name
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl FromRequestParts<ApiState> for ApiCaller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &ApiState) -> Result<Self, ApiError> {
+        let token = parts
+            .headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| {
+                ApiError::Unauthenticated(
+                    "send Authorization: Bearer <API token> (switchboard token create)".into(),
+                )
+            })?;
+        let unknown = || ApiError::Unauthenticated("unknown or revoked API token".into());
+        let token = state
+            .store
+            .token_by_hash(&hash_api_token(token))
+            .await?
+            .filter(|t| t.revoked_at.is_none())
+            .ok_or_else(unknown)?;
+        let org = state.store.org(&token.org_id).await?.ok_or_else(unknown)?;
+        Ok(ApiCaller { org, token })
+    }
+}

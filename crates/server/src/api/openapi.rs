@@ -1,0 +1,104 @@
+//! `GET /api/openapi.json`: the REST API described for clients and schema-based testing.
+
+use axum::Json;
+use serde_json::{Value, json};
+
+fn error_response(description: &str) -> Value {
+    json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
+}
+
+pub async fn document() -> Json<Value> {
+    let errors = json!({
+        "400": error_response("Invalid input; the message says what to fix"),
+        "401": error_response("Missing or unknown API token"),
+        "403": error_response("Missing role, or the org lacks mcp_external_servers"),
+        "404": error_response("No such server in this org"),
+        "409": error_response("A live server with this slug exists"),
+    });
+    let audit_parameters: Vec<Value> = ["agent_id", "action_id", "outcome"]
+        .iter()
+        .map(|n| json!({"name": n, "in": "query", "schema": {"type": "string"}}))
+        .chain(
+            ["after_seq", "since_ms", "limit"]
+                .iter()
+                .map(|n| json!({"name": n, "in": "query", "schema": {"type": "integer"}})),
+        )
+        .collect();
+    let with = |mut base: Value| {
+        if let (Some(b), Some(e)) = (base.as_object_mut(), errors.as_object()) {
+            b.extend(e.clone());
+        }
+        base
+    };
+    Json(json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Switchboard REST API", "version": env!("CARGO_PKG_VERSION")},
+        "security": [{"bearer": []}],
+        "paths": {
+            "/api/integrations/mcp/servers": {
+                "post": {
+                    "summary": "Connect a remote MCP server: runs initialize + tools/list now",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CreateServer"}}}},
+                    "responses": with(json!({"201": {"description": "Stored; status says whether discovery worked", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Created"}}}}}))
+                },
+                "get": {
+                    "summary": "List the org's servers (never credentials)",
+                    "parameters": [{"name": "include_deleted", "in": "query", "schema": {"type": "boolean"}}],
+                    "responses": with(json!({"200": {"description": "Servers", "content": {"application/json": {"schema": {"type": "object", "properties": {"servers": {"type": "array", "items": {"$ref": "#/components/schemas/Server"}}}}}}}}))
+                }
+            },
+            "/api/integrations/mcp/servers/{id}": {
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "patch": {
+                    "summary": "Take changed fields and re-run discovery",
+                    "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/UpdateServer"}}}},
+                    "responses": with(json!({"200": {"description": "The server after discovery", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Server"}}}}}))
+                },
+                "delete": {
+                    "summary": "Soft delete: credentials wiped, tools gone, row kept for old audit rows",
+                    "responses": with(json!({"200": {"description": "Deleted"}}))
+                }
+            },
+            "/api/audit": {
+                "get": {
+                    "summary": "The org's audit rows in chain order",
+                    "parameters": audit_parameters,
+                    "responses": with(json!({"200": {"description": "Rows and the cursor for the next page"}}))
+                }
+            }
+        },
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+                "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["kind", "message"], "properties": {
+                    "kind": {"type": "string", "enum": ["auth_unavailable", "transport_error", "timeout", "server_error", "tool_not_found", "policy_denied", "rate_limited", "invalid_request"]},
+                    "message": {"type": "string"}}}}},
+                "Credentials": {"type": "object", "additionalProperties": false, "properties": {
+                    "token": {"type": "string", "maxLength": 8000},
+                    "access_token": {"type": "string", "maxLength": 8000},
+                    "refresh_token": {"type": "string", "maxLength": 8000}}},
+                "CreateServer": {"type": "object", "additionalProperties": false, "required": ["name", "slug", "url"], "properties": {
+                    "name": {"type": "string", "minLength": 1, "maxLength": 100},
+                    "slug": {"type": "string", "pattern": "^[a-z][a-z0-9_]{0,31}$"},
+                    "url": {"type": "string", "maxLength": 2048},
+                    "auth_method": {"type": "string", "enum": ["none", "bearer", "oauth2"]},
+                    "credentials": {"$ref": "#/components/schemas/Credentials"}}},
+                "UpdateServer": {"type": "object", "additionalProperties": false, "properties": {
+                    "name": {"type": "string", "minLength": 1, "maxLength": 100},
+                    "url": {"type": "string", "maxLength": 2048},
+                    "auth_method": {"type": "string", "enum": ["none", "bearer", "oauth2"]},
+                    "credentials": {"$ref": "#/components/schemas/Credentials"}}},
+                "Created": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "status": {"type": "string"},
+                    "tool_count": {"type": "integer"}, "error": {"type": ["string", "null"]}}},
+                "Server": {"type": "object", "properties": {
+                    "id": {"type": "string"}, "slug": {"type": "string"}, "name": {"type": "string"},
+                    "url": {"type": "string"}, "auth_method": {"type": "string"},
+                    "status": {"type": "string", "enum": ["connecting", "ready", "error", "deleted"]},
+                    "last_discovered_at": {"type": ["integer", "null"]}, "last_error": {"type": ["string", "null"]},
+                    "discovered_tools": {"type": "array", "items": {"type": "string"}},
+                    "created_at": {"type": "integer"}, "deleted_at": {"type": ["integer", "null"]}}}
+            }
+        }
+    }))
+}

@@ -1,0 +1,311 @@
+//! `/api/integrations/mcp/servers`: connect, list, refresh and soft-delete remote MCP servers.
+
+use super::auth::{ApiCaller, MANAGE, VIEW};
+use super::{ApiError, ApiState};
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, ServerStatus, Transport};
+use switchboard_store::{AuditEntry, ServerRow, now_ms};
+
+const MAX_NAME: usize = 100;
+const MAX_SECRET: usize = 8000;
+const CREDENTIALS: &str = "credentials";
+
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    token: Option<String>,
+    access_token: Option<String>,
+    refresh_token: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateServer {
+    name: String,
+    slug: String,
+    url: String,
+    #[serde(default = "auth_none")]
+    auth_method: String,
+    credentials: Option<Credentials>,
+}
+
+fn auth_none() -> String {
+    "none".into()
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateServer {
+    name: Option<String>,
+    url: Option<String>,
+    auth_method: Option<String>,
+    credentials: Option<Credentials>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ListQuery {
+    #[serde(default)]
+    include_deleted: bool,
+}
+
+/// What the API shows of a server: never credentials.
+fn view(row: &ServerRow) -> Value {
+    json!({
+        "id": row.id,
+        "slug": row.slug,
+        "name": row.name,
+        "url": row.url,
+        "auth_method": row.auth_method,
+        "status": row.status,
+        "last_discovered_at": row.last_discovered_at,
+        "last_error": row.last_error,
+        "discovered_tools": row.discovered_tools,
+        "created_at": row.created_at,
+        "deleted_at": row.deleted_at,
+    })
+}
+
+fn validate_name(name: &str) -> Result<(), ApiError> {
+    if name.trim().is_empty() || name.chars().count() > MAX_NAME {
+        return Err(ApiError::Invalid(format!(
+            "name must be 1 to {MAX_NAME} characters"
+        )));
+    }
+    Ok(())
+}
+
+/// The bearer token to send upstream for `auth_method`, checked against the credentials given.
+fn bearer_for(
+    auth_method: &str,
+    credentials: Option<&Credentials>,
+) -> Result<Option<String>, ApiError> {
+    let secret = |field: &str, value: Option<&String>| -> Result<String, ApiError> {
+        match value {
+            Some(v) if !v.is_empty() && v.len() <= MAX_SECRET => Ok(v.clone()),
+            Some(v) if v.len() > MAX_SECRET => Err(ApiError::Invalid(format!(
+                "credentials.{field} is {} characters; at most {MAX_SECRET} are allowed",
+                v.len()
+            ))),
+            _ => Err(ApiError::Invalid(format!(
+                "auth_method {auth_method} needs credentials.{field}"
+            ))),
+        }
+    };
+    match (auth_method, credentials) {
+        ("none", _) => Ok(None),
+        ("bearer", c) => secret("token", c.and_then(|c| c.token.as_ref())).map(Some),
+        ("oauth2", c) => {
+            if let Some(refresh) = c.and_then(|c| c.refresh_token.as_ref())
+                && refresh.len() > MAX_SECRET
+            {
+                return Err(ApiError::Invalid(format!(
+                    "credentials.refresh_token is longer than {MAX_SECRET} characters"
+                )));
+            }
+            secret("access_token", c.and_then(|c| c.access_token.as_ref())).map(Some)
+        }
+        (other, _) => Err(ApiError::Invalid(format!(
+            "auth_method {other:?} is not supported; use none, bearer or oauth2"
+        ))),
+    }
+}
+
+impl ApiState {
+    /// initialize + tools/list against the server now; the row records the outcome.
+    async fn discover(&self, row: &mut ServerRow, bearer: Option<String>) {
+        let Ok(slug) = ServerSlug::parse(&row.slug) else {
+            return;
+        };
+        let spec = ServerSpec::new(
+            slug,
+            Transport::Http(HttpSpec {
+                url: row.url.clone(),
+                headers: BTreeMap::new(),
+                bearer_token: bearer.clone(),
+            }),
+        );
+        let mut spec = spec;
+        spec.secrets = bearer.into_iter().collect();
+        let report = self.registry.test_server(&spec).await;
+        row.status = report.status.to_string();
+        row.last_error = report.error.map(|e| spec.redact(&e));
+        if report.status == ServerStatus::Ready {
+            row.discovered_tools = report.tool_names;
+            row.last_discovered_at = Some(now_ms());
+        }
+    }
+
+    fn audit_change(&self, caller: &ApiCaller, action: &str, row: &ServerRow) {
+        let outcome = if row.status == "error" {
+            "transport_error"
+        } else {
+            "ok"
+        };
+        self.audit.record_now(AuditEntry {
+            at: now_ms(),
+            org_id: Some(caller.org.id.clone()),
+            token_id: Some(caller.token.id.clone()),
+            action_id: format!("config.{action}"),
+            server: Some(row.slug.clone()),
+            verdict: "allowed".into(),
+            outcome: outcome.into(),
+            detail: Some(format!("surface=rest server_id={}", row.id)),
+            ..Default::default()
+        });
+    }
+
+    async fn live_row(&self, caller: &ApiCaller, id: &str) -> Result<ServerRow, ApiError> {
+        self.store
+            .server(&caller.org.id, id)
+            .await?
+            .filter(|r| r.deleted_at.is_none())
+            .ok_or_else(|| ApiError::NotFound(format!("no server {id} in org {}", caller.org.name)))
+    }
+}
+
+pub async fn create(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    body: Result<Json<CreateServer>, JsonRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    caller.require(MANAGE)?;
+    let Json(body) = body.map_err(|e| ApiError::Invalid(e.body_text()))?;
+    validate_name(&body.name)?;
+    let slug = ServerSlug::parse(&body.slug).map_err(|e| ApiError::Invalid(e.to_string()))?;
+    state
+        .registry
+        .check_url(&body.url)
+        .map_err(ApiError::Invalid)?;
+    let bearer = bearer_for(&body.auth_method, body.credentials.as_ref())?;
+    let id = switchboard_store::new_id("srv");
+    let credentials = match &body.credentials {
+        Some(c) if body.auth_method != "none" => Some(state.sealer.seal(
+            &id,
+            CREDENTIALS,
+            &serde_json::to_string(c).unwrap_or_default(),
+        )),
+        _ => None,
+    };
+    let mut row = ServerRow {
+        id: id.clone(),
+        org_id: caller.org.id.clone(),
+        slug: slug.to_string(),
+        name: body.name,
+        url: body.url,
+        auth_method: body.auth_method,
+        credentials,
+        status: ServerStatus::Connecting.to_string(),
+        last_error: None,
+        discovered_tools: Vec::new(),
+        last_discovered_at: None,
+        created_at: now_ms(),
+        deleted_at: None,
+    };
+    state.store.insert_server(&row).await.map_err(|e| match e {
+        switchboard_store::StoreError::Conflict { .. } => ApiError::Conflict(format!(
+            "org {} already has a server with slug {}",
+            caller.org.name, row.slug
+        )),
+        other => other.into(),
+    })?;
+    state.discover(&mut row, bearer).await;
+    state.store.update_server(&row).await?;
+    state.audit_change(&caller, "connect", &row);
+    Ok((
+        StatusCode::CREATED,
+        Json(json!({
+            "id": row.id,
+            "status": row.status,
+            "tool_count": row.discovered_tools.len(),
+            "error": row.last_error,
+        })),
+    ))
+}
+
+pub async fn list(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    Query(query): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(VIEW)?;
+    let rows = state.store.servers(&caller.org.id).await?;
+    let servers: Vec<Value> = rows
+        .iter()
+        .filter(|r| query.include_deleted || r.deleted_at.is_none())
+        .map(view)
+        .collect();
+    Ok(Json(json!({ "servers": servers })))
+}
+
+pub async fn update(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    Path(id): Path<String>,
+    body: Result<Json<UpdateServer>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(MANAGE)?;
+    let body = match body {
+        Ok(Json(body)) => body,
+        Err(JsonRejection::MissingJsonContentType(_)) => UpdateServer::default(),
+        Err(e) => return Err(ApiError::Invalid(e.body_text())),
+    };
+    let mut row = state.live_row(&caller, &id).await?;
+    if let Some(name) = body.name {
+        validate_name(&name)?;
+        row.name = name;
+    }
+    if let Some(url) = body.url {
+        state.registry.check_url(&url).map_err(ApiError::Invalid)?;
+        row.url = url;
+    }
+    let auth_method = body.auth_method.unwrap_or_else(|| row.auth_method.clone());
+    let credentials = match body.credentials {
+        Some(given) => Some(given),
+        None => match &row.credentials {
+            Some(sealed) if auth_method == row.auth_method => {
+                let plain = state
+                    .sealer
+                    .open(&row.id, CREDENTIALS, sealed)
+                    .map_err(|e| ApiError::Internal(format!("server {}: {e}", row.id)))?;
+                Some(serde_json::from_str(&plain).map_err(|e| ApiError::Internal(e.to_string()))?)
+            }
+            _ => None,
+        },
+    };
+    let bearer = bearer_for(&auth_method, credentials.as_ref())?;
+    row.credentials = match &credentials {
+        Some(c) if auth_method != "none" => Some(state.sealer.seal(
+            &row.id,
+            CREDENTIALS,
+            &serde_json::to_string(c).unwrap_or_default(),
+        )),
+        _ => None,
+    };
+    row.auth_method = auth_method;
+    state.discover(&mut row, bearer).await;
+    state.store.update_server(&row).await?;
+    state.audit_change(&caller, "refresh", &row);
+    Ok(Json(view(&row)))
+}
+
+pub async fn delete(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(MANAGE)?;
+    let mut row = state.live_row(&caller, &id).await?;
+    row.deleted_at = Some(now_ms());
+    row.credentials = None;
+    row.discovered_tools.clear();
+    row.status = "deleted".into();
+    state.store.update_server(&row).await?;
+    state.audit_change(&caller, "delete", &row);
+    Ok(Json(json!({"id": row.id, "status": row.status})))
+}

@@ -1,0 +1,377 @@
+//! The REST API over real HTTP: every route, role and feature-flag case, validation messages,
+//! synchronous discovery against a real MCP server, soft delete, audit, and no plaintext token
+//! in the database file.
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use std::path::Path;
+use std::sync::Arc;
+use switchboard_registry::{Registry, RegistryOptions};
+use switchboard_server::api::ApiState;
+use switchboard_server::{HttpOptions, serve_http};
+use switchboard_store::{AuditWriter, Chain, Sealer, SqlStore, Store, new_api_token};
+use switchboard_testkit as kit;
+use tokio_util::sync::CancellationToken;
+
+const ECHO: &str = env!("CARGO_BIN_EXE_echo-server");
+const SECRET: &str = "upstream-bearer-token-that-must-stay-sealed";
+
+struct Api {
+    base: String,
+    http: reqwest::Client,
+}
+
+impl Api {
+    async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut req = self
+            .http
+            .request(method.parse().unwrap(), format!("{}{path}", self.base));
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status();
+        let text = resp.text().await.unwrap();
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+}
+
+async fn token(store: &SqlStore, org_id: &str, roles: &[&str]) -> String {
+    let (token, hash) = new_api_token();
+    let roles: Vec<String> = roles.iter().map(|r| r.to_string()).collect();
+    store.create_token(org_id, &roles, &hash).await.unwrap();
+    token
+}
+
+fn kind(body: &Value) -> &str {
+    body["error"]["kind"].as_str().unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_integrations_api_end_to_end() {
+    let upstream = kit::Served::start(Path::new(ECHO), &["--http", "127.0.0.1:0"]).await;
+    let data = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqlStore::open_sqlite(data.path()).await.unwrap());
+    let sealer = Arc::new(Sealer::from_keys(vec![[5u8; 32]]));
+    let (audit, audit_task) = AuditWriter::start(store.clone(), Chain::new(sealer.audit_key()), 64);
+    let registry = Registry::new(RegistryOptions::default().with_dev(true));
+
+    let acme = store
+        .create_org("acme", &["mcp_external_servers".into()])
+        .await
+        .unwrap();
+    let plain = store.create_org("plain", &[]).await.unwrap();
+    let manage = token(&store, &acme.id, &["integrations:manage"]).await;
+    let view = token(&store, &acme.id, &["integrations:view"]).await;
+    let flagless = token(&store, &plain.id, &["integrations:manage"]).await;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    let api_state = ApiState {
+        registry: registry.clone(),
+        store: store.clone() as Arc<dyn Store>,
+        sealer: sealer.clone(),
+        audit: audit.clone(),
+    };
+    let options = HttpOptions::default()
+        .with_shutdown(shutdown.clone())
+        .with_api(api_state);
+    let server = tokio::spawn(serve_http(listener, registry.clone(), options));
+    let api = Api {
+        base,
+        http: reqwest::Client::new(),
+    };
+    let servers = "/api/integrations/mcp/servers";
+    let good = json!({"name": "Echo", "slug": "echo", "url": upstream.url, "auth_method": "bearer", "credentials": {"token": SECRET}});
+
+    // Authentication, roles and the feature flag.
+    let (status, body) = api.call("GET", servers, None, None).await;
+    assert_eq!(
+        (status, kind(&body)),
+        (StatusCode::UNAUTHORIZED, "auth_unavailable")
+    );
+    let (status, _) = api.call("GET", servers, Some("sb_not_a_token"), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, body) = api
+        .call("POST", servers, Some(&view), Some(good.clone()))
+        .await;
+    assert_eq!(
+        (status, kind(&body)),
+        (StatusCode::FORBIDDEN, "policy_denied")
+    );
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("integrations:manage")
+    );
+    let (status, body) = api.call("GET", servers, Some(&flagless), None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("mcp_external_servers")
+    );
+    let (status, _) = api.call("GET", servers, Some(&view), None).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Validation names the field and the fix.
+    let invalid = [
+        (
+            json!({"name": "x", "slug": "Bad-Slug", "url": upstream.url}),
+            "invalid server name",
+        ),
+        (
+            json!({"name": "", "slug": "ok", "url": upstream.url}),
+            "name must be",
+        ),
+        (
+            json!({"name": "x", "slug": "ok", "url": "http://example.com/mcp"}),
+            "https://",
+        ),
+        (
+            json!({"name": "x", "slug": "ok", "url": "https://10.0.0.8/mcp"}),
+            "private",
+        ),
+        (
+            json!({"name": "x", "slug": "ok", "url": upstream.url, "auth_method": "bearer"}),
+            "credentials.token",
+        ),
+        (
+            json!({"name": "x", "slug": "ok", "url": upstream.url, "auth_method": "bearer", "credentials": {"token": "t".repeat(8001)}}),
+            "at most 8000",
+        ),
+        (
+            json!({"name": "x", "slug": "ok", "url": upstream.url, "auth_method": "basic"}),
+            "not supported",
+        ),
+        (
+            json!({"name": "x", "slug": "ok", "url": upstream.url, "colour": "red"}),
+            "colour",
+        ),
+    ];
+    for (body, needle) in invalid {
+        let (status, resp) = api
+            .call("POST", servers, Some(&manage), Some(body.clone()))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body} -> {resp}");
+        assert_eq!(kind(&resp), "invalid_request");
+        assert!(
+            resp["error"]["message"].as_str().unwrap().contains(needle),
+            "{needle}: {resp}"
+        );
+    }
+
+    // Connect: synchronous initialize + tools/list.
+    let (status, created) = api
+        .call("POST", servers, Some(&manage), Some(good.clone()))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["status"], "ready");
+    assert_eq!(created["tool_count"], 3);
+    assert_eq!(created["error"], Value::Null);
+    let (status, body) = api
+        .call("POST", servers, Some(&manage), Some(good.clone()))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+
+    // A server that cannot be reached is kept with its error, to be fixed and retried.
+    let (status, broken) = api
+        .call(
+            "POST",
+            servers,
+            Some(&manage),
+            Some(json!({"name": "Down", "slug": "down", "url": "http://127.0.0.1:9/mcp"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    assert_eq!(broken["status"], "error");
+    assert!(
+        broken["error"].as_str().unwrap().contains("127.0.0.1:9"),
+        "{broken}"
+    );
+    let (_, list) = api.call("GET", servers, Some(&view), None).await;
+    let rows = list["servers"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(
+        !list.to_string().contains(SECRET),
+        "credentials never come back"
+    );
+    let down = rows.iter().find(|r| r["slug"] == "down").unwrap();
+    assert_eq!(down["status"], "error");
+    assert!(down["last_error"].is_string());
+    assert_eq!(
+        rows.iter().find(|r| r["slug"] == "echo").unwrap()["discovered_tools"],
+        json!(["echo", "huge", "headers"])
+    );
+
+    // PATCH fixes the URL and re-runs discovery.
+    let down_path = format!("{servers}/{}", broken["id"].as_str().unwrap());
+    let (status, fixed) = api
+        .call(
+            "PATCH",
+            &down_path,
+            Some(&manage),
+            Some(json!({"url": upstream.url})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{fixed}");
+    assert_eq!(fixed["status"], "ready");
+    // PATCH without a body refreshes with the stored (sealed) credentials.
+    let echo_path = format!("{servers}/{}", created["id"].as_str().unwrap());
+    let (status, refreshed) = api.call("PATCH", &echo_path, Some(&manage), None).await;
+    assert_eq!(
+        (status, refreshed["status"].as_str()),
+        (StatusCode::OK, Some("ready")),
+        "{refreshed}"
+    );
+
+    // Soft delete: gone from the list, kept (without credentials) for old audit rows.
+    let (status, _) = api.call("DELETE", &echo_path, Some(&view), None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, deleted) = api.call("DELETE", &echo_path, Some(&manage), None).await;
+    assert_eq!(
+        (status, deleted["status"].as_str()),
+        (StatusCode::OK, Some("deleted"))
+    );
+    let (_, list) = api.call("GET", servers, Some(&view), None).await;
+    assert_eq!(list["servers"].as_array().unwrap().len(), 1);
+    let (_, all) = api
+        .call(
+            "GET",
+            &format!("{servers}?include_deleted=true"),
+            Some(&view),
+            None,
+        )
+        .await;
+    assert_eq!(all["servers"].as_array().unwrap().len(), 2);
+    let (status, _) = api.call("PATCH", &echo_path, Some(&manage), None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let row = store
+        .server(&acme.id, created["id"].as_str().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(row.credentials.is_none() && row.deleted_at.is_some());
+    let (status, _) = api
+        .call("POST", servers, Some(&manage), Some(good.clone()))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "the slug is free again");
+
+    // Config changes are audited; the OpenAPI document lists the routes.
+    drop(audit);
+    shutdown.cancel();
+    server.await.unwrap().unwrap();
+    audit_task.finish().await;
+    let (_, rows) = ((), store.audit(&Default::default()).await.unwrap());
+    let actions: Vec<&str> = rows.iter().map(|r| r.entry.action_id.as_str()).collect();
+    assert_eq!(
+        actions,
+        [
+            "config.connect",
+            "config.connect",
+            "config.refresh",
+            "config.refresh",
+            "config.delete",
+            "config.connect"
+        ]
+    );
+    assert!(
+        rows.iter()
+            .all(|r| r.entry.org_id.as_deref() == Some(acme.id.as_str()))
+    );
+
+    // The SQLite files never hold the upstream token.
+    store.pool().close().await;
+    for entry in std::fs::read_dir(data.path()).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(
+            !bytes.windows(SECRET.len()).any(|w| w == SECRET.as_bytes()),
+            "plaintext token on disk"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn audit_and_openapi_routes() {
+    let data = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqlStore::open_sqlite(data.path()).await.unwrap());
+    let sealer = Arc::new(Sealer::from_keys(vec![[5u8; 32]]));
+    let chain = Chain::new(sealer.audit_key());
+    let org = store.create_org("acme", &[]).await.unwrap();
+    let other = store.create_org("other", &[]).await.unwrap();
+    for (org_id, outcome) in [(&org.id, "ok"), (&org.id, "timeout"), (&other.id, "ok")] {
+        store
+            .append_audit(
+                &chain,
+                &[switchboard_store::AuditEntry {
+                    at: 1,
+                    org_id: Some(org_id.clone()),
+                    action_id: "mcp.a.b".into(),
+                    verdict: "allowed".into(),
+                    outcome: outcome.into(),
+                    ..Default::default()
+                }],
+            )
+            .await
+            .unwrap();
+    }
+    let view = token(&store, &org.id, &["integrations:view"]).await;
+    let (audit, _task) = AuditWriter::start(store.clone(), chain, 8);
+    let registry = Registry::new(RegistryOptions::default());
+    let state = ApiState {
+        registry: registry.clone(),
+        store: store.clone(),
+        sealer,
+        audit,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    tokio::spawn(serve_http(
+        listener,
+        registry,
+        HttpOptions::default()
+            .with_shutdown(shutdown.clone())
+            .with_api(state),
+    ));
+    let api = Api {
+        base,
+        http: reqwest::Client::new(),
+    };
+
+    let (status, body) = api.call("GET", "/api/audit", Some(&view), None).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        body["rows"].as_array().unwrap().len(),
+        2,
+        "only the caller's org"
+    );
+    let (_, timeouts) = api
+        .call("GET", "/api/audit?outcome=timeout", Some(&view), None)
+        .await;
+    assert_eq!(timeouts["rows"].as_array().unwrap().len(), 1);
+    let (status, _) = api
+        .call("GET", "/api/audit?limit=0", Some(&view), None)
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, doc) = api.call("GET", "/api/openapi.json", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(doc["openapi"], "3.1.0");
+    assert!(doc["paths"]["/api/integrations/mcp/servers/{id}"]["delete"].is_object());
+    shutdown.cancel();
+}
