@@ -71,6 +71,12 @@ async fn serve(
         Some(Arc::new(audit.clone()))
     };
     let registry = setup::registry(global, &config, observer)?;
+    let api = ApiState::new(
+        registry.clone(),
+        control.store.clone(),
+        control.sealer.clone(),
+        audit,
+    );
     let addr = listen
         .or(config.gateway.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
@@ -96,15 +102,15 @@ async fn serve(
         .with_token(g.token.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
         .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default())
-        .with_api(ApiState {
-            registry: registry.clone(),
-            store: control.store.clone(),
-            sealer: control.sealer.clone(),
-            audit,
-        });
+        .with_api(api.clone());
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     eprintln!("switchboard listening on http://{local}/mcp");
     setup::connect_all(&registry, &config).await;
+    match api.load_servers().await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!("connected {n} server(s) stored through the API"),
+        Err(e) => tracing::error!("cannot load servers stored through the API: {e:?}"),
+    }
     let servers = registry.servers();
     for s in &servers {
         tracing::info!(server = %s.name, status = %s.status, tools = s.tool_count, "server");
@@ -122,7 +128,10 @@ async fn serve(
     tracing::info!("shutting down");
     shutdown.cancel();
     let _ = server.await;
+    let orgs = api.orgs.clone();
+    drop(api);
     audit_task.finish().await;
+    orgs.shutdown().await;
     registry.shutdown().await;
     Ok(ExitCode::SUCCESS)
 }

@@ -157,6 +157,41 @@ impl Registry {
         entry.info()
     }
 
+    /// Stops and forgets one server; `false` if there was none by that name.
+    pub async fn remove_server(&self, name: &str) -> bool {
+        let removed = {
+            let mut servers = write(&self.inner.servers);
+            let at = servers.iter().position(|e| e.spec.name.as_str() == name);
+            at.map(|i| servers.remove(i))
+        };
+        let Some(entry) = removed else { return false };
+        entry.close().await;
+        self.rebuild();
+        true
+    }
+
+    /// A new, empty registry sharing this one's naming, HTTP client, limits and observer
+    /// (one per org for servers connected through the API).
+    pub fn sibling(&self) -> Registry {
+        let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
+        let (changes, _) = broadcast::channel(16);
+        let mut connect = self.inner.connect.clone();
+        connect.events = Some(events_tx);
+        let registry = Self {
+            inner: Arc::new(Inner {
+                naming: self.inner.naming.clone(),
+                connect,
+                servers: RwLock::default(),
+                catalog: RwLock::default(),
+                changes,
+                shutdown: CancellationToken::new(),
+                observer: self.inner.observer.clone(),
+            }),
+        };
+        tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
+        registry
+    }
+
     /// Makes the registry match `config`: unchanged servers are left alone, changed ones are
     /// replaced, removed ones stopped, and all new ones connected concurrently.
     pub async fn apply_config(&self, config: &Config) -> Vec<ServerInfo> {

@@ -43,6 +43,21 @@ pub trait Store: Send + Sync + 'static {
     /// Every server row with credentials, across orgs (key rotation re-seals them).
     async fn all_servers(&self) -> Result<Vec<ServerRow>, StoreError>;
 
+    /// Turns one action on or off for an agent.
+    async fn set_agent_action(
+        &self,
+        org_id: &str,
+        agent_id: &str,
+        action_id: &str,
+        enabled: bool,
+    ) -> Result<(), StoreError>;
+    /// The actions an agent has enabled.
+    async fn enabled_actions(
+        &self,
+        org_id: &str,
+        agent_id: &str,
+    ) -> Result<Vec<String>, StoreError>;
+
     /// Appends entries to the chain in one transaction and returns the rows written.
     async fn append_audit(
         &self,

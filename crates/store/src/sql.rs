@@ -16,6 +16,10 @@ pub enum Backend {
     Postgres,
 }
 
+/// Columns of one audit row, and rows per INSERT (SQLite allows 32766 parameters).
+const AUDIT_COLUMNS: usize = 16;
+const AUDIT_ROWS_PER_INSERT: usize = 256;
+
 /// Arbitrary but fixed: the advisory lock that serialises audit appends across replicas.
 const AUDIT_LOCK: i64 = 0x5357_4244_4155_4454;
 
@@ -333,6 +337,46 @@ impl Store for SqlStore {
         rows.iter().map(server_from).collect()
     }
 
+    async fn set_agent_action(
+        &self,
+        org_id: &str,
+        agent_id: &str,
+        action_id: &str,
+        enabled: bool,
+    ) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO agent_actions (org_id, agent_id, action_id, enabled, updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (org_id, agent_id, action_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
+        )
+        .bind(org_id)
+        .bind(agent_id)
+        .bind(action_id)
+        .bind(i64::from(enabled))
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn enabled_actions(
+        &self,
+        org_id: &str,
+        agent_id: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT action_id FROM agent_actions WHERE org_id = $1 AND agent_id = $2 AND enabled = 1 ORDER BY action_id",
+        )
+        .bind(org_id)
+        .bind(agent_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                r.try_get::<String, _>("action_id")
+                    .map_err(StoreError::from)
+            })
+            .collect()
+    }
+
     async fn append_audit(
         &self,
         chain: &Chain,
@@ -360,29 +404,46 @@ impl Store for SqlStore {
             None => (0, GENESIS.to_string()),
         };
         let rows = chain.link(last_seq, &last_hash, entries);
-        for r in &rows {
-            let e = &r.entry;
-            sqlx::query(
-                "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-            )
-            .bind(r.seq)
-            .bind(e.at)
-            .bind(&e.org_id)
-            .bind(&e.agent_id)
-            .bind(&e.end_user_id)
-            .bind(&e.token_id)
-            .bind(&e.action_id)
-            .bind(&e.server)
-            .bind(&e.verdict)
-            .bind(&e.outcome)
-            .bind(e.duration_us)
-            .bind(e.request_bytes)
-            .bind(e.response_bytes)
-            .bind(&e.detail)
-            .bind(&r.prev_hash)
-            .bind(&r.hash)
-            .execute(&mut *tx)
-            .await?;
+        // Many rows per statement: the point of group commit is few round trips.
+        for chunk in rows.chunks(AUDIT_ROWS_PER_INSERT) {
+            let mut sql = String::from(
+                "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash) VALUES ",
+            );
+            for i in 0..chunk.len() {
+                let base = i * AUDIT_COLUMNS;
+                let params: Vec<String> = (1..=AUDIT_COLUMNS)
+                    .map(|c| format!("${}", base + c))
+                    .collect();
+                if i > 0 {
+                    sql.push_str(", ");
+                }
+                sql.push('(');
+                sql.push_str(&params.join(", "));
+                sql.push(')');
+            }
+            // Built from fixed text and numbered placeholders only; values are bound.
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+            for r in chunk {
+                let e = &r.entry;
+                query = query
+                    .bind(r.seq)
+                    .bind(e.at)
+                    .bind(e.org_id.clone())
+                    .bind(e.agent_id.clone())
+                    .bind(e.end_user_id.clone())
+                    .bind(e.token_id.clone())
+                    .bind(e.action_id.clone())
+                    .bind(e.server.clone())
+                    .bind(e.verdict.clone())
+                    .bind(e.outcome.clone())
+                    .bind(e.duration_us)
+                    .bind(e.request_bytes)
+                    .bind(e.response_bytes)
+                    .bind(e.detail.clone())
+                    .bind(r.prev_hash.clone())
+                    .bind(r.hash.clone());
+            }
+            query.execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(rows)

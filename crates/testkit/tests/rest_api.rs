@@ -66,7 +66,11 @@ async fn the_integrations_api_end_to_end() {
     let store = Arc::new(SqlStore::open_sqlite(data.path()).await.unwrap());
     let sealer = Arc::new(Sealer::from_keys(vec![[5u8; 32]]));
     let (audit, audit_task) = AuditWriter::start(store.clone(), Chain::new(sealer.audit_key()), 64);
-    let registry = Registry::new(RegistryOptions::default().with_dev(true));
+    let registry = Registry::new(
+        RegistryOptions::default()
+            .with_dev(true)
+            .with_observer(Arc::new(audit.clone())),
+    );
 
     let acme = store
         .create_org("acme", &["mcp_external_servers".into()])
@@ -80,12 +84,12 @@ async fn the_integrations_api_end_to_end() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let shutdown = CancellationToken::new();
-    let api_state = ApiState {
-        registry: registry.clone(),
-        store: store.clone() as Arc<dyn Store>,
-        sealer: sealer.clone(),
-        audit: audit.clone(),
-    };
+    let api_state = ApiState::new(
+        registry.clone(),
+        store.clone() as Arc<dyn Store>,
+        sealer.clone(),
+        audit.clone(),
+    );
     let options = HttpOptions::default()
         .with_shutdown(shutdown.clone())
         .with_api(api_state);
@@ -240,6 +244,85 @@ async fn the_integrations_api_end_to_end() {
         "{refreshed}"
     );
 
+    // Agents > Actions: list, enable, invoke; disabled actions are refused.
+    let actions_path = "/api/agents/support-bot/actions";
+    let (status, listed) = api.call("GET", actions_path, Some(&view), None).await;
+    assert_eq!(status, StatusCode::OK, "{listed}");
+    let echo_integration = listed["integrations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["integration"] == "mcp_echo")
+        .unwrap()
+        .clone();
+    assert_eq!(echo_integration["actions"].as_array().unwrap().len(), 3);
+    assert!(
+        echo_integration["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|a| a["enabled"] == false)
+    );
+    let invoke = format!("{actions_path}/mcp.echo.echo/invoke");
+    let args = json!({"arguments": {"text": "hello agent"}, "end_user_id": "user-1"});
+    let (status, body) = api
+        .call("POST", &invoke, Some(&manage), Some(args.clone()))
+        .await;
+    assert_eq!(
+        (status, kind(&body)),
+        (StatusCode::FORBIDDEN, "policy_denied"),
+        "{body}"
+    );
+    let toggle = format!("{actions_path}/mcp.echo.echo");
+    let (status, _) = api
+        .call("PUT", &toggle, Some(&view), Some(json!({"enabled": true})))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = api
+        .call(
+            "PUT",
+            &toggle,
+            Some(&manage),
+            Some(json!({"enabled": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = api
+        .call(
+            "PUT",
+            &format!("{actions_path}/mcp.echo.nope"),
+            Some(&manage),
+            Some(json!({"enabled": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let (status, body) = api
+        .call("POST", &invoke, Some(&manage), Some(args.clone()))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["result"]["content"][0]["text"], "hello agent");
+    let (_, listed) = api.call("GET", actions_path, Some(&view), None).await;
+    let enabled: Vec<&str> = listed["integrations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|i| i["actions"].as_array().unwrap())
+        .filter(|a| a["enabled"] == true)
+        .map(|a| a["action_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(enabled, ["mcp.echo.echo"]);
+    let (status, _) = api
+        .call(
+            "PUT",
+            &toggle,
+            Some(&manage),
+            Some(json!({"enabled": false})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, _) = api.call("POST", &invoke, Some(&manage), Some(args)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+
     // Soft delete: gone from the list, kept (without credentials) for old audit rows.
     let (status, _) = api.call("DELETE", &echo_path, Some(&view), None).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -272,12 +355,13 @@ async fn the_integrations_api_end_to_end() {
         .await;
     assert_eq!(status, StatusCode::CREATED, "the slug is free again");
 
-    // Config changes are audited; the OpenAPI document lists the routes.
+    // Config changes and the invocation are audited.
     drop(audit);
+    registry.shutdown().await;
     shutdown.cancel();
     server.await.unwrap().unwrap();
     audit_task.finish().await;
-    let (_, rows) = ((), store.audit(&Default::default()).await.unwrap());
+    let rows = store.audit(&Default::default()).await.unwrap();
     let actions: Vec<&str> = rows.iter().map(|r| r.entry.action_id.as_str()).collect();
     assert_eq!(
         actions,
@@ -286,6 +370,9 @@ async fn the_integrations_api_end_to_end() {
             "config.connect",
             "config.refresh",
             "config.refresh",
+            "config.enable",
+            "mcp.echo.echo",
+            "config.disable",
             "config.delete",
             "config.connect"
         ]
@@ -294,6 +381,13 @@ async fn the_integrations_api_end_to_end() {
         rows.iter()
             .all(|r| r.entry.org_id.as_deref() == Some(acme.id.as_str()))
     );
+    let invoked = rows
+        .iter()
+        .find(|r| r.entry.action_id == "mcp.echo.echo")
+        .unwrap();
+    assert_eq!(invoked.entry.agent_id.as_deref(), Some("support-bot"));
+    assert_eq!(invoked.entry.end_user_id.as_deref(), Some("user-1"));
+    assert_eq!(invoked.entry.outcome, "ok");
 
     // The SQLite files never hold the upstream token.
     store.pool().close().await;
@@ -333,12 +427,7 @@ async fn audit_and_openapi_routes() {
     let view = token(&store, &org.id, &["integrations:view"]).await;
     let (audit, _task) = AuditWriter::start(store.clone(), chain, 8);
     let registry = Registry::new(RegistryOptions::default());
-    let state = ApiState {
-        registry: registry.clone(),
-        store: store.clone(),
-        sealer,
-        audit,
-    };
+    let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let shutdown = CancellationToken::new();

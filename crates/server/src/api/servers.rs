@@ -117,12 +117,13 @@ fn bearer_for(
 }
 
 impl ApiState {
-    /// initialize + tools/list against the server now; the row records the outcome.
-    async fn discover(&self, row: &mut ServerRow, bearer: Option<String>) {
+    /// Connects the server in its org's registry now (initialize + tools/list); the row
+    /// records the outcome.
+    pub(super) async fn connect(&self, row: &mut ServerRow, bearer: Option<String>) {
         let Ok(slug) = ServerSlug::parse(&row.slug) else {
             return;
         };
-        let spec = ServerSpec::new(
+        let mut spec = ServerSpec::new(
             slug,
             Transport::Http(HttpSpec {
                 url: row.url.clone(),
@@ -130,13 +131,19 @@ impl ApiState {
                 bearer_token: bearer.clone(),
             }),
         );
-        let mut spec = spec;
         spec.secrets = bearer.into_iter().collect();
-        let report = self.registry.test_server(&spec).await;
-        row.status = report.status.to_string();
-        row.last_error = report.error.map(|e| spec.redact(&e));
-        if report.status == ServerStatus::Ready {
-            row.discovered_tools = report.tool_names;
+        spec.origin = format!("api:{}", row.id);
+        let registry = self.org_registry(&row.org_id);
+        let info = registry.add_server(spec).await;
+        row.status = info.status.to_string();
+        row.last_error = info.last_error;
+        if info.status == ServerStatus::Ready {
+            row.discovered_tools = registry
+                .tools()
+                .into_iter()
+                .filter(|t| t.server.as_str() == row.slug)
+                .map(|t| t.upstream_name)
+                .collect();
             row.last_discovered_at = Some(now_ms());
         }
     }
@@ -214,7 +221,7 @@ pub async fn create(
         )),
         other => other.into(),
     })?;
-    state.discover(&mut row, bearer).await;
+    state.connect(&mut row, bearer).await;
     state.store.update_server(&row).await?;
     state.audit_change(&caller, "connect", &row);
     Ok((
@@ -267,16 +274,8 @@ pub async fn update(
     let auth_method = body.auth_method.unwrap_or_else(|| row.auth_method.clone());
     let credentials = match body.credentials {
         Some(given) => Some(given),
-        None => match &row.credentials {
-            Some(sealed) if auth_method == row.auth_method => {
-                let plain = state
-                    .sealer
-                    .open(&row.id, CREDENTIALS, sealed)
-                    .map_err(|e| ApiError::Internal(format!("server {}: {e}", row.id)))?;
-                Some(serde_json::from_str(&plain).map_err(|e| ApiError::Internal(e.to_string()))?)
-            }
-            _ => None,
-        },
+        None if auth_method == row.auth_method => stored_credentials(&state, &row)?,
+        None => None,
     };
     let bearer = bearer_for(&auth_method, credentials.as_ref())?;
     row.credentials = match &credentials {
@@ -288,7 +287,7 @@ pub async fn update(
         _ => None,
     };
     row.auth_method = auth_method;
-    state.discover(&mut row, bearer).await;
+    state.connect(&mut row, bearer).await;
     state.store.update_server(&row).await?;
     state.audit_change(&caller, "refresh", &row);
     Ok(Json(view(&row)))
@@ -305,7 +304,31 @@ pub async fn delete(
     row.credentials = None;
     row.discovered_tools.clear();
     row.status = "deleted".into();
+    state
+        .org_registry(&row.org_id)
+        .remove_server(&row.slug)
+        .await;
     state.store.update_server(&row).await?;
     state.audit_change(&caller, "delete", &row);
     Ok(Json(json!({"id": row.id, "status": row.status})))
+}
+
+/// The credentials sealed in `row`, opened.
+fn stored_credentials(state: &ApiState, row: &ServerRow) -> Result<Option<Credentials>, ApiError> {
+    let Some(sealed) = &row.credentials else {
+        return Ok(None);
+    };
+    let plain = state
+        .sealer
+        .open(&row.id, CREDENTIALS, sealed)
+        .map_err(|e| ApiError::Internal(format!("server {}: {e}", row.id)))?;
+    serde_json::from_str(&plain)
+        .map(Some)
+        .map_err(|e| ApiError::Internal(e.to_string()))
+}
+
+/// The bearer token a stored row sends upstream.
+pub(super) fn stored_bearer(state: &ApiState, row: &ServerRow) -> Result<Option<String>, ApiError> {
+    let credentials = stored_credentials(state, row)?;
+    bearer_for(&row.auth_method, credentials.as_ref())
 }

@@ -1,0 +1,179 @@
+//! Agents > Actions: which actions each agent may use, and invoking one over REST.
+
+use super::auth::{ApiCaller, MANAGE, VIEW};
+use super::{ApiError, ApiState};
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use switchboard_core::{Caller, ErrorKind};
+use switchboard_registry::CallOptions;
+use switchboard_store::{AuditEntry, now_ms};
+
+fn check_agent(agent: &str) -> Result<(), ApiError> {
+    let ok = !agent.is_empty()
+        && agent.len() <= 128
+        && agent
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.:-".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::Invalid(
+            "agent ids are 1-128 characters: letters, digits, '_', '.', ':' or '-'".into(),
+        ))
+    }
+}
+
+pub async fn list(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    Path(agent): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(VIEW)?;
+    check_agent(&agent)?;
+    let enabled = state.store.enabled_actions(&caller.org.id, &agent).await?;
+    let mut integrations: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for tool in state.org_registry(&caller.org.id).tools() {
+        let action_id = tool.action_id.to_string();
+        integrations
+            .entry(tool.server.to_string())
+            .or_default()
+            .push(json!({
+                "action_id": action_id,
+                "name": tool.upstream_name,
+                "description": tool.tool.description,
+                "enabled": enabled.contains(&action_id),
+            }));
+    }
+    let integrations: Vec<Value> = integrations
+        .into_iter()
+        .map(|(server, actions)| {
+            json!({"integration": format!("mcp_{server}"), "server": server, "actions": actions})
+        })
+        .collect();
+    Ok(Json(json!({"agent": agent, "integrations": integrations})))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Toggle {
+    enabled: bool,
+}
+
+pub async fn set(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    Path((agent, action_id)): Path<(String, String)>,
+    body: Result<Json<Toggle>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(MANAGE)?;
+    check_agent(&agent)?;
+    let Json(toggle) = body.map_err(|e| ApiError::Invalid(e.body_text()))?;
+    let known = state
+        .org_registry(&caller.org.id)
+        .tools()
+        .iter()
+        .any(|t| t.action_id.as_str() == action_id);
+    if toggle.enabled && !known {
+        return Err(ApiError::NotFound(format!(
+            "no action {action_id} in org {}; GET /api/agents/{agent}/actions lists them",
+            caller.org.name
+        )));
+    }
+    state
+        .store
+        .set_agent_action(&caller.org.id, &agent, &action_id, toggle.enabled)
+        .await?;
+    state.audit.record_now(AuditEntry {
+        at: now_ms(),
+        org_id: Some(caller.org.id.clone()),
+        agent_id: Some(agent.clone()),
+        token_id: Some(caller.token.id.clone()),
+        action_id: format!(
+            "config.{}",
+            if toggle.enabled { "enable" } else { "disable" }
+        ),
+        verdict: "allowed".into(),
+        outcome: "ok".into(),
+        detail: Some(format!("surface=rest action={action_id}")),
+        ..Default::default()
+    });
+    Ok(Json(
+        json!({"agent": agent, "action_id": action_id, "enabled": toggle.enabled}),
+    ))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Invoke {
+    arguments: Option<Value>,
+    end_user_id: Option<String>,
+}
+
+fn call_status(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::AuthUnavailable => StatusCode::BAD_GATEWAY,
+        ErrorKind::TransportError | ErrorKind::ServerError => StatusCode::BAD_GATEWAY,
+        ErrorKind::Timeout => StatusCode::GATEWAY_TIMEOUT,
+        ErrorKind::ToolNotFound => StatusCode::NOT_FOUND,
+        ErrorKind::PolicyDenied => StatusCode::FORBIDDEN,
+        ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::InvalidRequest => StatusCode::BAD_REQUEST,
+    }
+}
+
+pub async fn invoke(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    Path((agent, action_id)): Path<(String, String)>,
+    body: Result<Json<Invoke>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    caller.require(MANAGE)?;
+    check_agent(&agent)?;
+    let body = match body {
+        Ok(Json(body)) => body,
+        Err(JsonRejection::MissingJsonContentType(_)) => Invoke::default(),
+        Err(e) => return Err(ApiError::Invalid(e.body_text())),
+    };
+    let enabled = state.store.enabled_actions(&caller.org.id, &agent).await?;
+    if !enabled.contains(&action_id) {
+        return Err(ApiError::Forbidden(format!(
+            "action {action_id} is not enabled for agent {agent}; enable it with PUT /api/agents/{agent}/actions/{action_id}"
+        )));
+    }
+    let registry = state.org_registry(&caller.org.id);
+    let Some(exposed) = registry
+        .tools()
+        .into_iter()
+        .find(|t| t.action_id.as_str() == action_id)
+        .map(|t| t.exposed_name)
+    else {
+        return Err(ApiError::NotFound(format!(
+            "action {action_id} is enabled but its server offers no such tool now"
+        )));
+    };
+    let mut opts = CallOptions::default().with_caller(Caller {
+        org_id: Some(caller.org.id.clone()),
+        agent_id: Some(agent),
+        token_id: Some(caller.token.id.clone()),
+        surface: "rest",
+    });
+    if let Some(user) = body.end_user_id {
+        opts = opts.with_end_user(user);
+    }
+    Ok(
+        match registry.call_tool(&exposed, body.arguments, opts).await {
+            Ok(result) => (StatusCode::OK, Json(json!({"result": result}))).into_response(),
+            Err(e) => (
+                call_status(e.kind),
+                Json(json!({"error": {"kind": e.kind.as_str(), "message": e.message}})),
+            )
+                .into_response(),
+        },
+    )
+}
