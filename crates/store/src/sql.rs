@@ -405,7 +405,12 @@ impl Store for SqlStore {
         };
         let rows = chain.link(last_seq, &last_hash, entries);
         // Many rows per statement: the point of group commit is few round trips.
-        for chunk in rows.chunks(AUDIT_ROWS_PER_INSERT) {
+        let per_insert = match self.backend {
+            // sqlx's SQLite driver slows down sharply with very long argument lists.
+            Backend::Sqlite => 16,
+            Backend::Postgres => AUDIT_ROWS_PER_INSERT,
+        };
+        for chunk in rows.chunks(per_insert) {
             let mut sql = String::from(
                 "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash) VALUES ",
             );
