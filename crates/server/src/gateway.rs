@@ -21,21 +21,59 @@ pub const KIND_META_KEY: &str = "switchboard/error";
 #[derive(Clone)]
 pub struct Gateway {
     registry: Registry,
+    scope: Option<AgentScope>,
+}
+
+/// Limits a gateway to one agent's enabled actions (`/mcp/agents/{agent}`).
+#[derive(Clone)]
+pub struct AgentScope {
+    pub store: std::sync::Arc<dyn switchboard_store::Store>,
+    pub caller: Caller,
+}
+
+impl AgentScope {
+    async fn enabled(&self) -> Vec<String> {
+        let (Some(org), Some(agent)) = (&self.caller.org_id, &self.caller.agent_id) else {
+            return Vec::new();
+        };
+        self.store
+            .enabled_actions(org, agent)
+            .await
+            .unwrap_or_else(|e| {
+                tracing::error!("cannot read enabled actions: {e}");
+                Vec::new()
+            })
+    }
 }
 
 impl Gateway {
     pub fn new(registry: Registry) -> Self {
-        Self { registry }
+        Self {
+            registry,
+            scope: None,
+        }
+    }
+
+    /// A gateway that shows and calls only `scope`'s enabled actions.
+    pub fn scoped(registry: Registry, scope: AgentScope) -> Self {
+        Self {
+            registry,
+            scope: Some(scope),
+        }
     }
 
     /// Per-call options from the request context: cancellation, progress and end user.
     fn call_options(&self, ctx: &RequestContext<RoleServer>) -> CallOptions {
-        let mut opts = CallOptions::default()
-            .with_cancel(ctx.ct.clone())
-            .with_caller(Caller {
+        let caller = match &self.scope {
+            Some(scope) => scope.caller.clone(),
+            None => Caller {
                 surface: "mcp",
                 ..Caller::default()
-            });
+            },
+        };
+        let mut opts = CallOptions::default()
+            .with_cancel(ctx.ct.clone())
+            .with_caller(caller);
         if let Some(user) = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str) {
             opts = opts.with_end_user(user);
         }
@@ -129,8 +167,21 @@ impl rmcp::ServerHandler for Gateway {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let catalog = self.registry.catalog();
+        let enabled = match &self.scope {
+            Some(scope) => Some(scope.enabled().await),
+            None => None,
+        };
         Ok(ListToolsResult::with_all_items(
-            catalog.tools.iter().map(|t| t.tool.clone()).collect(),
+            catalog
+                .tools
+                .iter()
+                .filter(|t| {
+                    enabled
+                        .as_ref()
+                        .is_none_or(|e| e.contains(&t.action_id.to_string()))
+                })
+                .map(|t| t.tool.clone())
+                .collect(),
         ))
     }
 
@@ -139,6 +190,23 @@ impl rmcp::ServerHandler for Gateway {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(scope) = &self.scope {
+            let action = self
+                .registry
+                .catalog()
+                .tool(&request.name)
+                .map(|t| t.action_id.to_string());
+            let allowed = match action {
+                Some(action) => scope.enabled().await.contains(&action),
+                None => true, // unknown names fail below as tool_not_found
+            };
+            if !allowed {
+                return Ok(CallToolResponse::Complete(failed_result(CallError::new(
+                    ErrorKind::PolicyDenied,
+                    format!("{} is not enabled for this agent", request.name),
+                ))));
+            }
+        }
         let opts = self.call_options(&context);
         let arguments = request.arguments.map(Value::Object);
         let result = match self

@@ -6,7 +6,7 @@ mod auth;
 mod gateway;
 mod http;
 
-pub use gateway::{Gateway, KIND_META_KEY};
+pub use gateway::{AgentScope, Gateway, KIND_META_KEY};
 pub use http::{HttpOptions, router, serve_http};
 
 use switchboard_registry::Registry;

@@ -464,3 +464,96 @@ async fn audit_and_openapi_routes() {
     assert!(doc["paths"]["/api/integrations/mcp/servers/{id}"]["delete"].is_object());
     shutdown.cancel();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_agent_endpoint_shows_and_calls_only_enabled_actions() {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+    let upstream = kit::Served::start(Path::new(ECHO), &["--http", "127.0.0.1:0"]).await;
+    let data = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqlStore::open_sqlite(data.path()).await.unwrap());
+    let sealer = Arc::new(Sealer::from_keys(vec![[5u8; 32]]));
+    let (audit, _task) = AuditWriter::start(store.clone(), Chain::new(sealer.audit_key()), 64);
+    let registry = Registry::new(RegistryOptions::default().with_dev(true));
+    let org = store
+        .create_org("acme", &["mcp_external_servers".into()])
+        .await
+        .unwrap();
+    let manage = token(&store, &org.id, &["integrations:manage"]).await;
+    let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    tokio::spawn(serve_http(
+        listener,
+        registry,
+        HttpOptions::default()
+            .with_shutdown(shutdown.clone())
+            .with_api(state),
+    ));
+    let api = Api {
+        base: base.clone(),
+        http: reqwest::Client::new(),
+    };
+    let (status, _) = api
+        .call(
+            "POST",
+            "/api/integrations/mcp/servers",
+            Some(&manage),
+            Some(json!({"name": "Echo", "slug": "echo", "url": upstream.url})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, _) = api
+        .call(
+            "PUT",
+            "/api/agents/bot/actions/mcp.echo.echo",
+            Some(&manage),
+            Some(json!({"enabled": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    let endpoint = format!("{base}/mcp/agents/bot");
+    let (status, _) = api
+        .call("POST", "/mcp/agents/bot", None, Some(json!({})))
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let mut config = StreamableHttpClientTransportConfig::with_uri(endpoint);
+    config.auth_header = Some(manage.clone());
+    let client = ()
+        .serve(StreamableHttpClientTransport::with_client(
+            reqwest::Client::new(),
+            config,
+        ))
+        .await
+        .unwrap();
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(names, ["echo__echo"]);
+    let ok = client
+        .call_tool(
+            CallToolRequestParams::new("echo__echo")
+                .with_arguments(json!({"text": "only this"}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(kit::text(&ok), "only this");
+    let refused = client
+        .call_tool(CallToolRequestParams::new("echo__huge"))
+        .await
+        .unwrap();
+    assert_eq!(refused.is_error, Some(true));
+    let kind = &refused.meta.as_ref().unwrap().0["switchboard/error"]["kind"];
+    assert_eq!(kind, "policy_denied");
+    client.cancel().await.unwrap();
+    shutdown.cancel();
+}

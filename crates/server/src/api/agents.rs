@@ -14,7 +14,7 @@ use switchboard_core::{Caller, ErrorKind};
 use switchboard_registry::CallOptions;
 use switchboard_store::{AuditEntry, now_ms};
 
-fn check_agent(agent: &str) -> Result<(), ApiError> {
+pub(super) fn check_agent(agent: &str) -> Result<(), ApiError> {
     let ok = !agent.is_empty()
         && agent.len() <= 128
         && agent

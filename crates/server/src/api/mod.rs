@@ -1,5 +1,6 @@
 //! The REST API (`/api/…`): remote MCP servers per org, the audit log, the OpenAPI document.
 
+mod agent_mcp;
 mod agents;
 mod audit;
 mod auth;
@@ -25,6 +26,7 @@ pub struct ApiState {
     pub sealer: Arc<Sealer>,
     pub audit: AuditWriter,
     pub orgs: OrgRegistries,
+    agent_endpoints: agent_mcp::AgentEndpoints,
 }
 
 /// One registry per org for the servers it connected through the API, so slugs and tools of
@@ -68,6 +70,7 @@ impl ApiState {
             sealer,
             audit,
             orgs: OrgRegistries::default(),
+            agent_endpoints: Default::default(),
         }
     }
 
@@ -119,5 +122,6 @@ pub fn router(state: ApiState) -> Router {
             post(agents::invoke),
         )
         .route("/api/openapi.json", get(openapi::document))
+        .route("/mcp/agents/{agent}", axum::routing::any(agent_mcp::handle))
         .with_state(state)
 }

@@ -1,0 +1,78 @@
+//! `/mcp/agents/{agent}`: an MCP endpoint with only the agent's enabled actions, authorised by
+//! an API token of the agent's org. One Streamable HTTP service per (org, agent) keeps sessions.
+
+use super::ApiState;
+use super::auth::{ApiCaller, VIEW};
+use crate::gateway::{AgentScope, Gateway};
+use axum::extract::{Path, Request, State};
+use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use switchboard_core::Caller;
+use tower::ServiceExt;
+
+type AgentService = StreamableHttpService<Gateway, LocalSessionManager>;
+
+/// The per-agent MCP services, made on first use.
+#[derive(Clone, Default)]
+pub struct AgentEndpoints(Arc<Mutex<HashMap<(String, String), AgentService>>>);
+
+pub async fn handle(
+    State(state): State<ApiState>,
+    Path(agent): Path<String>,
+    request: Request,
+) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let caller = match <ApiCaller as axum::extract::FromRequestParts<ApiState>>::from_request_parts(
+        &mut parts, &state,
+    )
+    .await
+    {
+        Ok(caller) => caller,
+        Err(e) => return e.into_response(),
+    };
+    if let Err(e) = caller.require(VIEW) {
+        return e.into_response();
+    }
+    if let Err(e) = super::agents::check_agent(&agent) {
+        return e.into_response();
+    }
+    let service = state.agent_service(&caller, &agent);
+    match service.oneshot(Request::from_parts(parts, body)).await {
+        Ok(response) => response.into_response(),
+        Err(never) => match never {},
+    }
+}
+
+impl ApiState {
+    fn agent_service(&self, caller: &ApiCaller, agent: &str) -> AgentService {
+        let key = (caller.org.id.clone(), agent.to_string());
+        let mut services = self
+            .agent_endpoints
+            .0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        services
+            .entry(key)
+            .or_insert_with(|| {
+                let registry = self.org_registry(&caller.org.id);
+                let scope = AgentScope {
+                    store: self.store.clone(),
+                    caller: Caller {
+                        org_id: Some(caller.org.id.clone()),
+                        agent_id: Some(agent.to_string()),
+                        token_id: Some(caller.token.id.clone()),
+                        surface: "mcp",
+                    },
+                };
+                StreamableHttpService::new(
+                    move || Ok(Gateway::scoped(registry.clone(), scope.clone())),
+                    Arc::new(LocalSessionManager::default()),
+                    StreamableHttpServerConfig::default(),
+                )
+            })
+            .clone()
+    }
+}
