@@ -462,6 +462,7 @@ async fn audit_and_openapi_routes() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(doc["openapi"], "3.1.0");
     assert!(doc["paths"]["/api/integrations/mcp/servers/{id}"]["delete"].is_object());
+    assert!(doc["paths"]["/api/agents/{agent}/actions/{action_id}/invoke"]["post"].is_object());
     shutdown.cancel();
 }
 

@@ -59,6 +59,35 @@ pub async fn document() -> Json<Value> {
                     "responses": with(json!({"200": {"description": "Deleted"}}))
                 }
             },
+            "/api/agents/{agent}/actions": {
+                "parameters": [{"name": "agent", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "get": {
+                    "summary": "The org's actions grouped by integration mcp_<slug>, with this agent's toggles",
+                    "responses": with(json!({"200": {"description": "Integrations and actions"}}))
+                }
+            },
+            "/api/agents/{agent}/actions/{action_id}": {
+                "parameters": [
+                    {"name": "agent", "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "action_id", "in": "path", "required": true, "schema": {"type": "string"}}
+                ],
+                "put": {
+                    "summary": "Enable or disable one action for the agent",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["enabled"], "properties": {"enabled": {"type": "boolean"}}}}}},
+                    "responses": with(json!({"200": {"description": "The new state"}}))
+                }
+            },
+            "/api/agents/{agent}/actions/{action_id}/invoke": {
+                "parameters": [
+                    {"name": "agent", "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "action_id", "in": "path", "required": true, "schema": {"type": "string"}}
+                ],
+                "post": {
+                    "summary": "Call an enabled action; the end user travels upstream as _meta.bound_end_user_id",
+                    "requestBody": {"content": {"application/json": {"schema": {"type": "object", "properties": {"arguments": {"type": "object"}, "end_user_id": {"type": "string"}}}}}},
+                    "responses": with(json!({"200": {"description": "{\"result\": CallToolResult}"}, "429": error_response("The server's calls-in-flight limit was reached"), "502": error_response("The upstream failed"), "504": error_response("The call timed out")}))
+                }
+            },
             "/api/audit": {
                 "get": {
                     "summary": "The org's audit rows in chain order",
