@@ -260,9 +260,11 @@ impl Registry {
         opts: CallOptions,
     ) -> Result<CallToolResult, CallError> {
         let started = Instant::now();
-        let request_bytes = arguments
-            .as_ref()
-            .map_or(0, |a| serde_json::to_vec(a).map_or(0, |v| v.len()));
+        // Sizes are for the audit log: skip the serialisation when nobody records them.
+        let request_bytes = match (&self.inner.observer, &arguments) {
+            (Some(_), Some(a)) => serde_json::to_vec(a).map_or(0, |v| v.len()),
+            _ => 0,
+        };
         let route = self.route(exposed);
         let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
         let outcome = match route.clone() {
