@@ -101,6 +101,54 @@ async fn the_integrations_api_end_to_end() {
     let servers = "/api/integrations/mcp/servers";
     let good = json!({"name": "Echo", "slug": "echo", "url": upstream.url, "auth_method": "bearer", "credentials": {"token": SECRET}});
 
+    // A server from the operator's config file: listed, read-only.
+    let (_cfg_dir, cfg) = kit::write_mcp_json(json!({"fromfile": {"command": ECHO}}));
+    registry
+        .apply_config(&switchboard_config::load(&[cfg]).unwrap())
+        .await;
+    let (_, list) = api.call("GET", servers, Some(&view), None).await;
+    let from_file = list["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["slug"] == "fromfile")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (
+            from_file["source"].as_str(),
+            from_file["read_only"].as_bool()
+        ),
+        (Some("config"), Some(true))
+    );
+    assert_eq!(from_file["status"], "ready");
+    let (status, body) = api
+        .call(
+            "DELETE",
+            &format!("{servers}/config:fromfile"),
+            Some(&manage),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("read-only"),
+        "{body}"
+    );
+    let (status, _) = api
+        .call(
+            "PATCH",
+            &format!("{servers}/config:fromfile"),
+            Some(&manage),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    registry.remove_server("fromfile").await;
+
     // Authentication, roles and the feature flag.
     let (status, body) = api.call("GET", servers, None, None).await;
     assert_eq!(

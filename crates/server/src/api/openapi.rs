@@ -126,7 +126,9 @@ pub async fn document() -> Json<Value> {
                     "status": {"type": "string", "enum": ["connecting", "ready", "error", "deleted"]},
                     "last_discovered_at": {"type": ["integer", "null"]}, "last_error": {"type": ["string", "null"]},
                     "discovered_tools": {"type": "array", "items": {"type": "string"}},
-                    "created_at": {"type": "integer"}, "deleted_at": {"type": ["integer", "null"]}}}
+                    "created_at": {"type": "integer"}, "deleted_at": {"type": ["integer", "null"]},
+                    "source": {"type": "string", "enum": ["config"], "description": "present on servers declared in config files"},
+                    "read_only": {"type": "boolean", "description": "true for config-file servers: PATCH and DELETE answer 403"}}}
             }
         }
     }))

@@ -242,12 +242,45 @@ pub async fn list(
 ) -> Result<Json<Value>, ApiError> {
     caller.require(VIEW)?;
     let rows = state.store.servers(&caller.org.id).await?;
-    let servers: Vec<Value> = rows
+    let mut servers: Vec<Value> = rows
         .iter()
         .filter(|r| query.include_deleted || r.deleted_at.is_none())
         .map(view)
         .collect();
+    // Servers the operator declared in config files: shown, never changed through the API.
+    let tools = state.registry.tools();
+    servers.extend(state.registry.servers().into_iter().map(|s| {
+        let names: Vec<&str> = tools
+            .iter()
+            .filter(|t| t.server.as_str() == s.name)
+            .map(|t| t.upstream_name.as_str())
+            .collect();
+        json!({
+            "id": format!("{CONFIG_PREFIX}{}", s.name),
+            "slug": s.name,
+            "name": s.name,
+            "transport": s.transport,
+            "status": s.status,
+            "last_error": s.last_error,
+            "discovered_tools": names,
+            "source": "config",
+            "read_only": true,
+        })
+    }));
     Ok(Json(json!({ "servers": servers })))
+}
+
+/// Ids of config-file servers in API answers.
+const CONFIG_PREFIX: &str = "config:";
+
+/// Config-file servers are the operator's: the API shows them but does not change them.
+fn refuse_config_server(id: &str) -> Result<(), ApiError> {
+    match id.strip_prefix(CONFIG_PREFIX) {
+        Some(name) => Err(ApiError::Forbidden(format!(
+            "server {name} is declared in a config file and is read-only through the API; change it in the file (switchboard config check shows where)"
+        ))),
+        None => Ok(()),
+    }
 }
 
 pub async fn update(
@@ -257,6 +290,7 @@ pub async fn update(
     body: Result<Json<UpdateServer>, JsonRejection>,
 ) -> Result<Json<Value>, ApiError> {
     caller.require(MANAGE)?;
+    refuse_config_server(&id)?;
     let body = match body {
         Ok(Json(body)) => body,
         Err(JsonRejection::MissingJsonContentType(_)) => UpdateServer::default(),
@@ -299,6 +333,7 @@ pub async fn delete(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     caller.require(MANAGE)?;
+    refuse_config_server(&id)?;
     let mut row = state.live_row(&caller, &id).await?;
     row.deleted_at = Some(now_ms());
     row.credentials = None;
