@@ -48,6 +48,29 @@ impl Api {
     }
 }
 
+/// The gateway with the REST API on a free loopback port.
+async fn serve_api(
+    registry: Registry,
+    state: ApiState,
+) -> (
+    Api,
+    CancellationToken,
+    tokio::task::JoinHandle<std::io::Result<()>>,
+) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    let options = HttpOptions::default()
+        .with_shutdown(shutdown.clone())
+        .with_api(state);
+    let server = tokio::spawn(serve_http(listener, registry, options));
+    let api = Api {
+        base,
+        http: reqwest::Client::new(),
+    };
+    (api, shutdown, server)
+}
+
 async fn token(store: &SqlStore, org_id: &str, roles: &[&str]) -> String {
     let (token, hash) = new_api_token();
     let roles: Vec<String> = roles.iter().map(|r| r.to_string()).collect();
@@ -81,23 +104,13 @@ async fn the_integrations_api_end_to_end() {
     let view = token(&store, &acme.id, &["integrations:view"]).await;
     let flagless = token(&store, &plain.id, &["integrations:manage"]).await;
 
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let shutdown = CancellationToken::new();
     let api_state = ApiState::new(
         registry.clone(),
         store.clone() as Arc<dyn Store>,
         sealer.clone(),
         audit.clone(),
     );
-    let options = HttpOptions::default()
-        .with_shutdown(shutdown.clone())
-        .with_api(api_state);
-    let server = tokio::spawn(serve_http(listener, registry.clone(), options));
-    let api = Api {
-        base,
-        http: reqwest::Client::new(),
-    };
+    let (api, shutdown, server) = serve_api(registry.clone(), api_state).await;
     let servers = "/api/integrations/mcp/servers";
     let good = json!({"name": "Echo", "slug": "echo", "url": upstream.url, "auth_method": "bearer", "credentials": {"token": SECRET}});
 
@@ -476,20 +489,7 @@ async fn audit_and_openapi_routes() {
     let (audit, _task) = AuditWriter::start(store.clone(), chain, 8);
     let registry = Registry::new(RegistryOptions::default());
     let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let shutdown = CancellationToken::new();
-    tokio::spawn(serve_http(
-        listener,
-        registry,
-        HttpOptions::default()
-            .with_shutdown(shutdown.clone())
-            .with_api(state),
-    ));
-    let api = Api {
-        base,
-        http: reqwest::Client::new(),
-    };
+    let (api, shutdown, _server) = serve_api(registry, state).await;
 
     let (status, body) = api.call("GET", "/api/audit", Some(&view), None).await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -533,20 +533,8 @@ async fn an_agent_endpoint_shows_and_calls_only_enabled_actions() {
         .unwrap();
     let manage = token(&store, &org.id, &["integrations:manage"]).await;
     let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let shutdown = CancellationToken::new();
-    tokio::spawn(serve_http(
-        listener,
-        registry,
-        HttpOptions::default()
-            .with_shutdown(shutdown.clone())
-            .with_api(state),
-    ));
-    let api = Api {
-        base: base.clone(),
-        http: reqwest::Client::new(),
-    };
+    let (api, shutdown, _server) = serve_api(registry, state).await;
+    let base = api.base.clone();
     let (status, _) = api
         .call(
             "POST",
