@@ -196,7 +196,7 @@ async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Resu
         );
     }
     let bar = setup::progress_bar(specs.len() as u64, "testing servers");
-    let reports = futures_join(specs.iter().map(|spec| {
+    let reports = futures::future::join_all(specs.iter().map(|spec| {
         let registry = registry.clone();
         let bar = bar.clone();
         async move {
@@ -241,10 +241,6 @@ async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Resu
     } else {
         ExitCode::FAILURE
     })
-}
-
-async fn futures_join<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
-    futures::future::join_all(futures).await
 }
 
 async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {

@@ -108,22 +108,33 @@ impl Registry {
         let http = options
             .http
             .unwrap_or_else(|| UpstreamHttp::new(options.egress.clone()));
+        let connect = ConnectOptions {
+            http,
+            events: None,
+            limits: options.limits,
+            allow_env: options.allow_env,
+        };
+        Self::assemble(options.naming, connect, options.observer)
+    }
+
+    /// A registry over `connect`, with its own change events and re-discovery task.
+    fn assemble(
+        naming: NamingTemplate,
+        mut connect: ConnectOptions,
+        observer: Option<Arc<dyn CallObserver>>,
+    ) -> Self {
         let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
         let (changes, _) = broadcast::channel(16);
+        connect.events = Some(events_tx);
         let registry = Self {
             inner: Arc::new(Inner {
-                naming: options.naming,
-                connect: ConnectOptions {
-                    http,
-                    events: Some(events_tx),
-                    limits: options.limits,
-                    allow_env: options.allow_env,
-                },
+                naming,
+                connect,
                 servers: RwLock::default(),
                 catalog: RwLock::default(),
                 changes,
                 shutdown: CancellationToken::new(),
-                observer: options.observer,
+                observer,
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
@@ -173,23 +184,11 @@ impl Registry {
     /// A new, empty registry sharing this one's naming, HTTP client, limits and observer
     /// (one per org for servers connected through the API).
     pub fn sibling(&self) -> Registry {
-        let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
-        let (changes, _) = broadcast::channel(16);
-        let mut connect = self.inner.connect.clone();
-        connect.events = Some(events_tx);
-        let registry = Self {
-            inner: Arc::new(Inner {
-                naming: self.inner.naming.clone(),
-                connect,
-                servers: RwLock::default(),
-                catalog: RwLock::default(),
-                changes,
-                shutdown: CancellationToken::new(),
-                observer: self.inner.observer.clone(),
-            }),
-        };
-        tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
-        registry
+        Self::assemble(
+            self.inner.naming.clone(),
+            self.inner.connect.clone(),
+            self.inner.observer.clone(),
+        )
     }
 
     /// Makes the registry match `config`: unchanged servers are left alone, changed ones are

@@ -381,10 +381,12 @@ fn classify_init(e: rmcp::service::ClientInitializeError) -> UpstreamError {
         return UpstreamError::Unauthorized(e.to_string());
     }
     match e {
-        Init::TransportError { error, context } => UpstreamError::Handshake(format!(
-            "{} (while trying to {context})",
-            crate::http::describe_transport(&error)
-        )),
+        Init::TransportError { error, context } => match crate::http::classify_transport(&error) {
+            UpstreamError::Transport(reason) => {
+                UpstreamError::Handshake(format!("{reason} (while trying to {context})"))
+            }
+            typed => typed,
+        },
         other => UpstreamError::Handshake(crate::http::error_chain(&other)),
     }
 }

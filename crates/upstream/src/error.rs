@@ -44,12 +44,6 @@ impl UpstreamError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             UpstreamError::Unauthorized(_) => ErrorKind::AuthUnavailable,
-            UpstreamError::Transport(m) | UpstreamError::Handshake(m)
-                if m.contains(crate::http::EGRESS_REFUSED)
-                    && !m.contains(crate::http::REDIRECT_REFUSED) =>
-            {
-                ErrorKind::PolicyDenied
-            }
             UpstreamError::Timeout(_) => ErrorKind::Timeout,
             UpstreamError::Server(_)
             | UpstreamError::Unexpected
@@ -71,7 +65,7 @@ impl UpstreamError {
             S::Timeout { timeout } => UpstreamError::Timeout(timeout),
             S::Cancelled { .. } => UpstreamError::Cancelled,
             S::UnexpectedResponse => UpstreamError::Unexpected,
-            S::TransportSend(e) => UpstreamError::Transport(crate::http::describe_transport(&e)),
+            S::TransportSend(e) => crate::http::classify_transport(&e),
             other => UpstreamError::Transport(crate::http::error_chain(&other)),
         }
     }

@@ -6,14 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use switchboard_egress::{EgressPolicy, GuardedResolver, Lookup, SystemLookup};
 
-/// Marker in the error text of a refused redirect (classified as `transport_error`).
-pub(crate) const REDIRECT_REFUSED: &str = "redirects are never followed";
-/// Marker in the error text of an egress refusal (classified as `policy_denied`).
-pub(crate) const EGRESS_REFUSED: &str = "egress refused:";
-
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "the upstream answered {status} with a redirect to {location}; {REDIRECT_REFUSED}: set the server's url to the final address"
+    "the upstream answered {status} with a redirect to {location}; redirects are never followed: set the server's url to the final address"
 )]
 struct RedirectRefused {
     status: u16,
@@ -94,16 +89,25 @@ pub(crate) fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
     text
 }
 
-/// A transport failure told plainly: the HTTP client's own chain of reasons when there is one
-/// (rmcp's wrappers do not expose it as an error source), otherwise rmcp's message.
-pub(crate) fn describe_transport(e: &rmcp::transport::DynamicTransportError) -> String {
+/// A transport failure classified once: an egress refusal found anywhere in the HTTP client's
+/// chain of causes stays typed (`policy_denied`); anything else is a transport error told with
+/// the client's own reasons (rmcp's wrappers do not expose them as an error source).
+pub(crate) fn classify_transport(e: &rmcp::transport::DynamicTransportError) -> UpstreamError {
     use rmcp::transport::streamable_http_client::StreamableHttpError;
-    match e
+    let inner: &(dyn std::error::Error + 'static) = match e
         .error
         .downcast_ref::<StreamableHttpError<reqwest::Error>>()
     {
-        Some(StreamableHttpError::Client(inner)) => error_chain(inner),
-        Some(other) => other.to_string(),
-        None => error_chain(e.error.as_ref()),
+        Some(StreamableHttpError::Client(inner)) => inner,
+        Some(other) => return UpstreamError::Transport(other.to_string()),
+        None => e.error.as_ref(),
+    };
+    let mut cause = Some(inner);
+    while let Some(c) = cause {
+        if let Some(refused) = c.downcast_ref::<switchboard_egress::EgressError>() {
+            return UpstreamError::Egress(refused.clone());
+        }
+        cause = c.source();
     }
+    UpstreamError::Transport(error_chain(inner))
 }

@@ -148,6 +148,18 @@ impl ApiState {
         }
     }
 
+    /// What a row stores for its credentials: sealed for (row, field), nothing for `none`.
+    fn seal_credentials(
+        &self,
+        row_id: &str,
+        auth_method: &str,
+        credentials: Option<&Credentials>,
+    ) -> Option<String> {
+        let credentials = credentials.filter(|_| auth_method != "none")?;
+        let json = serde_json::to_string(credentials).ok()?;
+        Some(self.sealer.seal(row_id, CREDENTIALS, &json))
+    }
+
     fn audit_change(&self, caller: &ApiCaller, action: &str, row: &ServerRow) {
         let outcome = if row.status == "error" {
             "transport_error"
@@ -191,14 +203,7 @@ pub async fn create(
         .map_err(ApiError::Invalid)?;
     let bearer = bearer_for(&body.auth_method, body.credentials.as_ref())?;
     let id = switchboard_store::new_id("srv");
-    let credentials = match &body.credentials {
-        Some(c) if body.auth_method != "none" => Some(state.sealer.seal(
-            &id,
-            CREDENTIALS,
-            &serde_json::to_string(c).unwrap_or_default(),
-        )),
-        _ => None,
-    };
+    let credentials = state.seal_credentials(&id, &body.auth_method, body.credentials.as_ref());
     let mut row = ServerRow {
         id: id.clone(),
         org_id: caller.org.id.clone(),
@@ -312,14 +317,7 @@ pub async fn update(
         None => None,
     };
     let bearer = bearer_for(&auth_method, credentials.as_ref())?;
-    row.credentials = match &credentials {
-        Some(c) if auth_method != "none" => Some(state.sealer.seal(
-            &row.id,
-            CREDENTIALS,
-            &serde_json::to_string(c).unwrap_or_default(),
-        )),
-        _ => None,
-    };
+    row.credentials = state.seal_credentials(&row.id, &auth_method, credentials.as_ref());
     row.auth_method = auth_method;
     state.connect(&mut row, bearer).await;
     state.store.update_server(&row).await?;
