@@ -14,7 +14,7 @@ use std::sync::Arc;
 use switchboard_config::Severity;
 use switchboard_core::{CallError, CallObserver, Caller, ErrorKind, ServerStatus};
 use switchboard_registry::CallOptions;
-use switchboard_server::api::ApiState;
+use switchboard_server::api::{ApiState, JobOptions};
 use switchboard_server::{HttpOptions, serve_http, serve_stdio};
 use tokio_util::sync::CancellationToken;
 
@@ -106,11 +106,21 @@ async fn serve(
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     eprintln!("switchboard listening on http://{local}/mcp");
     setup::connect_all(&registry, &config).await;
+    // Listen before loading, so no change another replica makes meanwhile is missed.
+    let listener = switchboard_server::api::spawn_change_listener(api.clone(), shutdown.clone())
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen for other replicas' changes: {e:?}"))?;
     match api.load_servers().await {
         Ok(0) => {}
         Ok(n) => tracing::info!("connected {n} server(s) stored through the API"),
         Err(e) => tracing::error!("cannot load servers stored through the API: {e:?}"),
     }
+    let refresh = g.refresh_interval_secs.unwrap_or(600) as u64;
+    let jobs = switchboard_server::api::spawn_jobs(
+        api.clone(),
+        JobOptions::default().with_refresh_every(std::time::Duration::from_secs(refresh)),
+        shutdown.clone(),
+    );
     let servers = registry.servers();
     for s in &servers {
         tracing::info!(server = %s.name, status = %s.status, tools = s.tool_count, "server");
@@ -128,6 +138,12 @@ async fn serve(
     tracing::info!("shutting down");
     shutdown.cancel();
     let _ = server.await;
+    // A job part-way through is safe to stop: each row it saves is saved whole.
+    jobs.abort();
+    let _ = jobs.await;
+    if let Some(listener) = listener {
+        let _ = listener.await;
+    }
     let orgs = api.orgs.clone();
     drop(api);
     audit_task.finish().await;

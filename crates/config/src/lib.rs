@@ -27,6 +27,8 @@ pub struct GatewaySettings {
     pub allowed_hosts: Option<Vec<String>>,
     /// Browser origins the downstream endpoint accepts.
     pub allowed_origins: Option<Vec<String>>,
+    /// Seconds between scheduled re-discoveries of API servers (once per cluster); 0 = off.
+    pub refresh_interval_secs: Option<usize>,
     pub egress_allow_hosts: Option<Vec<String>>,
     pub egress_allow_cidrs: Option<Vec<ipnet::IpNet>>,
     /// `[limits]` overrides as (key, value), applied by [`GatewaySettings::limits`].
@@ -48,6 +50,7 @@ impl GatewaySettings {
             token,
             allowed_hosts,
             allowed_origins,
+            refresh_interval_secs,
             egress_allow_hosts,
             egress_allow_cidrs,
             allow_env

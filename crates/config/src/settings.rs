@@ -115,6 +115,14 @@ pub fn parse(
             "max_name_length" => g.max_name_length = r.number(key, value),
             "allowed_hosts" => g.allowed_hosts = r.strings(key, value),
             "allowed_origins" => g.allowed_origins = r.strings(key, value),
+            "refresh_interval_secs" => match value.as_u64() {
+                Some(n) => g.refresh_interval_secs = Some(n as usize),
+                None => r.problem(
+                    key,
+                    "must be a whole number of seconds",
+                    "write e.g. 600, or 0 to turn scheduled re-discovery off",
+                ),
+            },
             _ => r.unknown(key),
         }
     }

@@ -52,8 +52,12 @@ impl ServerSpec {
         }
     }
 
+    /// Start-up (spawn or connect, initialize, list everything) gets at least the default:
+    /// a short `timeout_ms` meant for calls must not fail a server that is merely slow to
+    /// start (an interpreter importing its SDK on a busy machine).
     pub fn connect_timeout(&self) -> Duration {
-        self.timeout.unwrap_or(DEFAULT_CONNECT_TIMEOUT)
+        self.timeout
+            .map_or(DEFAULT_CONNECT_TIMEOUT, |t| t.max(DEFAULT_CONNECT_TIMEOUT))
     }
 
     pub fn call_timeout(&self) -> Duration {
@@ -174,5 +178,24 @@ mod tests {
         let text = format!("{http:?} {stdio:?}");
         assert!(!text.contains("sekrit"), "{text}");
         assert!(text.contains("X-Api-Key") && text.contains("TOKEN"));
+    }
+
+    #[test]
+    fn a_short_timeout_bounds_calls_but_not_start_up() {
+        let mut spec = ServerSpec::new(
+            ServerSlug::parse("fx").unwrap(),
+            Transport::Http(HttpSpec {
+                url: "https://example.test/mcp".into(),
+                headers: BTreeMap::new(),
+                bearer_token: None,
+            }),
+        );
+        assert_eq!(spec.connect_timeout(), DEFAULT_CONNECT_TIMEOUT);
+        assert_eq!(spec.call_timeout(), DEFAULT_CALL_TIMEOUT);
+        spec.timeout = Some(Duration::from_secs(1));
+        assert_eq!(spec.call_timeout(), Duration::from_secs(1));
+        assert_eq!(spec.connect_timeout(), DEFAULT_CONNECT_TIMEOUT);
+        spec.timeout = Some(Duration::from_secs(60));
+        assert_eq!(spec.connect_timeout(), Duration::from_secs(60));
     }
 }

@@ -342,7 +342,23 @@ impl Registry {
         .await
     }
 
-    /// Re-runs discovery for one server (reconnecting if needed).
+    /// Lists one server's offer again on its live connection, so calls in flight carry on;
+    /// connects first if it has none. For scheduled re-discovery.
+    pub async fn rediscover(&self, name: &str) -> Option<ServerInfo> {
+        let entry = self.entry(name)?;
+        match entry.live_connection() {
+            Some(conn) => {
+                if let Err(e) = relist(&entry, &conn).await {
+                    tracing::warn!(server = %name, "re-discovery failed: {e}");
+                }
+            }
+            None => self.start(&entry).await,
+        }
+        self.rebuild();
+        Some(entry.info())
+    }
+
+    /// Re-runs discovery for one server on a new connection (the old one is closed).
     pub async fn refresh(&self, name: &str) -> Option<ServerInfo> {
         let entry = self.entry(name)?;
         entry.close().await;
@@ -474,17 +490,24 @@ async fn watch_changes(inner: std::sync::Weak<Inner>, mut events: mpsc::Receiver
         let Some(conn) = entry.live_connection() else {
             continue;
         };
-        match conn.discover(entry.spec.connect_timeout()).await {
-            Ok(snapshot) => {
-                tracing::info!(server = %server, "re-discovered after {event:?}");
-                let mut state = entry.state();
-                state.snapshot = Some(snapshot);
-                state.discovered_at = Some(SystemTime::now());
-            }
+        match relist(&entry, &conn).await {
+            Ok(()) => tracing::info!(server = %server, "re-discovered after {event:?}"),
             Err(e) => tracing::warn!(server = %server, "re-discovery failed: {e}"),
         }
         rebuild(&inner);
     }
+}
+
+/// Lists everything `entry` offers again over `conn` and keeps it as the new snapshot.
+async fn relist(
+    entry: &ServerEntry,
+    conn: &Connection,
+) -> Result<(), switchboard_upstream::UpstreamError> {
+    let snapshot = conn.discover(entry.spec.connect_timeout()).await?;
+    let mut state = entry.state();
+    state.snapshot = Some(snapshot);
+    state.discovered_at = Some(SystemTime::now());
+    Ok(())
 }
 
 fn object_arguments(arguments: Option<Value>) -> Result<Option<JsonObject>, CallError> {

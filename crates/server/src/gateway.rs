@@ -28,8 +28,16 @@ pub struct Gateway {
 #[derive(Clone)]
 pub struct AgentScope {
     pub store: std::sync::Arc<dyn switchboard_store::Store>,
+    /// Org and agent; the token id is taken from each request (see [`CallerToken`]).
     pub caller: Caller,
+    /// The operator's config-file servers, whose actions agents may be given too.
+    pub shared: Option<Registry>,
 }
+
+/// The API token behind one HTTP request, put in its extensions by the agent endpoint so
+/// every call is audited under the token that made it.
+#[derive(Debug, Clone)]
+pub struct CallerToken(pub String);
 
 impl AgentScope {
     async fn enabled(&self) -> Vec<String> {
@@ -62,10 +70,38 @@ impl Gateway {
         }
     }
 
+    /// Every registry this gateway shows tools of: its own, then the shared one if scoped.
+    fn registries(&self) -> impl Iterator<Item = &Registry> {
+        std::iter::once(&self.registry).chain(self.scope.as_ref().and_then(|s| s.shared.as_ref()))
+    }
+
+    /// The registry that knows tool `exposed` (its own when none does: the call then fails
+    /// there as `tool_not_found`), and the tool's action id.
+    fn route(&self, exposed: &str) -> (&Registry, Option<String>) {
+        self.registries()
+            .find_map(|r| {
+                let action = r.catalog().tool(exposed).map(|t| t.action_id.to_string())?;
+                Some((r, Some(action)))
+            })
+            .unwrap_or((&self.registry, None))
+    }
+
+    /// The catalogue for resources and prompts: agent endpoints offer enabled actions only.
+    fn unscoped_catalog(&self) -> Option<std::sync::Arc<switchboard_registry::Catalog>> {
+        self.scope.is_none().then(|| self.registry.catalog())
+    }
+
     /// Per-call options from the request context: cancellation, progress and end user.
     fn call_options(&self, ctx: &RequestContext<RoleServer>) -> CallOptions {
         let caller = match &self.scope {
-            Some(scope) => scope.caller.clone(),
+            Some(scope) => Caller {
+                token_id: ctx
+                    .extensions
+                    .get::<axum::http::request::Parts>()
+                    .and_then(|p| p.extensions.get::<CallerToken>())
+                    .map(|t| t.0.clone()),
+                ..scope.caller.clone()
+            },
             None => Caller {
                 surface: "mcp",
                 ..Caller::default()
@@ -108,6 +144,13 @@ fn failed_result(error: CallError) -> CallToolResult {
     );
     result.meta = Some(MetaObject(meta));
     result
+}
+
+fn agents_get_actions_only() -> ErrorData {
+    error_data(CallError::new(
+        ErrorKind::PolicyDenied,
+        "agent endpoints offer the agent's enabled actions only; resources and prompts are served on /mcp",
+    ))
 }
 
 fn error_data(error: CallError) -> ErrorData {
@@ -158,7 +201,9 @@ impl rmcp::ServerHandler for Gateway {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        forward_changes(&self.registry, context.peer);
+        for registry in self.registries() {
+            forward_changes(registry, context.peer.clone());
+        }
     }
 
     async fn list_tools(
@@ -166,23 +211,26 @@ impl rmcp::ServerHandler for Gateway {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let catalog = self.registry.catalog();
         let enabled = match &self.scope {
             Some(scope) => Some(scope.enabled().await),
             None => None,
         };
-        Ok(ListToolsResult::with_all_items(
-            catalog
-                .tools
-                .iter()
-                .filter(|t| {
-                    enabled
-                        .as_ref()
-                        .is_none_or(|e| e.contains(&t.action_id.to_string()))
-                })
-                .map(|t| t.tool.clone())
-                .collect(),
-        ))
+        let mut tools = Vec::new();
+        for registry in self.registries() {
+            tools.extend(
+                registry
+                    .catalog()
+                    .tools
+                    .iter()
+                    .filter(|t| {
+                        enabled
+                            .as_ref()
+                            .is_none_or(|e| e.contains(&t.action_id.to_string()))
+                    })
+                    .map(|t| t.tool.clone()),
+            );
+        }
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     async fn call_tool(
@@ -190,12 +238,8 @@ impl rmcp::ServerHandler for Gateway {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let (registry, action) = self.route(&request.name);
         if let Some(scope) = &self.scope {
-            let action = self
-                .registry
-                .catalog()
-                .tool(&request.name)
-                .map(|t| t.action_id.to_string());
             let allowed = match action {
                 Some(action) => scope.enabled().await.contains(&action),
                 None => true, // unknown names fail below as tool_not_found
@@ -209,11 +253,7 @@ impl rmcp::ServerHandler for Gateway {
         }
         let opts = self.call_options(&context);
         let arguments = request.arguments.map(Value::Object);
-        let result = match self
-            .registry
-            .call_tool(&request.name, arguments, opts)
-            .await
-        {
+        let result = match registry.call_tool(&request.name, arguments, opts).await {
             Ok(result) => result,
             Err(error) => failed_result(error),
         };
@@ -225,7 +265,9 @@ impl rmcp::ServerHandler for Gateway {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let catalog = self.registry.catalog();
+        let Some(catalog) = self.unscoped_catalog() else {
+            return Ok(ListResourcesResult::default());
+        };
         Ok(ListResourcesResult::with_all_items(
             catalog
                 .resources
@@ -240,7 +282,9 @@ impl rmcp::ServerHandler for Gateway {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let catalog = self.registry.catalog();
+        let Some(catalog) = self.unscoped_catalog() else {
+            return Ok(ListResourceTemplatesResult::default());
+        };
         Ok(ListResourceTemplatesResult::with_all_items(
             catalog
                 .resource_templates
@@ -255,6 +299,8 @@ impl rmcp::ServerHandler for Gateway {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        self.unscoped_catalog()
+            .ok_or_else(agents_get_actions_only)?;
         let opts = self.call_options(&context);
         self.registry
             .read_resource(&request.uri, opts)
@@ -268,7 +314,9 @@ impl rmcp::ServerHandler for Gateway {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let catalog = self.registry.catalog();
+        let Some(catalog) = self.unscoped_catalog() else {
+            return Ok(ListPromptsResult::default());
+        };
         Ok(ListPromptsResult::with_all_items(
             catalog.prompts.iter().map(|p| p.prompt.clone()).collect(),
         ))
@@ -279,6 +327,8 @@ impl rmcp::ServerHandler for Gateway {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        self.unscoped_catalog()
+            .ok_or_else(agents_get_actions_only)?;
         let opts = self.call_options(&context);
         let arguments = request.arguments.map(Value::Object);
         self.registry

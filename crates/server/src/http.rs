@@ -1,6 +1,7 @@
 //! The HTTP listener: `/mcp` (Streamable HTTP), `/healthz`, `/readyz`, with graceful shutdown.
 
 use crate::Gateway;
+use crate::sessions::SharedSessions;
 use axum::Router;
 use axum::http::StatusCode;
 use axum::routing::get;
@@ -66,8 +67,9 @@ impl HttpOptions {
     }
 }
 
-/// The gateway's routes, ready to be served or nested into a larger app.
-pub fn router(registry: Registry, options: &HttpOptions) -> Router {
+/// The Streamable HTTP settings every MCP endpoint shares: accepted hosts and origins, and
+/// the shutdown that closes their sessions.
+fn mcp_config(options: &HttpOptions) -> StreamableHttpServerConfig {
     let mut hosts = vec!["localhost".to_string(), "127.0.0.1".into(), "::1".into()];
     hosts.extend(options.allowed_hosts.iter().cloned());
     let origins = if options.allowed_origins.is_empty() {
@@ -75,10 +77,19 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     } else {
         options.allowed_origins.clone()
     };
-    let config = StreamableHttpServerConfig::default()
+    StreamableHttpServerConfig::default()
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
-        .with_cancellation_token(options.shutdown.child_token());
+        .with_cancellation_token(options.shutdown.child_token())
+}
+
+/// The gateway's routes, ready to be served or nested into a larger app.
+pub fn router(registry: Registry, options: &HttpOptions) -> Router {
+    let mut config = mcp_config(options);
+    if let Some(api) = &options.api {
+        // Saved sessions let any replica behind a load balancer serve any session.
+        config.session_store = Some(Arc::new(SharedSessions::new(api.store.clone(), "mcp")));
+    }
     let factory_registry = registry.clone();
     let mcp = StreamableHttpService::new(
         move || Ok(Gateway::new(factory_registry.clone())),
@@ -95,7 +106,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let api = options
         .api
         .clone()
-        .map(crate::api::router)
+        .map(|api| crate::api::router(api.with_mcp_config(mcp_config(options))))
         .unwrap_or_default();
     Router::new()
         .merge(api)

@@ -5,9 +5,11 @@ pub mod api;
 mod auth;
 mod gateway;
 mod http;
+mod sessions;
 
-pub use gateway::{AgentScope, Gateway, KIND_META_KEY};
+pub use gateway::{AgentScope, CallerToken, Gateway, KIND_META_KEY};
 pub use http::{HttpOptions, router, serve_http};
+pub use sessions::SharedSessions;
 
 use switchboard_registry::Registry;
 

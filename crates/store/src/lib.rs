@@ -3,12 +3,14 @@
 //! Postgres with portable SQL and one set of migrations.
 
 pub mod audit;
+mod cluster;
 mod model;
 pub mod seal;
 mod sql;
 mod writer;
 
 pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, Verifier};
+pub use cluster::{CHANNEL, Change, ChangeKind, ChangeListener, Heard, create_schema, drop_schema};
 pub use model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
 pub use seal::{SealError, Sealer};
 pub use sql::{Backend, SqlStore, new_id};
@@ -66,6 +68,23 @@ pub trait Store: Send + Sync + 'static {
     ) -> Result<Vec<AuditRow>, StoreError>;
     /// Rows in `seq` order matching `filter`.
     async fn audit(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, StoreError>;
+
+    /// Tells every replica that a server changed (Postgres NOTIFY after the commit; nothing
+    /// on SQLite, which serves one process).
+    async fn publish_change(&self, change: &Change) -> Result<(), StoreError>;
+    /// The change notices of every replica; `None` where there is only one process (SQLite).
+    async fn listen_changes(&self) -> Result<Option<ChangeListener>, StoreError>;
+    /// Claims this run of job `name` if no replica ran it in the last `every_ms`: exactly one
+    /// of several replicas ticking at once gets `true` (Postgres advisory lock + `jobs` row).
+    async fn claim_job(&self, name: &str, every_ms: i64, replica: &str)
+    -> Result<bool, StoreError>;
+
+    /// A downstream MCP session's saved state (its `initialize` parameters, JSON).
+    async fn load_session(&self, id: &str) -> Result<Option<String>, StoreError>;
+    async fn save_session(&self, id: &str, state: &str) -> Result<(), StoreError>;
+    async fn delete_session(&self, id: &str) -> Result<(), StoreError>;
+    /// Forgets sessions saved before `before_ms`; returns how many.
+    async fn prune_sessions(&self, before_ms: i64) -> Result<u64, StoreError>;
 }
 
 /// Walks the whole audit chain in pages; `progress` hears the count checked so far.

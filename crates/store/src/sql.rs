@@ -26,6 +26,8 @@ const AUDIT_LOCK: i64 = 0x5357_4244_4155_4454;
 pub struct SqlStore {
     pool: AnyPool,
     backend: Backend,
+    /// Kept for connections outside the pool (the change listener).
+    url: String,
 }
 
 /// A random id such as `srv_3f9a…` (24 hex characters after the prefix).
@@ -95,16 +97,24 @@ impl SqlStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migrate(e.to_string()))?;
-        Ok(Self { pool, backend })
+        Ok(Self {
+            pool,
+            backend,
+            url: url.to_string(),
+        })
     }
 
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
+
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
 }
 
 /// A database URL without its password, for messages.
-fn redact_url(url: &str) -> String {
+pub(crate) fn redact_url(url: &str) -> String {
     match (url.find("://"), url.rfind('@')) {
         (Some(scheme), Some(at)) if at > scheme => {
             let userinfo = &url[scheme + 3..at];
@@ -452,6 +462,39 @@ impl Store for SqlStore {
         }
         tx.commit().await?;
         Ok(rows)
+    }
+
+    async fn publish_change(&self, change: &crate::Change) -> Result<(), StoreError> {
+        self.publish(change).await
+    }
+
+    async fn listen_changes(&self) -> Result<Option<crate::ChangeListener>, StoreError> {
+        self.listen().await
+    }
+
+    async fn claim_job(
+        &self,
+        name: &str,
+        every_ms: i64,
+        replica: &str,
+    ) -> Result<bool, StoreError> {
+        self.claim(name, every_ms, replica).await
+    }
+
+    async fn load_session(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.load_session_state(id).await
+    }
+
+    async fn save_session(&self, id: &str, state: &str) -> Result<(), StoreError> {
+        self.save_session_state(id, state).await
+    }
+
+    async fn delete_session(&self, id: &str) -> Result<(), StoreError> {
+        self.delete_session_state(id).await
+    }
+
+    async fn prune_sessions(&self, before_ms: i64) -> Result<u64, StoreError> {
+        self.prune_session_states(before_ms).await
     }
 
     async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {

@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 use switchboard_store::{
-    AuditEntry, AuditWriter, Chain, ChainBreak, SealError, Sealer, ServerRow, SqlStore, Store,
-    StoreError, now_ms, verify_audit,
+    AuditEntry, AuditWriter, Chain, ChainBreak, Change, ChangeKind, Heard, SealError, Sealer,
+    ServerRow, SqlStore, Store, StoreError, create_schema, now_ms, verify_audit,
 };
 
 const PLAINTEXT_TOKEN: &str = "ghp_plaintextTokenThatMustNeverBeStored42";
@@ -15,26 +15,20 @@ async fn sqlite() -> (tempfile::TempDir, SqlStore) {
     (dir, store)
 }
 
-/// A fresh schema on the test Postgres, so runs never see each other's rows.
-async fn postgres() -> (String, SqlStore) {
+/// A fresh schema on the test Postgres, so runs never see each other's rows; its URL too.
+async fn postgres() -> (String, String, SqlStore) {
     let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").expect(
         "SWITCHBOARD_TEST_DATABASE_URL is not set: point it at a Postgres database (scripts/test.sh sets postgres://postgres@127.0.0.1:5432/test)",
     );
-    sqlx::any::install_default_drivers();
-    let admin = sqlx::AnyPool::connect(&url)
-        .await
-        .expect("connect to the test Postgres");
     let schema = format!(
         "sb_test_{}",
         now_ms() % 1_000_000_000 * 1000 + std::process::id() as i64 % 1000
     );
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
-        .execute(&admin)
+    let scoped = create_schema(&url, &schema)
         .await
-        .unwrap();
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let scoped = format!("{url}{sep}options=-c%20search_path%3D{schema}");
-    (schema, SqlStore::open(&scoped).await.unwrap())
+        .expect("create a schema on the test Postgres");
+    let store = SqlStore::open(&scoped).await.unwrap();
+    (schema, scoped, store)
 }
 
 fn entry(i: i64) -> AuditEntry {
@@ -233,6 +227,62 @@ async fn tampering_is_caught(store: &SqlStore, chain: &Chain) {
     assert_eq!(verify().await.unwrap(), Ok(200));
 }
 
+/// Two stores on one database, as two replicas see it.
+async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn Store>) {
+    // Twenty claims at once from two "replicas": exactly one runs the job.
+    let claims = (0..20).map(|i| {
+        let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+        async move { store.claim_job("refresh", 60_000, &format!("r{i}")).await }
+    });
+    let won = futures::future::join_all(claims)
+        .await
+        .into_iter()
+        .map(|r| r.unwrap())
+        .filter(|&won| won)
+        .count();
+    assert_eq!(won, 1, "one claim per interval across the cluster");
+    assert!(!b.claim_job("refresh", 60_000, "late").await.unwrap());
+    assert!(
+        a.claim_job("other", 60_000, "r0").await.unwrap(),
+        "jobs are independent"
+    );
+    assert!(b.claim_job("refresh", 0, "r1").await.unwrap(), "due again");
+
+    // A session saved through one replica resumes through the other.
+    a.save_session("s1", r#"{"v":1}"#).await.unwrap();
+    assert_eq!(
+        b.load_session("s1").await.unwrap().as_deref(),
+        Some(r#"{"v":1}"#)
+    );
+    b.delete_session("s1").await.unwrap();
+    assert_eq!(a.load_session("s1").await.unwrap(), None);
+    a.save_session("old", "{}").await.unwrap();
+    assert_eq!(b.prune_sessions(now_ms() + 1).await.unwrap(), 1);
+    assert_eq!(a.load_session("old").await.unwrap(), None);
+
+    // A change published by one replica is heard by the other (Postgres only).
+    let change = Change {
+        org_id: "org_a".into(),
+        server_id: "srv_1".into(),
+        replica: "r0".into(),
+        kind: ChangeKind::Rediscovered,
+    };
+    match b.listen_changes().await.unwrap() {
+        Some(mut listener) => {
+            a.publish_change(&change).await.unwrap();
+            let heard = tokio::time::timeout(std::time::Duration::from_secs(10), listener.next())
+                .await
+                .expect("the notice arrives")
+                .unwrap();
+            assert_eq!(heard, Heard::Change(change));
+        }
+        None => {
+            assert_eq!(b.backend(), switchboard_store::Backend::Sqlite);
+            a.publish_change(&change).await.unwrap();
+        }
+    }
+}
+
 async fn suite(store: SqlStore) -> Arc<SqlStore> {
     let sealer = Sealer::from_keys(vec![[9u8; 32]]);
     let chain = Chain::new(sealer.audit_key());
@@ -247,6 +297,8 @@ async fn suite(store: SqlStore) -> Arc<SqlStore> {
 async fn sqlite_store() {
     let (dir, store) = sqlite().await;
     let store = suite(store).await;
+    let second = SqlStore::open_sqlite(dir.path()).await.unwrap();
+    replicas_share_jobs_sessions_and_changes(store.clone(), Arc::new(second)).await;
     store.pool().close().await;
     // The database file holds the sealed token, never the token itself.
     let mut bytes = Vec::new();
@@ -263,8 +315,10 @@ async fn sqlite_store() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn postgres_store() {
-    let (schema, store) = postgres().await;
+    let (schema, url, store) = postgres().await;
     let store = suite(store).await;
+    let second = SqlStore::open(&url).await.unwrap();
+    replicas_share_jobs_sessions_and_changes(store.clone(), Arc::new(second)).await;
     let dump: Vec<String> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
         "SELECT row_to_json(t)::text FROM (SELECT * FROM {schema}.servers) t"
     )))

@@ -66,19 +66,10 @@ async fn main() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     run("sqlite", SqlStore::open_sqlite(dir.path()).await?).await?;
     if let Ok(url) = std::env::var("SWITCHBOARD_BENCH_DATABASE_URL") {
-        sqlx::any::install_default_drivers();
-        let admin = sqlx::AnyPool::connect(&url).await?;
         let schema = format!("sb_bench_{}", std::process::id());
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
-            .execute(&admin)
-            .await?;
-        let sep = if url.contains('?') { '&' } else { '?' };
-        let store =
-            SqlStore::open(&format!("{url}{sep}options=-c%20search_path%3D{schema}")).await?;
-        run("postgres", store).await?;
-        sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
-            .execute(&admin)
-            .await?;
+        let scoped = switchboard_store::create_schema(&url, &schema).await?;
+        run("postgres", SqlStore::open(&scoped).await?).await?;
+        switchboard_store::drop_schema(&url, &schema).await?;
     }
     Ok(())
 }

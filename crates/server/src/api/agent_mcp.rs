@@ -1,13 +1,15 @@
 //! `/mcp/agents/{agent}`: an MCP endpoint with only the agent's enabled actions, authorised by
-//! an API token of the agent's org. One Streamable HTTP service per (org, agent) keeps sessions.
+//! an API token of the agent's org. One Streamable HTTP service per (org, agent); its sessions
+//! are saved in the store so any replica can resume them.
 
 use super::ApiState;
 use super::auth::{ApiCaller, VIEW};
-use crate::gateway::{AgentScope, Gateway};
+use crate::gateway::{AgentScope, CallerToken, Gateway};
+use crate::sessions::SharedSessions;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
+use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use switchboard_core::Caller;
@@ -39,7 +41,10 @@ pub async fn handle(
     if let Err(e) = super::agents::check_agent(&agent) {
         return e.into_response();
     }
-    let service = state.agent_service(&caller, &agent);
+    let service = state.agent_service(&caller.org.id, &agent);
+    parts
+        .extensions
+        .insert(CallerToken(caller.token.id.clone()));
     match service.oneshot(Request::from_parts(parts, body)).await {
         Ok(response) => response.into_response(),
         Err(never) => match never {},
@@ -47,8 +52,8 @@ pub async fn handle(
 }
 
 impl ApiState {
-    fn agent_service(&self, caller: &ApiCaller, agent: &str) -> AgentService {
-        let key = (caller.org.id.clone(), agent.to_string());
+    fn agent_service(&self, org_id: &str, agent: &str) -> AgentService {
+        let key = (org_id.to_string(), agent.to_string());
         let mut services = self
             .agent_endpoints
             .0
@@ -57,20 +62,26 @@ impl ApiState {
         services
             .entry(key)
             .or_insert_with(|| {
-                let registry = self.org_registry(&caller.org.id);
+                let registry = self.org_registry(org_id);
                 let scope = AgentScope {
                     store: self.store.clone(),
                     caller: Caller {
-                        org_id: Some(caller.org.id.clone()),
+                        org_id: Some(org_id.to_string()),
                         agent_id: Some(agent.to_string()),
-                        token_id: Some(caller.token.id.clone()),
+                        token_id: None,
                         surface: "mcp",
                     },
+                    shared: Some(self.registry.clone()),
                 };
+                let mut config = self.mcp_config.clone();
+                config.session_store = Some(Arc::new(SharedSessions::new(
+                    self.store.clone(),
+                    format!("agent/{org_id}/{agent}"),
+                )));
                 StreamableHttpService::new(
                     move || Ok(Gateway::scoped(registry.clone(), scope.clone())),
                     Arc::new(LocalSessionManager::default()),
-                    StreamableHttpServerConfig::default(),
+                    config,
                 )
             })
             .clone()

@@ -1,7 +1,7 @@
 //! Agents > Actions: which actions each agent may use, and invoking one over REST.
 
 use super::auth::{ApiCaller, MANAGE, VIEW};
-use super::{ApiError, ApiState};
+use super::{ApiError, ApiState, Source};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -37,12 +37,13 @@ pub async fn list(
     caller.require(VIEW)?;
     check_agent(&agent)?;
     let enabled = state.store.enabled_actions(&caller.org.id, &agent).await?;
-    let mut integrations: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for tool in state.org_registry(&caller.org.id).tools() {
+    let mut integrations: BTreeMap<String, (Source, Vec<Value>)> = BTreeMap::new();
+    for (tool, source) in state.agent_tools(&caller.org.id) {
         let action_id = tool.action_id.to_string();
         integrations
             .entry(tool.server.to_string())
-            .or_default()
+            .or_insert((source, Vec::new()))
+            .1
             .push(json!({
                 "action_id": action_id,
                 "name": tool.upstream_name,
@@ -52,8 +53,13 @@ pub async fn list(
     }
     let integrations: Vec<Value> = integrations
         .into_iter()
-        .map(|(server, actions)| {
-            json!({"integration": format!("mcp_{server}"), "server": server, "actions": actions})
+        .map(|(server, (source, actions))| {
+            json!({
+                "integration": format!("mcp_{server}"),
+                "server": server,
+                "source": source.as_str(),
+                "actions": actions,
+            })
         })
         .collect();
     Ok(Json(json!({"agent": agent, "integrations": integrations})))
@@ -74,11 +80,7 @@ pub async fn set(
     caller.require(MANAGE)?;
     check_agent(&agent)?;
     let Json(toggle) = body.map_err(|e| ApiError::Invalid(e.body_text()))?;
-    let known = state
-        .org_registry(&caller.org.id)
-        .tools()
-        .iter()
-        .any(|t| t.action_id.as_str() == action_id);
+    let known = state.find_action(&caller.org.id, &action_id).is_some();
     if toggle.enabled && !known {
         return Err(ApiError::NotFound(format!(
             "no action {action_id} in org {}; GET /api/agents/{agent}/actions lists them",
@@ -146,13 +148,7 @@ pub async fn invoke(
             "action {action_id} is not enabled for agent {agent}; enable it with PUT /api/agents/{agent}/actions/{action_id}"
         )));
     }
-    let registry = state.org_registry(&caller.org.id);
-    let Some(exposed) = registry
-        .tools()
-        .into_iter()
-        .find(|t| t.action_id.as_str() == action_id)
-        .map(|t| t.exposed_name)
-    else {
+    let Some((registry, exposed)) = state.find_action(&caller.org.id, &action_id) else {
         return Err(ApiError::NotFound(format!(
             "action {action_id} is enabled but its server offers no such tool now"
         )));

@@ -6,15 +6,18 @@ mod audit;
 mod auth;
 mod error;
 mod openapi;
+mod replicas;
 mod servers;
 
 pub use auth::{FEATURE, MANAGE, VIEW};
 pub use error::ApiError;
+pub use replicas::{JobOptions, spawn_change_listener, spawn_jobs};
 
 use axum::Router;
 use axum::routing::{get, patch, post};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use std::sync::Arc;
-use switchboard_registry::Registry;
+use switchboard_registry::{ExposedTool, Registry};
 use switchboard_store::{AuditWriter, Sealer, Store};
 
 /// What the API handlers share.
@@ -27,6 +30,28 @@ pub struct ApiState {
     pub audit: AuditWriter,
     pub orgs: OrgRegistries,
     agent_endpoints: agent_mcp::AgentEndpoints,
+    /// Names this process among replicas (change notices it sent itself are skipped).
+    pub replica: Arc<str>,
+    /// Streamable HTTP settings for the agent endpoints (hosts, origins, shutdown).
+    mcp_config: StreamableHttpServerConfig,
+}
+
+/// Where a server was declared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// Connected through the REST API by an org.
+    Api,
+    /// Declared by the operator in a config file.
+    Config,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Api => "api",
+            Source::Config => "config",
+        }
+    }
 }
 
 /// One registry per org for the servers it connected through the API, so slugs and tools of
@@ -71,7 +96,47 @@ impl ApiState {
             audit,
             orgs: OrgRegistries::default(),
             agent_endpoints: Default::default(),
+            replica: switchboard_store::new_id("replica").into(),
+            mcp_config: StreamableHttpServerConfig::default(),
         }
+    }
+
+    /// The Streamable HTTP settings the agent endpoints use (set by [`crate::router`]).
+    pub fn with_mcp_config(mut self, config: StreamableHttpServerConfig) -> Self {
+        self.mcp_config = config;
+        self
+    }
+
+    /// The tools an agent of `org_id` may be given: the org's API servers, then the
+    /// operator's config-file servers.
+    pub fn agent_tools(&self, org_id: &str) -> Vec<(ExposedTool, Source)> {
+        let mut tools: Vec<_> = self
+            .org_registry(org_id)
+            .tools()
+            .into_iter()
+            .map(|t| (t, Source::Api))
+            .collect();
+        tools.extend(
+            self.registry
+                .tools()
+                .into_iter()
+                .map(|t| (t, Source::Config)),
+        );
+        tools
+    }
+
+    /// The registry serving `action_id` for `org_id`, and the tool's exposed name there.
+    pub fn find_action(&self, org_id: &str, action_id: &str) -> Option<(Registry, String)> {
+        [self.org_registry(org_id), self.registry.clone()]
+            .into_iter()
+            .find_map(|registry| {
+                let exposed = registry
+                    .tools()
+                    .into_iter()
+                    .find(|t| t.action_id.as_str() == action_id)?
+                    .exposed_name;
+                Some((registry, exposed))
+            })
     }
 
     /// The registry of `org_id`'s API-connected servers.

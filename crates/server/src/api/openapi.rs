@@ -13,7 +13,7 @@ pub async fn document() -> Json<Value> {
         "401": error_response("Missing or unknown API token"),
         "403": error_response("Missing role, or the org lacks mcp_external_servers"),
         "404": error_response("No such server in this org"),
-        "409": error_response("A live server with this slug exists"),
+        "409": error_response("A live server (or a config-file server) has this slug"),
     });
     let audit_parameters: Vec<Value> = ["agent_id", "action_id", "outcome"]
         .iter()
@@ -62,7 +62,7 @@ pub async fn document() -> Json<Value> {
             "/api/agents/{agent}/actions": {
                 "parameters": [{"name": "agent", "in": "path", "required": true, "schema": {"type": "string"}}],
                 "get": {
-                    "summary": "The org's actions grouped by integration mcp_<slug>, with this agent's toggles",
+                    "summary": "The actions an agent may be given (the org's API servers, then config-file servers; `source` says which), grouped by integration mcp_<slug>, with this agent's toggles",
                     "responses": with(json!({"200": {"description": "Integrations and actions"}}))
                 }
             },

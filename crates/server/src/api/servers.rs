@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, ServerStatus, Transport};
-use switchboard_store::{AuditEntry, ServerRow, now_ms};
+use switchboard_store::{AuditEntry, ChangeKind, ServerRow, now_ms};
 
 const MAX_NAME: usize = 100;
 const MAX_SECRET: usize = 8000;
@@ -197,6 +197,16 @@ pub async fn create(
     let Json(body) = body.map_err(|e| ApiError::Invalid(e.body_text()))?;
     validate_name(&body.name)?;
     let slug = ServerSlug::parse(&body.slug).map_err(|e| ApiError::Invalid(e.to_string()))?;
+    if state
+        .registry
+        .servers()
+        .iter()
+        .any(|s| s.name == slug.as_str())
+    {
+        return Err(ApiError::Conflict(format!(
+            "slug {slug} is taken by a server in the gateway's config files; pick another slug"
+        )));
+    }
     state
         .registry
         .check_url(&body.url)
@@ -228,6 +238,7 @@ pub async fn create(
     })?;
     state.connect(&mut row, bearer).await;
     state.store.update_server(&row).await?;
+    state.announce(&row, ChangeKind::Saved).await;
     state.audit_change(&caller, "connect", &row);
     Ok((
         StatusCode::CREATED,
@@ -321,6 +332,7 @@ pub async fn update(
     row.auth_method = auth_method;
     state.connect(&mut row, bearer).await;
     state.store.update_server(&row).await?;
+    state.announce(&row, ChangeKind::Saved).await;
     state.audit_change(&caller, "refresh", &row);
     Ok(Json(view(&row)))
 }
@@ -342,6 +354,7 @@ pub async fn delete(
         .remove_server(&row.slug)
         .await;
     state.store.update_server(&row).await?;
+    state.announce(&row, ChangeKind::Saved).await;
     state.audit_change(&caller, "delete", &row);
     Ok(Json(json!({"id": row.id, "status": row.status})))
 }

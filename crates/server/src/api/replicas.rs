@@ -1,0 +1,240 @@
+//! Replicas on one Postgres act as one service: change notices (LISTEN/NOTIFY) keep every
+//! replica's org registries in step, and scheduled jobs run once per cluster.
+
+use super::{ApiError, ApiState, servers};
+use rand::Rng;
+use std::time::Duration;
+use switchboard_store::{Change, ChangeKind, Heard, ServerRow, now_ms};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+/// Scheduled job: list every API server's offer again.
+pub const REFRESH_JOB: &str = "refresh_servers";
+/// Scheduled job: forget downstream MCP sessions older than the session lifetime.
+pub const PRUNE_JOB: &str = "prune_sessions";
+
+/// How often the scheduled jobs run (across the whole cluster).
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct JobOptions {
+    /// Re-discovery of API servers; zero turns it off.
+    pub refresh_every: Duration,
+    /// How long a saved downstream session can be resumed by another replica.
+    pub session_lifetime: Duration,
+}
+
+impl Default for JobOptions {
+    fn default() -> Self {
+        Self {
+            refresh_every: Duration::from_secs(600),
+            session_lifetime: Duration::from_secs(24 * 3600),
+        }
+    }
+}
+
+impl JobOptions {
+    pub fn with_refresh_every(mut self, every: Duration) -> Self {
+        self.refresh_every = every;
+        self
+    }
+}
+
+impl ApiState {
+    /// Tells the other replicas that `row` changed; call after the row is saved.
+    pub(super) async fn announce(&self, row: &ServerRow, kind: ChangeKind) {
+        let change = Change {
+            org_id: row.org_id.clone(),
+            server_id: row.id.clone(),
+            replica: self.replica.to_string(),
+            kind,
+        };
+        if let Err(e) = self.store.publish_change(&change).await {
+            tracing::warn!(server = %row.id, "cannot tell the other replicas: {e}");
+        }
+    }
+
+    /// Brings this replica's registry in line with one stored server.
+    pub async fn apply_change(&self, change: &Change) -> Result<(), ApiError> {
+        let Some(mut row) = self.store.server(&change.org_id, &change.server_id).await? else {
+            return Ok(());
+        };
+        let registry = self.org_registry(&row.org_id);
+        if row.deleted_at.is_some() {
+            registry.remove_server(&row.slug).await;
+        } else if change.kind == ChangeKind::Rediscovered
+            && registry.servers().iter().any(|s| s.name == row.slug)
+        {
+            registry.rediscover(&row.slug).await;
+        } else {
+            let bearer = servers::stored_bearer(self, &row)?;
+            self.connect(&mut row, bearer).await;
+        }
+        Ok(())
+    }
+
+    /// Reads every stored server again after notices may have been missed: connects the
+    /// missing, removes the deleted. (Edits missed meanwhile arrive with the next refresh.)
+    pub async fn resync(&self) -> Result<(), ApiError> {
+        for mut row in self.store.all_servers().await? {
+            let registry = self.org_registry(&row.org_id);
+            let present = registry.servers().iter().any(|s| s.name == row.slug);
+            match (row.deleted_at.is_some(), present) {
+                (true, true) => {
+                    registry.remove_server(&row.slug).await;
+                }
+                (false, false) => {
+                    let bearer = servers::stored_bearer(self, &row)?;
+                    self.connect(&mut row, bearer).await;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The refresh job: every live API server listed again; a changed offer is saved and
+    /// announced so the other replicas list it again too.
+    async fn refresh_all(&self) -> Result<usize, ApiError> {
+        let mut changed = 0;
+        for mut row in self.store.all_servers().await? {
+            if row.deleted_at.is_some() {
+                continue;
+            }
+            let registry = self.org_registry(&row.org_id);
+            let Some(info) = registry.rediscover(&row.slug).await else {
+                continue;
+            };
+            let tools: Vec<String> = registry
+                .tools()
+                .into_iter()
+                .filter(|t| t.server.as_str() == row.slug)
+                .map(|t| t.upstream_name)
+                .collect();
+            let status = info.status.to_string();
+            let differs = tools != row.discovered_tools || status != row.status;
+            row.status = status;
+            row.last_error = info.last_error;
+            if info.status == switchboard_core::ServerStatus::Ready {
+                row.discovered_tools = tools;
+                row.last_discovered_at = Some(now_ms());
+            }
+            self.store.update_server(&row).await?;
+            if differs {
+                changed += 1;
+                self.announce(&row, ChangeKind::Rediscovered).await;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Applies the other replicas' change notices until `shutdown`; nothing to do on SQLite.
+pub async fn spawn_change_listener(
+    state: ApiState,
+    shutdown: CancellationToken,
+) -> Result<Option<JoinHandle<()>>, ApiError> {
+    let Some(mut listener) = state.store.listen_changes().await? else {
+        return Ok(None);
+    };
+    tracing::info!(replica = %state.replica, "listening for other replicas' changes");
+    Ok(Some(tokio::spawn(async move {
+        loop {
+            let heard = tokio::select! {
+                () = shutdown.cancelled() => return,
+                heard = listener.next() => heard,
+            };
+            let applied = match heard {
+                Ok(Heard::Change(change)) if *change.replica == *state.replica => continue,
+                Ok(Heard::Change(change)) => state.apply_change(&change).await.map(|()| {
+                    tracing::info!(server = %change.server_id, kind = ?change.kind, from = %change.replica, "applied a change from another replica");
+                }),
+                Ok(Heard::Resync) => {
+                    tracing::warn!("change notices may have been missed; reading every server again");
+                    state.resync().await
+                }
+                Err(e) => {
+                    tracing::error!("change listener: {e}; retrying in 1 s");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    Ok(())
+                }
+            };
+            if let Err(e) = applied {
+                tracing::error!("cannot apply a change from another replica: {e:?}");
+            }
+        }
+    })))
+}
+
+/// Runs the scheduled jobs until `shutdown`: every replica ticks, the store lets exactly one
+/// replica per interval run each job.
+pub fn spawn_jobs(
+    state: ApiState,
+    options: JobOptions,
+    shutdown: CancellationToken,
+) -> JoinHandle<()> {
+    let jobs: Vec<(&'static str, Duration)> = [
+        (REFRESH_JOB, options.refresh_every),
+        (PRUNE_JOB, options.session_lifetime / 24),
+    ]
+    .into_iter()
+    .filter(|(_, every)| !every.is_zero())
+    .collect();
+    let tick = jobs
+        .iter()
+        .map(|(_, every)| *every / 4)
+        .min()
+        .unwrap_or(Duration::from_secs(60))
+        .clamp(Duration::from_secs(1), Duration::from_secs(60));
+    tokio::spawn(async move {
+        loop {
+            for (job, every) in &jobs {
+                run_if_due(&state, job, *every, &options).await;
+            }
+            // Jitter keeps replicas started together from ticking in lockstep.
+            let jitter = rand::rng().random_range(0..=tick.as_millis() as u64 / 10);
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tokio::time::sleep(tick + Duration::from_millis(jitter)) => {}
+            }
+        }
+    })
+}
+
+async fn run_if_due(state: &ApiState, job: &str, every: Duration, options: &JobOptions) {
+    let every_ms = every.as_millis() as i64;
+    match state.store.claim_job(job, every_ms, &state.replica).await {
+        Ok(false) => {
+            tracing::debug!(
+                job,
+                "scheduled job not due here (ran on a replica recently)"
+            );
+            return;
+        }
+        Ok(true) => {}
+        Err(e) => {
+            tracing::warn!(job, "cannot claim the scheduled job: {e}");
+            return;
+        }
+    }
+    let outcome = match job {
+        REFRESH_JOB => state
+            .refresh_all()
+            .await
+            .map(|n| format!("{n} server(s) changed")),
+        _ => {
+            let before = now_ms() - options.session_lifetime.as_millis() as i64;
+            state
+                .store
+                .prune_sessions(before)
+                .await
+                .map(|n| format!("{n} old session(s) forgotten"))
+                .map_err(ApiError::from)
+        }
+    };
+    match outcome {
+        Ok(summary) => {
+            tracing::info!(job, replica = %state.replica, "scheduled job ran here: {summary}")
+        }
+        Err(e) => tracing::warn!(job, "scheduled job failed: {e:?}"),
+    }
+}
