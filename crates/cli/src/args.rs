@@ -16,7 +16,7 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct Global {
     /// Config file (mcp.json, settings.json, workspace.yaml, config.yaml or switchboard.toml).
     /// Repeatable: later files win on a server-name collision. Default: the first of
@@ -61,6 +61,10 @@ pub enum Command {
         /// Benchmarks only: do not write audit rows.
         #[arg(long, hide = true)]
         no_audit: bool,
+        /// Reload the config files when they change (servers added, changed and removed
+        /// without a restart; calls in flight finish).
+        #[arg(long)]
+        watch: bool,
     },
     /// Serve the aggregated MCP endpoint on stdin/stdout (for MCP hosts that launch servers).
     Stdio,
@@ -115,6 +119,50 @@ pub enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+    /// Server states in a running gateway (config-file servers and the org's API servers).
+    Status {
+        #[command(flatten)]
+        remote: Remote,
+        /// Keep printing each state change as it happens.
+        #[arg(long)]
+        watch: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Refresh, disable, enable or reauthorize one of the org's API servers in a running gateway.
+    Server {
+        operation: ServerOperation,
+        /// The server's id (`srv_…`, from `switchboard status`).
+        id: String,
+        #[command(flatten)]
+        remote: Remote,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// How to reach a running gateway's REST API.
+#[derive(Debug, Clone, Args)]
+pub struct Remote {
+    /// The gateway's base URL.
+    #[arg(long, default_value = "http://127.0.0.1:8750", value_name = "URL")]
+    pub url: String,
+    /// An API token of the org (`switchboard token create`).
+    #[arg(
+        long,
+        env = "SWITCHBOARD_API_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    pub token: String,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ServerOperation {
+    Refresh,
+    Disable,
+    Enable,
+    Reauthorize,
 }
 
 #[derive(Debug, Subcommand)]

@@ -15,7 +15,7 @@ use switchboard_config::Severity;
 use switchboard_core::{CallError, CallObserver, Caller, ErrorKind, ServerStatus};
 use switchboard_registry::CallOptions;
 use switchboard_server::api::{ApiState, JobOptions};
-use switchboard_server::{HttpOptions, serve_http, serve_stdio};
+use switchboard_server::{HttpOptions, InFlight, serve_http, serve_stdio};
 use tokio_util::sync::CancellationToken;
 
 const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
@@ -23,7 +23,22 @@ const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let global = &cli.global;
     match cli.command {
-        Command::Serve { listen, no_audit } => serve(global, listen, no_audit).await,
+        Command::Serve {
+            listen,
+            no_audit,
+            watch,
+        } => serve(global, listen, no_audit, watch).await,
+        Command::Status {
+            remote,
+            watch,
+            json,
+        } => crate::remote::status(&remote, watch, json).await,
+        Command::Server {
+            operation,
+            id,
+            remote,
+            json,
+        } => crate::remote::operate(&remote, operation, &id, json).await,
         Command::Stdio => stdio(global).await,
         Command::Test { server, json } => test(global, server, json).await,
         Command::Tools { json } => tools(global, json).await,
@@ -60,6 +75,7 @@ async fn serve(
     global: &Global,
     listen: Option<String>,
     no_audit: bool,
+    watch: bool,
 ) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
     let control = Control::open(global).await?;
@@ -70,7 +86,7 @@ async fn serve(
     } else {
         Some(Arc::new(audit.clone()))
     };
-    let registry = setup::registry(global, &config, observer)?;
+    let registry = setup::registry(global, &config, observer, Some(control.snapshots()))?;
     let api = ApiState::new(
         registry.clone(),
         control.store.clone(),
@@ -97,8 +113,10 @@ async fn serve(
     }
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
     let shutdown = CancellationToken::new();
+    let in_flight = InFlight::default();
     let options = HttpOptions::default()
         .with_shutdown(shutdown.clone())
+        .with_in_flight(in_flight.clone())
         .with_token(g.token.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
         .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default())
@@ -106,6 +124,14 @@ async fn serve(
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     eprintln!("switchboard listening on http://{local}/mcp");
     setup::connect_all(&registry, &config).await;
+    let watching = match watch {
+        true => Some(crate::watch::spawn(
+            global.clone(),
+            registry.clone(),
+            shutdown.clone(),
+        )?),
+        false => None,
+    };
     // Listen before loading, so no change another replica makes meanwhile is missed.
     let listener = switchboard_server::api::spawn_change_listener(api.clone(), shutdown.clone())
         .await
@@ -135,12 +161,24 @@ async fn serve(
         registry.catalog().tools.len()
     );
     wait_for_signal().await;
-    tracing::info!("shutting down");
+    // Calls in flight finish and their answers reach the callers first (within the grace
+    // period), then sessions close.
+    let grace = switchboard_registry::SHUTDOWN_GRACE;
+    tracing::info!(
+        "shutting down: {} request(s) in flight get up to {grace:?} to finish",
+        in_flight.count()
+    );
+    if !in_flight.wait_idle(grace).await {
+        tracing::warn!("requests still running after {grace:?}; stopping anyway");
+    }
     shutdown.cancel();
     let _ = server.await;
     // A job part-way through is safe to stop: each row it saves is saved whole.
     jobs.abort();
     let _ = jobs.await;
+    if let Some(watching) = watching {
+        let _ = watching.await;
+    }
     if let Some(listener) = listener {
         let _ = listener.await;
     }
@@ -177,7 +215,12 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
-    let registry = setup::registry(global, &config, Some(Arc::new(audit)))?;
+    let registry = setup::registry(
+        global,
+        &config,
+        Some(Arc::new(audit)),
+        Some(control.snapshots()),
+    )?;
     registry.apply_config(&config).await;
     // Hosts close stdin and soon after signal: commit the audit log before stopping servers.
     let served = tokio::select! {
@@ -192,7 +235,7 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
 
 async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config, None)?;
+    let registry = setup::registry(global, &config, None, None)?;
     let specs: Vec<_> = config
         .servers
         .iter()
@@ -261,7 +304,7 @@ async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Resu
 
 async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config, None)?;
+    let registry = setup::registry(global, &config, None, None)?;
     setup::connect_all(&registry, &config).await;
     let tools = registry.tools();
     if json {
@@ -338,7 +381,7 @@ async fn call(
     let config = setup::load_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
-    let registry = setup::registry(global, &config, Some(Arc::new(audit)))?;
+    let registry = setup::registry(global, &config, Some(Arc::new(audit)), None)?;
     setup::connect_all(&registry, &config).await;
     let mut opts = CallOptions::default().with_caller(Caller {
         surface: "cli",

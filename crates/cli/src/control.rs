@@ -37,6 +37,11 @@ impl Control {
         Chain::new(self.sealer.audit_key())
     }
 
+    /// Discovery snapshots in the store (lazy stdio servers list their tools from these).
+    pub fn snapshots(&self) -> Arc<dyn switchboard_registry::SnapshotCache> {
+        Arc::new(switchboard_server::StoreSnapshots(self.store.clone()))
+    }
+
     /// Starts the audit writer (group commit off the call path).
     pub fn audit(&self) -> (AuditWriter, AuditWriterTask) {
         AuditWriter::start(self.store.clone(), self.chain(), AUDIT_QUEUE)

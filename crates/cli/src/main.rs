@@ -4,8 +4,10 @@ mod admin;
 mod args;
 mod commands;
 mod control;
+mod remote;
 mod setup;
 mod table;
+mod watch;
 
 use clap::Parser;
 use std::process::ExitCode;

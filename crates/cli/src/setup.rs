@@ -10,7 +10,7 @@ use std::time::Duration;
 use switchboard_config::Config;
 use switchboard_core::names::DEFAULT_MAX_NAME_LEN;
 use switchboard_core::{CallObserver, NamingTemplate};
-use switchboard_registry::{EgressPolicy, Registry, RegistryOptions};
+use switchboard_registry::{EgressPolicy, Registry, RegistryOptions, SnapshotCache};
 
 const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
 
@@ -73,6 +73,7 @@ pub fn registry(
     global: &Global,
     config: &Config,
     observer: Option<Arc<dyn CallObserver>>,
+    snapshots: Option<Arc<dyn SnapshotCache>>,
 ) -> anyhow::Result<Registry> {
     let g = &config.gateway;
     let egress = EgressPolicy {
@@ -97,6 +98,9 @@ pub fn registry(
         .with_allow_env(g.allow_env.clone().unwrap_or_default());
     if let Some(observer) = observer {
         options = options.with_observer(observer);
+    }
+    if let Some(snapshots) = snapshots {
+        options = options.with_snapshots(snapshots);
     }
     Ok(Registry::new(options))
 }

@@ -371,6 +371,42 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
     .await;
     assert!(listed["result"]["tools"].is_array(), "{listed}");
 
+    // Operated from the CLI through A: B follows.
+    let disabled = env
+        .run(&[
+            "server", "disable", &id, "--url", &a.base, "--token", &token, "--json",
+        ])
+        .await;
+    let disabled: Value = serde_json::from_str(&disabled).unwrap();
+    assert_eq!(disabled["status"], "disabled", "{disabled}");
+    b.wait_for("applied a change from another replica").await;
+    let (status, body) = rest(
+        "POST",
+        format!(
+            "{}/api/agents/bot/actions/mcp.everything.echo/invoke",
+            b.base
+        ),
+        &token,
+        Some(json!({"arguments": {"message": "off"}})),
+    )
+    .await;
+    assert_eq!(status, 404, "disabled on B too: {body}");
+    env.run(&["server", "enable", &id, "--url", &a.base, "--token", &token])
+        .await;
+    b.wait_for("applied a change from another replica").await;
+    let listed = env
+        .run(&["status", "--url", &b.base, "--token", &token, "--json"])
+        .await;
+    let listed: Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed[0]["status"], "ready", "{listed}");
+    let table = env
+        .run(&["status", "--url", &b.base, "--token", &token])
+        .await;
+    assert!(
+        table.starts_with("NAME") && table.contains("everything"),
+        "{table}"
+    );
+
     // Deleted through B: gone from A too.
     let (status, _) = rest(
         "DELETE",

@@ -10,6 +10,8 @@ use std::time::Duration;
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 /// Default bound on one tool call.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default time a stdio server may sit without calls before it is stopped.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// One upstream MCP server, fully resolved (placeholders already substituted).
 #[derive(Clone, PartialEq)]
@@ -78,6 +80,38 @@ impl ServerSpec {
             out = out.replace(secret.as_str(), "<redacted>");
         }
         out
+    }
+
+    /// Whether this is a stdio server started only on its first call.
+    pub fn is_lazy(&self) -> bool {
+        matches!(self.transport, Transport::Stdio(_)) && self.lazy == Some(true)
+    }
+
+    /// How long a stdio server may sit without calls before it is stopped; `None` = never
+    /// (HTTP servers, or `idle_timeout = 0`).
+    pub fn idle_after(&self) -> Option<Duration> {
+        match self.transport {
+            Transport::Stdio(_) => {
+                Some(self.idle_timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT)).filter(|t| !t.is_zero())
+            }
+            Transport::Http(_) => None,
+        }
+    }
+
+    /// What a discovery snapshot of this server depends on: name, command line, working
+    /// directory and the names (not values) of its environment; for HTTP, name and URL.
+    pub fn fingerprint(&self) -> String {
+        match &self.transport {
+            Transport::Stdio(s) => format!(
+                "stdio\0{}\0{}\0{}\0{:?}\0{}",
+                self.name,
+                s.command,
+                s.args.join("\0"),
+                s.cwd,
+                s.env.keys().cloned().collect::<Vec<_>>().join(",")
+            ),
+            Transport::Http(h) => format!("http\0{}\0{}", self.name, h.url),
+        }
     }
 
     /// Whether `tool` passes this server's tool allowlist.

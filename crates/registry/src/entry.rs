@@ -1,5 +1,6 @@
 //! One configured server: its spec, its live connection and what it last offered.
 
+use crate::lifecycle::{MAX_FAILURES, backoff};
 use serde::Serialize;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -21,6 +22,8 @@ pub struct ServerInfo {
     pub calls_in_flight: usize,
     pub last_error: Option<String>,
     pub origin: String,
+    /// The stdio child's process id while it runs.
+    pub pid: Option<u32>,
 }
 
 pub(crate) struct ServerEntry {
@@ -40,6 +43,14 @@ pub(crate) struct State {
     pub snapshot: Option<Snapshot>,
     pub last_error: Option<String>,
     pub discovered_at: Option<SystemTime>,
+    /// When the last call ended (or the server started): the idle clock.
+    pub last_used: Option<tokio::time::Instant>,
+    /// Failed starts and crashes since the last successful call.
+    pub failures: u32,
+    /// No start attempt before this (backoff after a failure).
+    pub retry_at: Option<tokio::time::Instant>,
+    /// Turned off at run time (`disable`); the spec and credentials are kept.
+    pub disabled: bool,
 }
 
 impl ServerEntry {
@@ -95,9 +106,27 @@ impl ServerEntry {
                 .connection
                 .as_ref()
                 .map(|c| c.protocol_version().to_string()),
-            calls_in_flight: self.max_slots - self.slots.available_permits(),
+            calls_in_flight: self.in_flight(),
             last_error: state.last_error.clone(),
             origin: self.spec.origin.clone(),
+            pid: state
+                .connection
+                .as_ref()
+                .filter(|c| !c.is_closed())
+                .and_then(|c| c.pid()),
+        }
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.max_slots - self.slots.available_permits()
+    }
+
+    /// A call ended: restart the idle clock; a success also ends a run of failures.
+    pub fn mark_used(&self, succeeded: bool) {
+        let mut state = self.state();
+        state.last_used = Some(tokio::time::Instant::now());
+        if succeeded {
+            state.failures = 0;
         }
     }
 }
@@ -126,14 +155,20 @@ impl ServerEntry {
         CallError::new(e.kind(), self.spec.redact(&e.to_string()))
     }
 
-    /// Connects and discovers; the outcome becomes the entry's state.
+    /// Connects and discovers; the outcome becomes the entry's state. Starts afresh: any run
+    /// of failures is forgotten.
     pub async fn start(&self, connect: &ConnectOptions) {
-        if !self.spec.enabled {
+        if !self.spec.enabled || self.state().disabled {
             self.state().status = Some(ServerStatus::Disabled);
             return;
         }
         let _one_attempt = self.connecting.lock().await;
-        self.state().status = Some(ServerStatus::Connecting);
+        {
+            let mut state = self.state();
+            state.status = Some(ServerStatus::Connecting);
+            state.failures = 0;
+            state.retry_at = None;
+        }
         let outcome = connect_and_discover(&self.spec, connect).await;
         let mut state = self.state();
         match outcome {
@@ -143,6 +178,7 @@ impl ServerEntry {
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
                 state.discovered_at = Some(SystemTime::now());
+                state.last_used = Some(tokio::time::Instant::now());
             }
             Err(e) => {
                 let message = self.spec.redact(&e.to_string());
@@ -153,23 +189,28 @@ impl ServerEntry {
         }
     }
 
-    /// The live connection, reconnecting once (without re-discovery) if the last one died.
-    pub async fn connection(&self, connect: &ConnectOptions) -> Result<Arc<Connection>, CallError> {
-        let name = &self.spec.name;
+    /// The live connection; starts the server if it is idle or its process died (after the
+    /// backoff its failures earned, if that fits in the call's time), without re-discovery.
+    pub async fn connection(
+        &self,
+        connect: &ConnectOptions,
+        budget: Duration,
+    ) -> Result<Arc<Connection>, CallError> {
         if let Some(conn) = self.live_connection() {
             return Ok(conn);
-        }
-        if self.status() == ServerStatus::Disabled {
-            return Err(CallError::new(
-                ErrorKind::ToolNotFound,
-                format!("server {name} is disabled"),
-            ));
         }
         let _one_attempt = self.connecting.lock().await;
         if let Some(conn) = self.live_connection() {
             return Ok(conn);
         }
-        tracing::warn!(server = %name, "connection lost; reconnecting");
+        self.note_crash();
+        let wait = self.startable(budget)?;
+        tokio::time::sleep(wait).await;
+        let name = &self.spec.name;
+        match self.status() {
+            ServerStatus::Idle => tracing::info!(server = %name, "starting for a call"),
+            _ => tracing::warn!(server = %name, "restarting"),
+        }
         self.state().status = Some(ServerStatus::Connecting);
         match Connection::connect(&self.spec, connect).await {
             Ok(conn) => {
@@ -178,19 +219,99 @@ impl ServerEntry {
                 state.connection = Some(conn.clone());
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
+                state.retry_at = None;
+                state.last_used = Some(tokio::time::Instant::now());
                 Ok(conn)
             }
             Err(e) => {
                 let error = self.call_error(e);
-                let mut state = self.state();
-                state.status = Some(ServerStatus::Error);
-                state.last_error = Some(error.message.clone());
+                self.failed(error.message.clone());
                 Err(CallError::new(
                     error.kind,
                     format!("server {name}: {}", error.message),
                 ))
             }
         }
+    }
+
+    /// A connection that closed without us closing it is a crash: it counts as a failure,
+    /// and its last stderr lines become the server's error.
+    fn note_crash(&self) {
+        let dead = self.state().connection.take();
+        if let Some(dead) = dead {
+            let tail = dead.stderr_tail();
+            let message = match tail.last() {
+                Some(_) => format!("the server exited; stderr: {}", tail.join(" | ")),
+                None => "the connection closed".to_string(),
+            };
+            tracing::warn!(server = %self.spec.name, "{message}");
+            self.failed(message);
+        }
+    }
+
+    /// Records a failed start or a crash: back off, or give up after [`MAX_FAILURES`].
+    fn failed(&self, message: String) {
+        let mut state = self.state();
+        state.failures += 1;
+        state.status = Some(ServerStatus::Error);
+        if state.failures >= MAX_FAILURES {
+            state.retry_at = None;
+            state.last_error = Some(format!(
+                "{message} ({} failures in a row; fix it, then refresh or enable the server)",
+                state.failures
+            ));
+        } else {
+            let wait = backoff(state.failures);
+            state.retry_at = Some(tokio::time::Instant::now() + wait);
+            state.last_error = Some(message);
+        }
+    }
+
+    /// How long to wait before starting, or why not to start at all.
+    fn startable(&self, budget: Duration) -> Result<Duration, CallError> {
+        let name = &self.spec.name;
+        let state = self.state();
+        if state.disabled || state.status == Some(ServerStatus::Disabled) {
+            return Err(CallError::new(
+                ErrorKind::ToolNotFound,
+                format!("server {name} is disabled"),
+            ));
+        }
+        let last = state.last_error.clone().unwrap_or_default();
+        if state.failures >= MAX_FAILURES {
+            return Err(CallError::new(
+                ErrorKind::TransportError,
+                format!("server {name}: {last}"),
+            ));
+        }
+        let wait = state
+            .retry_at
+            .map(|at| at.saturating_duration_since(tokio::time::Instant::now()))
+            .unwrap_or_default();
+        if wait > budget {
+            return Err(CallError::new(
+                ErrorKind::TransportError,
+                format!("server {name} is restarting in {wait:.1?} after: {last}"),
+            ));
+        }
+        Ok(wait)
+    }
+
+    /// Waits (at most `grace`) until no call is in flight; `false` if some still are.
+    pub async fn wait_idle(&self, grace: Duration) -> bool {
+        let all = u32::try_from(self.max_slots).unwrap_or(u32::MAX);
+        tokio::time::timeout(grace, self.slots.acquire_many(all))
+            .await
+            .is_ok()
+    }
+
+    /// Waits (at most `grace`) for the calls in flight to finish, then closes: a replaced or
+    /// removed server (no longer routed to) ends without cutting anyone off.
+    pub async fn drain_and_close(&self, grace: Duration) {
+        if !self.wait_idle(grace).await {
+            tracing::warn!(server = %self.spec.name, "calls still running after {grace:?}; closing anyway");
+        }
+        self.close().await;
     }
 
     /// Ends the connection (a stdio child dies with its process group).

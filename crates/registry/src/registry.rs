@@ -2,6 +2,8 @@
 
 use crate::catalog::Catalog;
 use crate::entry::{ServerEntry, ServerInfo, connect_and_discover};
+use crate::lifecycle::SnapshotCache;
+use futures::StreamExt;
 use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
 use serde_json::Value;
 use std::future::Future;
@@ -32,6 +34,8 @@ pub struct RegistryOptions {
     pub allow_env: Vec<String>,
     /// Hears about every tool call (the audit log).
     pub observer: Option<Arc<dyn CallObserver>>,
+    /// Keeps discovery snapshots so lazy stdio servers list their tools without running.
+    pub snapshots: Option<Arc<dyn SnapshotCache>>,
 }
 
 impl RegistryOptions {
@@ -46,6 +50,10 @@ impl RegistryOptions {
     }
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+    pub fn with_snapshots(mut self, snapshots: Arc<dyn SnapshotCache>) -> Self {
+        self.snapshots = Some(snapshots);
         self
     }
     pub fn with_observer(mut self, observer: Arc<dyn CallObserver>) -> Self {
@@ -95,11 +103,28 @@ struct Inner {
     servers: RwLock<Vec<Arc<ServerEntry>>>,
     catalog: RwLock<Arc<Catalog>>,
     changes: broadcast::Sender<()>,
+    /// Every server state change, as the server's new [`ServerInfo`].
+    status: broadcast::Sender<ServerInfo>,
     shutdown: CancellationToken,
     observer: Option<Arc<dyn CallObserver>>,
+    snapshots: Option<Arc<dyn SnapshotCache>>,
+}
+
+/// What a registry shares with its siblings.
+#[derive(Clone)]
+struct Shared {
+    naming: NamingTemplate,
+    connect: ConnectOptions,
+    observer: Option<Arc<dyn CallObserver>>,
+    snapshots: Option<Arc<dyn SnapshotCache>>,
 }
 
 const EVENT_QUEUE: usize = 256;
+const STATUS_QUEUE: usize = 256;
+/// How long calls in flight may run on after shutdown begins.
+pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+/// How often idle stdio servers are looked for.
+const IDLE_CHECK: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Registry {
     /// Creates an empty registry. Must be called inside a tokio runtime: it starts the task
@@ -114,17 +139,25 @@ impl Registry {
             limits: options.limits,
             allow_env: options.allow_env,
         };
-        Self::assemble(options.naming, connect, options.observer)
+        Self::assemble(Shared {
+            naming: options.naming,
+            connect,
+            observer: options.observer,
+            snapshots: options.snapshots,
+        })
     }
 
-    /// A registry over `connect`, with its own change events and re-discovery task.
-    fn assemble(
-        naming: NamingTemplate,
-        mut connect: ConnectOptions,
-        observer: Option<Arc<dyn CallObserver>>,
-    ) -> Self {
+    /// A registry over `shared`, with its own change events, re-discovery and idle tasks.
+    fn assemble(shared: Shared) -> Self {
+        let Shared {
+            naming,
+            mut connect,
+            observer,
+            snapshots,
+        } = shared;
         let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
         let (changes, _) = broadcast::channel(16);
+        let (status, _) = broadcast::channel(STATUS_QUEUE);
         connect.events = Some(events_tx);
         let registry = Self {
             inner: Arc::new(Inner {
@@ -133,11 +166,17 @@ impl Registry {
                 servers: RwLock::default(),
                 catalog: RwLock::default(),
                 changes,
+                status,
                 shutdown: CancellationToken::new(),
                 observer,
+                snapshots,
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
+        tokio::spawn(reap_idle(
+            Arc::downgrade(&registry.inner),
+            registry.inner.shutdown.clone(),
+        ));
         registry
     }
 
@@ -161,7 +200,7 @@ impl Registry {
             old
         };
         if let Some(old) = old {
-            old.close().await;
+            retire(old);
         }
         self.start(&entry).await;
         self.rebuild();
@@ -176,19 +215,20 @@ impl Registry {
             at.map(|i| servers.remove(i))
         };
         let Some(entry) = removed else { return false };
-        entry.close().await;
         self.rebuild();
+        retire(entry);
         true
     }
 
     /// A new, empty registry sharing this one's naming, HTTP client, limits and observer
     /// (one per org for servers connected through the API).
     pub fn sibling(&self) -> Registry {
-        Self::assemble(
-            self.inner.naming.clone(),
-            self.inner.connect.clone(),
-            self.inner.observer.clone(),
-        )
+        Self::assemble(Shared {
+            naming: self.inner.naming.clone(),
+            connect: self.inner.connect.clone(),
+            observer: self.inner.observer.clone(),
+            snapshots: self.inner.snapshots.clone(),
+        })
     }
 
     /// Makes the registry match `config`: unchanged servers are left alone, changed ones are
@@ -217,10 +257,15 @@ impl Registry {
             *servers = next;
             (to_start, to_close)
         };
-        for entry in &to_close {
-            entry.close().await;
+        self.rebuild();
+        for entry in to_close {
+            retire(entry);
         }
-        futures::future::join_all(to_start.iter().map(|e| self.start(e))).await;
+        // Bounded: fifty interpreters importing their SDKs at once on a small machine each
+        // take longer than the connect timeout; a few at a time, each starts quickly.
+        futures::stream::iter(&to_start)
+            .for_each_concurrent(start_concurrency(), |e| self.start(e))
+            .await;
         self.rebuild();
         self.servers()
     }
@@ -242,6 +287,37 @@ impl Registry {
     /// Notified whenever the catalogue changes.
     pub fn subscribe(&self) -> broadcast::Receiver<()> {
         self.inner.changes.subscribe()
+    }
+
+    /// Every server state change (connecting, ready, idle, error, disabled…), as the server's
+    /// new [`ServerInfo`]. A slow receiver skips ahead (`Lagged`) rather than holding anyone up.
+    pub fn subscribe_status(&self) -> broadcast::Receiver<ServerInfo> {
+        self.inner.status.subscribe()
+    }
+
+    /// Stops a server and keeps it stopped (its tools leave the catalogue) until
+    /// [`Registry::enable`]; `None` if there is no such server.
+    pub async fn disable(&self, name: &str) -> Option<ServerInfo> {
+        let entry = self.entry(name)?;
+        entry.state().disabled = true;
+        entry.close().await;
+        {
+            let mut state = entry.state();
+            state.status = Some(ServerStatus::Disabled);
+            state.snapshot = None;
+        }
+        self.rebuild();
+        Some(self.publish(&entry))
+    }
+
+    /// Starts a disabled server again (a server in `error` is retried at once too).
+    pub async fn enable(&self, name: &str) -> Option<ServerInfo> {
+        let entry = self.entry(name)?;
+        entry.state().disabled = false;
+        entry.close().await;
+        self.start(&entry).await;
+        self.rebuild();
+        Some(entry.info())
     }
 
     /// The (server, upstream tool) an exposed tool name stands for.
@@ -416,11 +492,30 @@ impl Registry {
             .map_err(|e| e.to_string())
     }
 
-    /// Stops every server (stdio children with their process groups).
-    pub async fn shutdown(&self) {
+    /// Stops every server (stdio children with their process groups), letting calls in
+    /// flight finish for at most `grace` first.
+    pub async fn shutdown_within(&self, grace: std::time::Duration) {
         self.inner.shutdown.cancel();
         let entries: Vec<_> = read(&self.inner.servers).clone();
-        futures::future::join_all(entries.iter().map(|e| e.close())).await;
+        futures::future::join_all(entries.iter().map(|e| e.drain_and_close(grace))).await;
+    }
+
+    /// Waits (at most `grace`) until no call is in flight on any server; `false` if some
+    /// still are. For a graceful shutdown: drain first, then stop taking requests.
+    pub async fn drain(&self, grace: std::time::Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + grace;
+        let entries: Vec<_> = read(&self.inner.servers).clone();
+        let mut idle = true;
+        for entry in entries {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            idle &= entry.wait_idle(left).await;
+        }
+        idle
+    }
+
+    /// [`Registry::shutdown_within`] the default grace period (10 s).
+    pub async fn shutdown(&self) {
+        self.shutdown_within(SHUTDOWN_GRACE).await;
     }
 
     fn entry(&self, name: &str) -> Option<Arc<ServerEntry>> {
@@ -449,12 +544,63 @@ impl Registry {
             )
         })?;
         let _slot = entry.acquire(opts.timeout).await?;
-        let conn = entry.connection(&self.inner.connect).await?;
-        work(conn, opts).await.map_err(|e| entry.call_error(e))
+        let budget = opts.timeout.unwrap_or(entry.spec.call_timeout());
+        let before = entry.status();
+        let conn = match entry.connection(&self.inner.connect, budget).await {
+            Ok(conn) => conn,
+            Err(e) => {
+                self.publish(&entry);
+                return Err(e);
+            }
+        };
+        if entry.status() != before {
+            self.publish(&entry);
+        }
+        let outcome = work(conn, opts).await.map_err(|e| entry.call_error(e));
+        entry.mark_used(outcome.is_ok());
+        outcome
     }
 
+    /// Connects and discovers `entry`, or, for a lazy server, lists it from its saved
+    /// snapshot without starting it (discovering once and stopping it when there is none).
     async fn start(&self, entry: &Arc<ServerEntry>) {
+        let cache = self.inner.snapshots.as_ref();
+        let fingerprint = entry.spec.fingerprint();
+        if entry.spec.is_lazy()
+            && let Some(cache) = cache
+            && let Some(snapshot) = cache.load(&fingerprint).await
+        {
+            let mut state = entry.state();
+            state.snapshot = Some(snapshot);
+            state.status = Some(ServerStatus::Idle);
+            drop(state);
+            self.publish(entry);
+            return;
+        }
+        self.publish_status(entry, ServerStatus::Connecting);
         entry.start(&self.inner.connect).await;
+        let snapshot = entry.state().snapshot.clone();
+        if let (Some(cache), Some(snapshot)) = (cache, snapshot) {
+            cache.save(&fingerprint, &snapshot).await;
+        }
+        if entry.spec.is_lazy() && entry.status() == ServerStatus::Ready {
+            entry.close().await;
+            entry.state().status = Some(ServerStatus::Idle);
+        }
+        self.publish(entry);
+    }
+
+    /// Tells status subscribers how `entry` is now; returns that.
+    fn publish(&self, entry: &ServerEntry) -> ServerInfo {
+        let info = entry.info();
+        let _ = self.inner.status.send(info.clone());
+        info
+    }
+
+    fn publish_status(&self, entry: &ServerEntry, status: ServerStatus) {
+        let mut info = entry.info();
+        info.status = status;
+        let _ = self.inner.status.send(info);
     }
 
     fn rebuild(&self) {
@@ -495,6 +641,38 @@ async fn watch_changes(inner: std::sync::Weak<Inner>, mut events: mpsc::Receiver
             Err(e) => tracing::warn!(server = %server, "re-discovery failed: {e}"),
         }
         rebuild(&inner);
+    }
+}
+
+/// How many servers start at once: twice the CPUs, at least 4.
+fn start_concurrency() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get() * 2)
+        .unwrap_or(4)
+        .max(4)
+}
+
+/// Closes a server that left the registry once its calls in flight are done (within their
+/// own timeout), in the background so the change takes effect for new calls at once.
+fn retire(entry: Arc<ServerEntry>) {
+    let grace = entry.spec.call_timeout();
+    tokio::spawn(async move { entry.drain_and_close(grace).await });
+}
+
+/// Stops stdio servers left idle, until the registry is dropped or shut down.
+async fn reap_idle(inner: std::sync::Weak<Inner>, shutdown: CancellationToken) {
+    let mut tick = tokio::time::interval(IDLE_CHECK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let Some(inner) = inner.upgrade() else { return };
+        let entries: Vec<_> = read(&inner.servers).clone();
+        for entry in crate::lifecycle::stop_idle(&entries).await {
+            let _ = inner.status.send(entry.info());
+        }
     }
 }
 

@@ -178,25 +178,6 @@ async fn non_object_arguments_are_an_invalid_request() {
     registry.shutdown().await;
 }
 
-/// Waits for a process that is not our child to exit, via a pidfd (no polling).
-fn wait_for_exit(pid: i32, timeout_ms: i32) -> bool {
-    // SAFETY: plain syscalls on an fd we own and close.
-    unsafe {
-        let fd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32;
-        if fd < 0 {
-            return true; // already gone
-        }
-        let mut pfd = libc::pollfd {
-            fd,
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let ready = libc::poll(&mut pfd, 1, timeout_ms);
-        libc::close(fd);
-        ready == 1
-    }
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn stopping_a_server_kills_its_whole_process_group() {
     let mut entry = kit::misbehaving_entry(20_000);
@@ -211,12 +192,12 @@ async fn stopping_a_server_kills_its_whole_process_group() {
     let pid: i32 = kit::text(&result).parse().unwrap();
     assert!(pid > 0);
     assert!(
-        !wait_for_exit(pid, 0),
+        !kit::wait_for_exit(pid, 0),
         "the grandchild runs while the server does"
     );
     registry.shutdown().await;
     assert!(
-        wait_for_exit(pid, 10_000),
+        kit::wait_for_exit(pid, 10_000),
         "grandchild {pid} outlived its server"
     );
 }

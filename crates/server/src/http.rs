@@ -32,6 +32,8 @@ pub struct HttpOptions {
     pub shutdown: CancellationToken,
     /// The REST API's state; without it `/api` is not served.
     pub api: Option<crate::api::ApiState>,
+    /// Counts answers being written, for a graceful shutdown.
+    pub in_flight: crate::InFlight,
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -59,6 +61,10 @@ impl HttpOptions {
     }
     pub fn with_api(mut self, api: crate::api::ApiState) -> Self {
         self.api = Some(api);
+        self
+    }
+    pub fn with_in_flight(mut self, in_flight: crate::InFlight) -> Self {
+        self.in_flight = in_flight;
         self
     }
     pub fn with_token(mut self, token: Option<String>) -> Self {
@@ -111,6 +117,10 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     Router::new()
         .merge(api)
         .nest("/mcp", mcp)
+        .layer(axum::middleware::from_fn_with_state(
+            options.in_flight.clone(),
+            crate::in_flight::track,
+        ))
         .route("/healthz", get(|| async { "ok" }))
         .route(
             "/readyz",

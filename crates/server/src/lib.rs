@@ -5,11 +5,15 @@ pub mod api;
 mod auth;
 mod gateway;
 mod http;
+mod in_flight;
 mod sessions;
+mod snapshots;
 
 pub use gateway::{AgentScope, CallerToken, Gateway, KIND_META_KEY};
 pub use http::{HttpOptions, router, serve_http};
+pub use in_flight::InFlight;
 pub use sessions::SharedSessions;
+pub use snapshots::StoreSnapshots;
 
 use switchboard_registry::Registry;
 

@@ -85,6 +85,10 @@ pub trait Store: Send + Sync + 'static {
     async fn delete_session(&self, id: &str) -> Result<(), StoreError>;
     /// Forgets sessions saved before `before_ms`; returns how many.
     async fn prune_sessions(&self, before_ms: i64) -> Result<u64, StoreError>;
+
+    /// A server's last discovery snapshot (JSON) under its fingerprint hash.
+    async fn load_snapshot(&self, key: &str) -> Result<Option<String>, StoreError>;
+    async fn save_snapshot(&self, key: &str, snapshot: &str) -> Result<(), StoreError>;
 }
 
 /// Walks the whole audit chain in pages; `progress` hears the count checked so far.

@@ -497,6 +497,26 @@ impl Store for SqlStore {
         self.prune_session_states(before_ms).await
     }
 
+    async fn load_snapshot(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT snapshot FROM snapshots WHERE fingerprint = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("snapshot")).transpose()?)
+    }
+
+    async fn save_snapshot(&self, key: &str, snapshot: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO snapshots (fingerprint, snapshot, saved_at) VALUES ($1, $2, $3) ON CONFLICT (fingerprint) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at",
+        )
+        .bind(key)
+        .bind(snapshot)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
         // An empty string stands for "no filter" (portable across both databases).
         let rows = sqlx::query(

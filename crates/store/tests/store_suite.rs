@@ -260,6 +260,15 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
     assert_eq!(b.prune_sessions(now_ms() + 1).await.unwrap(), 1);
     assert_eq!(a.load_session("old").await.unwrap(), None);
 
+    // Discovery snapshots are shared and replaced in place.
+    assert_eq!(a.load_snapshot("fp").await.unwrap(), None);
+    a.save_snapshot("fp", r#"{"tools":[]}"#).await.unwrap();
+    b.save_snapshot("fp", r#"{"tools":[1]}"#).await.unwrap();
+    assert_eq!(
+        a.load_snapshot("fp").await.unwrap().as_deref(),
+        Some(r#"{"tools":[1]}"#)
+    );
+
     // A change published by one replica is heard by the other (Postgres only).
     let change = Change {
         org_id: "org_a".into(),

@@ -146,6 +146,11 @@ impl Served {
 }
 
 impl Served {
+    /// Kills the child and waits until it is gone (its port is free again).
+    pub async fn stop(mut self) {
+        let _ = self._child.kill().await;
+    }
+
     /// The port the child listens on.
     pub fn port(&self) -> u16 {
         self.url
@@ -163,4 +168,24 @@ pub fn text(result: &rmcp::model::CallToolResult) -> String {
         .iter()
         .filter_map(|c| c.as_text().map(|t| t.text.clone()))
         .collect()
+}
+
+/// Waits (at most `timeout_ms`) for process `pid` to exit, via a pidfd (no polling); `true`
+/// once it has exited (a zombie counts).
+pub fn wait_for_exit(pid: i32, timeout_ms: i32) -> bool {
+    // SAFETY: plain syscalls on an fd we own and close.
+    unsafe {
+        let fd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32;
+        if fd < 0 {
+            return true; // already gone
+        }
+        let mut pfd = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ready = libc::poll(&mut pfd, 1, timeout_ms);
+        libc::close(fd);
+        ready == 1
+    }
 }

@@ -1,5 +1,6 @@
 //! Streamable HTTP upstreams: headers and bearer tokens (with placeholders) reach the server,
-//! every page of a paginated list is discovered, and URLs are checked against --dev.
+//! every page of a paginated list is discovered, URLs are checked against --dev, and an
+//! upstream session that expired (the server restarted) is re-initialized transparently.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -65,4 +66,38 @@ async fn loopback_and_plain_http_urls_are_refused_without_dev() {
         assert_eq!(s.status, ServerStatus::Error, "{s:?}");
         assert!(s.last_error.as_deref().unwrap().contains("--dev"), "{s:?}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_expired_upstream_session_is_reinitialized_and_the_call_retried() {
+    let port = kit::free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let upstream = kit::Served::start(Path::new(ECHO), &["--http", &listen]).await;
+    let (_dir, path) = kit::write_mcp_json(json!({"echo": {"type": "http", "url": upstream.url}}));
+    let registry = Registry::new(RegistryOptions::default().with_dev(true));
+    registry
+        .apply_config(&load_with_env(&[path], &env).unwrap())
+        .await;
+    let call = |text: &'static str| {
+        let registry = registry.clone();
+        async move {
+            registry
+                .call_tool(
+                    "echo__echo",
+                    Some(json!({"text": text})),
+                    CallOptions::default(),
+                )
+                .await
+        }
+    };
+    assert_eq!(kit::text(&call("before").await.unwrap()), "before");
+    // The server restarts and forgets every session: our session id now answers 404.
+    upstream.stop().await;
+    let _restarted = kit::Served::start(Path::new(ECHO), &["--http", &listen]).await;
+    let after = call("after")
+        .await
+        .expect("re-initialized and retried once");
+    assert_eq!(kit::text(&after), "after");
+    assert_eq!(registry.servers()[0].status, ServerStatus::Ready);
+    registry.shutdown().await;
 }

@@ -78,6 +78,51 @@ async fn token(store: &SqlStore, org_id: &str, roles: &[&str]) -> String {
     token
 }
 
+/// The JSON `data:` of each server-sent event in `response`.
+fn sse_events(
+    response: reqwest::Response,
+) -> std::pin::Pin<Box<dyn futures::Stream<Item = Value> + Send>> {
+    use futures::StreamExt;
+    let lines = response
+        .bytes_stream()
+        .scan(String::new(), |pending, chunk| {
+            pending.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            let mut data = Vec::new();
+            while let Some(end) = pending.find('\n') {
+                let line: String = pending.drain(..=end).collect();
+                if let Some(json) = line.trim_end().strip_prefix("data:") {
+                    data.push(serde_json::from_str(json.trim()).unwrap());
+                }
+            }
+            futures::future::ready(Some(futures::stream::iter(data)))
+        });
+    Box::pin(lines.flatten())
+}
+
+async fn next_event(
+    events: &mut std::pin::Pin<Box<dyn futures::Stream<Item = Value> + Send>>,
+) -> Value {
+    use futures::StreamExt;
+    tokio::time::timeout(std::time::Duration::from_secs(20), events.next())
+        .await
+        .expect("an event")
+        .expect("the stream stays open")
+}
+
+/// Reads events until `server` reports `status`.
+async fn until_status(
+    events: &mut std::pin::Pin<Box<dyn futures::Stream<Item = Value> + Send>>,
+    server: &str,
+    status: &str,
+) {
+    loop {
+        let event = next_event(events).await;
+        if event["server"] == server && event["status"] == status {
+            return;
+        }
+    }
+}
+
 fn kind(body: &Value) -> &str {
     body["error"]["kind"].as_str().unwrap_or_default()
 }
@@ -384,6 +429,81 @@ async fn the_integrations_api_end_to_end() {
     let (status, _) = api.call("POST", &invoke, Some(&manage), Some(args)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
 
+    // Operations, watched live over server-sent events.
+    let events = api
+        .http
+        .get(format!("{}/api/integrations/mcp/events", api.base))
+        .bearer_auth(&view)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), StatusCode::OK);
+    let mut events = sse_events(events);
+    let first = next_event(&mut events).await;
+    assert_eq!(
+        (first["server"].as_str(), first["status"].as_str()),
+        (Some("echo"), Some("ready"))
+    );
+    assert_eq!(first["source"], "api");
+    assert_eq!(first["id"], created["id"]);
+    let (status, _) = api
+        .call("POST", &format!("{echo_path}/disable"), Some(&view), None)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, disabled) = api
+        .call("POST", &format!("{echo_path}/disable"), Some(&manage), None)
+        .await;
+    assert_eq!(
+        (status, disabled["status"].as_str()),
+        (StatusCode::OK, Some("disabled"))
+    );
+    until_status(&mut events, "echo", "disabled").await;
+    let (_, actions) = api.call("GET", actions_path, Some(&view), None).await;
+    assert!(
+        !actions["integrations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["server"] == "echo"),
+        "a disabled server offers no actions: {actions}"
+    );
+    let (_, listed) = api.call("GET", servers, Some(&view), None).await;
+    assert_eq!(listed["servers"][0]["status"], "disabled", "{listed}");
+    let (status, body) = api
+        .call("POST", &format!("{echo_path}/refresh"), Some(&manage), None)
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    let (status, enabled) = api
+        .call("POST", &format!("{echo_path}/enable"), Some(&manage), None)
+        .await;
+    assert_eq!(
+        (status, enabled["status"].as_str()),
+        (StatusCode::OK, Some("ready"))
+    );
+    until_status(&mut events, "echo", "ready").await;
+    let (status, body) = api
+        .call(
+            "POST",
+            &format!("{echo_path}/reauthorize"),
+            Some(&manage),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (status, kind(&body)),
+        (StatusCode::BAD_REQUEST, "invalid_request")
+    );
+    let (status, body) = api
+        .call("POST", &format!("{echo_path}/explode"), Some(&manage), None)
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("refresh, disable, enable")
+    );
+
     // Soft delete: gone from the list, kept (without credentials) for old audit rows.
     let (status, _) = api.call("DELETE", &echo_path, Some(&view), None).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
@@ -434,6 +554,8 @@ async fn the_integrations_api_end_to_end() {
             "config.enable",
             "mcp.echo.echo",
             "config.disable",
+            "config.disable",
+            "config.enable",
             "config.delete",
             "config.connect"
         ]

@@ -31,8 +31,9 @@ pub struct ConnectOptions {
     pub allow_env: Vec<String>,
 }
 
-/// Everything a server offered at discovery time.
-#[derive(Debug, Clone, Default)]
+/// Everything a server offered at discovery time (serialisable: kept so a lazy server's
+/// tools are known before it runs).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Snapshot {
     pub tools: Vec<Tool>,
     pub resources: Vec<Resource>,
@@ -141,6 +142,14 @@ impl Connection {
     /// The child's process id (stdio servers).
     pub fn pid(&self) -> Option<u32> {
         self.pid
+    }
+
+    /// The last lines a stdio child wrote to stderr (empty for HTTP servers).
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.stderr
+            .as_ref()
+            .map(StderrTail::lines)
+            .unwrap_or_default()
     }
 
     pub fn is_closed(&self) -> bool {

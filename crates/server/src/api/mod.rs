@@ -5,7 +5,9 @@ mod agents;
 mod audit;
 mod auth;
 mod error;
+mod events;
 mod openapi;
+mod operations;
 mod replicas;
 mod servers;
 
@@ -33,7 +35,7 @@ pub struct ApiState {
     /// Names this process among replicas (change notices it sent itself are skipped).
     pub replica: Arc<str>,
     /// Streamable HTTP settings for the agent endpoints (hosts, origins, shutdown).
-    mcp_config: StreamableHttpServerConfig,
+    pub(crate) mcp_config: StreamableHttpServerConfig,
 }
 
 /// Where a server was declared.
@@ -176,6 +178,11 @@ pub fn router(state: ApiState) -> Router {
             "/api/integrations/mcp/servers/{id}",
             patch(servers::update).delete(servers::delete),
         )
+        .route(
+            "/api/integrations/mcp/servers/{id}/{operation}",
+            post(operations::run),
+        )
+        .route("/api/integrations/mcp/events", get(events::stream))
         .route("/api/audit", get(audit::list))
         .route("/api/agents/{agent}/actions", get(agents::list))
         .route(

@@ -59,6 +59,22 @@ pub async fn document() -> Json<Value> {
                     "responses": with(json!({"200": {"description": "Deleted"}}))
                 }
             },
+            "/api/integrations/mcp/servers/{id}/{operation}": {
+                "parameters": [
+                    {"name": "id", "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "operation", "in": "path", "required": true, "schema": {"type": "string", "enum": ["refresh", "disable", "enable", "reauthorize"]}}
+                ],
+                "post": {
+                    "summary": "Operate the server: refresh (reconnect and discover), disable (stop; credentials kept; survives restarts), enable, reauthorize (OAuth servers)",
+                    "responses": with(json!({"200": {"description": "The server afterwards", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Server"}}}}}))
+                }
+            },
+            "/api/integrations/mcp/events": {
+                "get": {
+                    "summary": "Server states as server-sent events (event: status): every server now, then each change",
+                    "responses": with(json!({"200": {"description": "text/event-stream; data is {id, server, source, transport, status, tool_count, calls_in_flight, pid, last_error}", "content": {"text/event-stream": {}}}}))
+                }
+            },
             "/api/agents/{agent}/actions": {
                 "parameters": [{"name": "agent", "in": "path", "required": true, "schema": {"type": "string"}}],
                 "get": {

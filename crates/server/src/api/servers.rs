@@ -15,6 +15,8 @@ use switchboard_store::{AuditEntry, ChangeKind, ServerRow, now_ms};
 const MAX_NAME: usize = 100;
 const MAX_SECRET: usize = 8000;
 const CREDENTIALS: &str = "credentials";
+/// A row's status while an operator keeps the server off.
+pub(super) const DISABLED: &str = "disabled";
 
 #[derive(Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -55,7 +57,7 @@ pub struct ListQuery {
 }
 
 /// What the API shows of a server: never credentials.
-fn view(row: &ServerRow) -> Value {
+pub(super) fn view(row: &ServerRow) -> Value {
     json!({
         "id": row.id,
         "slug": row.slug,
@@ -133,6 +135,7 @@ impl ApiState {
         );
         spec.secrets = bearer.into_iter().collect();
         spec.origin = format!("api:{}", row.id);
+        spec.enabled = row.status != DISABLED;
         let registry = self.org_registry(&row.org_id);
         let info = registry.add_server(spec).await;
         row.status = info.status.to_string();
@@ -160,7 +163,7 @@ impl ApiState {
         Some(self.sealer.seal(row_id, CREDENTIALS, &json))
     }
 
-    fn audit_change(&self, caller: &ApiCaller, action: &str, row: &ServerRow) {
+    pub(super) fn audit_change(&self, caller: &ApiCaller, action: &str, row: &ServerRow) {
         let outcome = if row.status == "error" {
             "transport_error"
         } else {
@@ -179,7 +182,11 @@ impl ApiState {
         });
     }
 
-    async fn live_row(&self, caller: &ApiCaller, id: &str) -> Result<ServerRow, ApiError> {
+    pub(super) async fn live_row(
+        &self,
+        caller: &ApiCaller,
+        id: &str,
+    ) -> Result<ServerRow, ApiError> {
         self.store
             .server(&caller.org.id, id)
             .await?
@@ -290,7 +297,7 @@ pub async fn list(
 const CONFIG_PREFIX: &str = "config:";
 
 /// Config-file servers are the operator's: the API shows them but does not change them.
-fn refuse_config_server(id: &str) -> Result<(), ApiError> {
+pub(super) fn refuse_config_server(id: &str) -> Result<(), ApiError> {
     match id.strip_prefix(CONFIG_PREFIX) {
         Some(name) => Err(ApiError::Forbidden(format!(
             "server {name} is declared in a config file and is read-only through the API; change it in the file (switchboard config check shows where)"

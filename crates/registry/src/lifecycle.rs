@@ -1,0 +1,140 @@
+//! When servers run: restart backoff after crashes, stopping idle stdio servers, and the
+//! snapshot cache that lets a lazy server's tools be listed before it ever runs.
+
+use crate::entry::ServerEntry;
+use rand::Rng;
+use std::sync::Arc;
+use std::time::Duration;
+use switchboard_core::{ServerSpec, ServerStatus};
+use switchboard_upstream::Snapshot;
+use tokio::time::Instant;
+
+/// Consecutive failed starts (or crashes) after which a server stays in `error` until it is
+/// refreshed, enabled or re-added.
+pub const MAX_FAILURES: u32 = 5;
+const FIRST_RETRY: Duration = Duration::from_millis(500);
+const LONGEST_RETRY: Duration = Duration::from_secs(30);
+
+/// Where discovery snapshots are kept between runs (the control plane's store, usually).
+#[async_trait::async_trait]
+pub trait SnapshotCache: Send + Sync + 'static {
+    /// The snapshot last saved for a server with this [`ServerSpec::fingerprint`].
+    async fn load(&self, fingerprint: &str) -> Option<Snapshot>;
+    async fn save(&self, fingerprint: &str, snapshot: &Snapshot);
+}
+
+impl std::fmt::Debug for dyn SnapshotCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<SnapshotCache>")
+    }
+}
+
+/// How long to wait before start attempt number `failures + 1`: doubling from 0.5 s up to
+/// 30 s, with ±20% jitter so servers that failed together do not retry together.
+pub fn backoff(failures: u32) -> Duration {
+    let doubled = FIRST_RETRY.saturating_mul(1 << failures.saturating_sub(1).min(16));
+    let base = doubled.min(LONGEST_RETRY);
+    base.mul_f64(rand::rng().random_range(0.8..=1.2))
+}
+
+/// Whether a running server has been without calls for its whole idle timeout.
+pub fn idle_due(spec: &ServerSpec, last_used: Instant, in_flight: usize, now: Instant) -> bool {
+    match spec.idle_after() {
+        Some(after) => in_flight == 0 && now.saturating_duration_since(last_used) >= after,
+        None => false,
+    }
+}
+
+/// Stops the stdio servers that sat idle too long (their tools stay listed, status `idle`);
+/// returns the ones stopped.
+pub async fn stop_idle(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
+    let now = Instant::now();
+    let mut stopped = Vec::new();
+    for entry in entries {
+        let due = {
+            let state = entry.state();
+            state.status == Some(ServerStatus::Ready)
+                && state.connection.is_some()
+                && idle_due(
+                    &entry.spec,
+                    state.last_used.unwrap_or(now),
+                    entry.in_flight(),
+                    now,
+                )
+        };
+        if due {
+            tracing::info!(server = %entry.spec.name, "stopping after {:?} without calls", entry.spec.idle_after().unwrap_or_default());
+            entry.close().await;
+            entry.state().status = Some(ServerStatus::Idle);
+            stopped.push(entry.clone());
+        }
+    }
+    stopped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use switchboard_core::{ServerSlug, StdioSpec, Transport};
+
+    fn stdio(idle: Option<Duration>) -> ServerSpec {
+        let mut spec = ServerSpec::new(
+            ServerSlug::parse("fx").unwrap(),
+            Transport::Stdio(StdioSpec {
+                command: "fx".into(),
+                args: vec![],
+                env: Default::default(),
+                cwd: None,
+                limits: Default::default(),
+            }),
+        );
+        spec.idle_timeout = idle;
+        spec
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn idle_is_due_only_after_the_whole_timeout_without_calls() {
+        let spec = stdio(Some(Duration::from_secs(60)));
+        let used = Instant::now();
+        tokio::time::advance(Duration::from_secs(59)).await;
+        assert!(!idle_due(&spec, used, 0, Instant::now()));
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert!(idle_due(&spec, used, 0, Instant::now()));
+        assert!(
+            !idle_due(&spec, used, 1, Instant::now()),
+            "a call in flight keeps it up"
+        );
+        assert!(!idle_due(
+            &stdio(Some(Duration::ZERO)),
+            used,
+            0,
+            Instant::now()
+        ));
+        tokio::time::advance(Duration::from_secs(240)).await;
+        assert!(
+            idle_due(&stdio(None), used, 0, Instant::now()),
+            "default 300 s"
+        );
+    }
+
+    #[test]
+    fn backoff_doubles_with_jitter_up_to_a_ceiling() {
+        for (failures, base) in [
+            (1, 0.5),
+            (2, 1.0),
+            (3, 2.0),
+            (4, 4.0),
+            (7, 30.0),
+            (40, 30.0),
+        ] {
+            let wait = backoff(failures).as_secs_f64();
+            assert!(
+                (base * 0.8..=base * 1.2).contains(&wait),
+                "failure {failures}: {wait}"
+            );
+        }
+        let spread: std::collections::HashSet<u128> =
+            (0..20).map(|_| backoff(3).as_micros()).collect();
+        assert!(spread.len() > 1, "jittered");
+    }
+}

@@ -1,0 +1,82 @@
+//! `GET /api/integrations/mcp/events`: server states as server-sent events: first every
+//! server as it is now, then each change (the org's API servers and the config-file servers).
+
+use super::auth::{ApiCaller, VIEW};
+use super::{ApiError, ApiState, Source};
+use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures::{Stream, StreamExt};
+use serde_json::json;
+use std::convert::Infallible;
+use switchboard_registry::ServerInfo;
+use tokio::sync::broadcast;
+
+/// One server's state as the API shows it.
+pub fn status_json(info: &ServerInfo, source: Source) -> serde_json::Value {
+    let id = match source {
+        Source::Api => info.origin.trim_start_matches("api:").to_string(),
+        Source::Config => format!("config:{}", info.name),
+    };
+    json!({
+        "id": id,
+        "server": info.name,
+        "source": source.as_str(),
+        "transport": info.transport,
+        "status": info.status,
+        "tool_count": info.tool_count,
+        "calls_in_flight": info.calls_in_flight,
+        "pid": info.pid,
+        "last_error": info.last_error,
+    })
+}
+
+fn event(info: &ServerInfo, source: Source) -> Result<Event, Infallible> {
+    Ok(Event::default()
+        .event("status")
+        .data(status_json(info, source).to_string()))
+}
+
+/// The changes one registry announces, skipping ahead when this reader falls behind.
+fn changes(
+    rx: broadcast::Receiver<ServerInfo>,
+    source: Source,
+) -> impl Stream<Item = Result<Event, Infallible>> {
+    futures::stream::unfold(rx, move |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(info) => return Some((event(&info, source), rx)),
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    })
+}
+
+pub async fn stream(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    caller.require(VIEW)?;
+    let org = state.org_registry(&caller.org.id);
+    // Subscribe before reading the current states, so no change falls between the two.
+    let org_changes = changes(org.subscribe_status(), Source::Api);
+    let config_changes = changes(state.registry.subscribe_status(), Source::Config);
+    let now: Vec<_> = org
+        .servers()
+        .iter()
+        .map(|s| event(s, Source::Api))
+        .chain(
+            state
+                .registry
+                .servers()
+                .iter()
+                .map(|s| event(s, Source::Config)),
+        )
+        .collect();
+    // The stream ends when the gateway shuts down, so watchers never hold up the shutdown.
+    let shutdown = state.mcp_config.cancellation_token.clone();
+    let stream = futures::stream::iter(now)
+        .chain(futures::stream::select(org_changes, config_changes))
+        .take_until(shutdown.cancelled_owned());
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}

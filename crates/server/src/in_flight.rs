@@ -1,0 +1,78 @@
+//! Counts requests whose answer is still being written (POST, PUT, PATCH, DELETE), so a
+//! graceful shutdown can wait until every call's result has reached its caller. Streams that
+//! only listen (GET: server-sent events) never count: they would never end.
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::Method;
+use axum::middleware::Next;
+use axum::response::Response;
+use futures::StreamExt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+#[derive(Clone, Default)]
+pub struct InFlight(Arc<Counter>);
+
+#[derive(Default)]
+struct Counter {
+    count: AtomicUsize,
+    idle: Notify,
+}
+
+/// Held while one request's answer is written; dropping it counts the request done.
+struct Guard(InFlight);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if self.0.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl InFlight {
+    pub fn count(&self) -> usize {
+        self.0.count.load(Ordering::Acquire)
+    }
+
+    /// Waits (at most `grace`) until no answer is being written; `false` if some still are.
+    pub async fn wait_idle(&self, grace: Duration) -> bool {
+        tokio::time::timeout(grace, async {
+            loop {
+                let idle = self.0.idle.notified();
+                let mut idle = std::pin::pin!(idle);
+                // Registered before the check, so a request ending in between still wakes us.
+                idle.as_mut().enable();
+                if self.count() == 0 {
+                    return;
+                }
+                idle.await;
+            }
+        })
+        .await
+        .is_ok()
+    }
+
+    fn enter(&self) -> Guard {
+        self.0.count.fetch_add(1, Ordering::AcqRel);
+        Guard(self.clone())
+    }
+}
+
+/// The middleware: the guard lives until the response body has been sent (or dropped).
+pub async fn track(State(in_flight): State<InFlight>, request: Request, next: Next) -> Response {
+    if request.method() == Method::GET || request.method() == Method::HEAD {
+        return next.run(request).await;
+    }
+    let guard = in_flight.enter();
+    let response = next.run(request).await;
+    let (parts, body) = response.into_parts();
+    let body = body.into_data_stream().map(move |chunk| {
+        let _held = &guard;
+        chunk
+    });
+    Response::from_parts(parts, Body::from_stream(body))
+}
