@@ -36,6 +36,9 @@ pub struct RegistryOptions {
     pub observer: Option<Arc<dyn CallObserver>>,
     /// Keeps discovery snapshots so lazy stdio servers list their tools without running.
     pub snapshots: Option<Arc<dyn SnapshotCache>>,
+    /// Lists every running server's offer again this often (±10% jitter), for servers that
+    /// change without announcing it. `None`: only on `list_changed` and refresh.
+    pub refresh_every: Option<std::time::Duration>,
 }
 
 impl RegistryOptions {
@@ -50,6 +53,10 @@ impl RegistryOptions {
     }
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
+        self
+    }
+    pub fn with_refresh_every(mut self, every: std::time::Duration) -> Self {
+        self.refresh_every = Some(every).filter(|e| !e.is_zero());
         self
     }
     pub fn with_snapshots(mut self, snapshots: Arc<dyn SnapshotCache>) -> Self {
@@ -117,6 +124,7 @@ struct Shared {
     connect: ConnectOptions,
     observer: Option<Arc<dyn CallObserver>>,
     snapshots: Option<Arc<dyn SnapshotCache>>,
+    refresh_every: Option<std::time::Duration>,
 }
 
 const EVENT_QUEUE: usize = 256;
@@ -144,6 +152,7 @@ impl Registry {
             connect,
             observer: options.observer,
             snapshots: options.snapshots,
+            refresh_every: options.refresh_every,
         })
     }
 
@@ -154,6 +163,7 @@ impl Registry {
             mut connect,
             observer,
             snapshots,
+            refresh_every,
         } = shared;
         let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
         let (changes, _) = broadcast::channel(16);
@@ -177,6 +187,9 @@ impl Registry {
             Arc::downgrade(&registry.inner),
             registry.inner.shutdown.clone(),
         ));
+        if let Some(every) = refresh_every {
+            tokio::spawn(refresh_periodically(Arc::downgrade(&registry.inner), every));
+        }
         registry
     }
 
@@ -228,6 +241,8 @@ impl Registry {
             connect: self.inner.connect.clone(),
             observer: self.inner.observer.clone(),
             snapshots: self.inner.snapshots.clone(),
+            // An org's API servers are re-listed by the cluster's scheduled job instead.
+            refresh_every: None,
         })
     }
 
@@ -657,6 +672,31 @@ fn start_concurrency() -> usize {
 fn retire(entry: Arc<ServerEntry>) {
     let grace = entry.spec.call_timeout();
     tokio::spawn(async move { entry.drain_and_close(grace).await });
+}
+
+/// Lists every running server again every `every` (±10%), until the registry goes away.
+async fn refresh_periodically(registry: std::sync::Weak<Inner>, every: std::time::Duration) {
+    use rand::Rng;
+    loop {
+        let jitter = rand::rng().random_range(0.9..=1.1);
+        let shutdown = match registry.upgrade() {
+            Some(inner) => inner.shutdown.clone(),
+            None => return,
+        };
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = tokio::time::sleep(every.mul_f64(jitter)) => {}
+        }
+        let Some(inner) = registry.upgrade() else {
+            return;
+        };
+        let registry = Registry { inner };
+        for server in registry.servers() {
+            if server.status == ServerStatus::Ready {
+                registry.rediscover(&server.name).await;
+            }
+        }
+    }
 }
 
 /// Stops stdio servers left idle, until the registry is dropped or shut down.

@@ -257,3 +257,26 @@ async fn disable_stops_a_server_and_enable_brings_it_back() {
     assert_eq!(echo(&registry, "on").await.unwrap(), "on");
     registry.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_added_without_an_announcement_appears_at_the_next_scheduled_refresh() {
+    let dir = tempfile::tempdir().unwrap();
+    let registry =
+        Registry::new(RegistryOptions::default().with_refresh_every(Duration::from_secs(1)));
+    registry
+        .apply_config(&load(&[fixture(dir.path(), json!({}))]).unwrap())
+        .await;
+    let mut changes = registry.subscribe();
+    registry
+        .call_tool("fx__add_tool_quietly", None, CallOptions::default())
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while registry.route("fx__added").is_none() {
+            changes.recv().await.unwrap();
+        }
+    })
+    .await
+    .expect("the scheduled refresh finds it");
+    registry.shutdown().await;
+}
