@@ -69,6 +69,7 @@ impl GatewaySettings {
                 "max_description_chars" => limits.max_description_chars = *value,
                 "max_schema_bytes" => limits.max_schema_bytes = *value,
                 "max_concurrent_calls" => limits.max_concurrent_calls = *value,
+                "max_queued_calls" => limits.max_queued_calls = *value,
                 _ => {}
             }
         }

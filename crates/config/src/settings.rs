@@ -8,13 +8,14 @@ use serde_json::{Map, Value};
 /// The top-level tables this module reads.
 pub const SECTIONS: [&str; 4] = ["gateway", "egress", "limits", "stdio"];
 
-const LIMIT_KEYS: [&str; 6] = [
+const LIMIT_KEYS: [&str; 7] = [
     "max_message_bytes",
     "max_result_bytes",
     "max_tools_per_server",
     "max_description_chars",
     "max_schema_bytes",
     "max_concurrent_calls",
+    "max_queued_calls",
 ];
 
 struct Reader<'a, 'c> {

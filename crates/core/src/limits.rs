@@ -16,6 +16,9 @@ pub struct Limits {
     pub max_schema_bytes: usize,
     /// Calls in flight to one server at once; more wait for a slot within their timeout.
     pub max_concurrent_calls: usize,
+    /// Calls waiting for a slot on one server; beyond that a call fails at once as
+    /// `rate_limited` instead of queueing without bound.
+    pub max_queued_calls: usize,
 }
 
 impl Default for Limits {
@@ -27,6 +30,7 @@ impl Default for Limits {
             max_description_chars: 8 * 1024,
             max_schema_bytes: 64 * 1024,
             max_concurrent_calls: 32,
+            max_queued_calls: 256,
         }
     }
 }

@@ -32,6 +32,9 @@ pub(crate) struct ServerEntry {
     /// One permit per call allowed in flight at once.
     slots: Arc<tokio::sync::Semaphore>,
     max_slots: usize,
+    /// Calls waiting for a slot now, and how many may.
+    queued: std::sync::atomic::AtomicUsize,
+    max_queued: usize,
     /// Serialises (re)connection so concurrent callers share one attempt.
     pub connecting: tokio::sync::Mutex<()>,
 }
@@ -67,6 +70,8 @@ impl ServerEntry {
             spec,
             slots: Arc::new(tokio::sync::Semaphore::new(slots.max(1))),
             max_slots: slots.max(1),
+            queued: Default::default(),
+            max_queued: limits.max_queued_calls,
             state: Mutex::new(State {
                 status: Some(status),
                 ..State::default()
@@ -137,7 +142,29 @@ impl ServerEntry {
         &self,
         timeout: Option<Duration>,
     ) -> Result<tokio::sync::OwnedSemaphorePermit, CallError> {
+        use std::sync::atomic::Ordering;
         let timeout = timeout.unwrap_or(self.spec.call_timeout());
+        if let Ok(permit) = self.slots.clone().try_acquire_owned() {
+            return Ok(permit);
+        }
+        if self.queued.fetch_add(1, Ordering::AcqRel) >= self.max_queued {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+            return Err(CallError::new(
+                ErrorKind::RateLimited,
+                format!(
+                    "server {} has {} calls in flight and {} waiting; try again later, or raise max_concurrent_calls / max_queued_calls if it can take more",
+                    self.spec.name, self.max_slots, self.max_queued
+                ),
+            ));
+        }
+        // Counted out on drop, so a caller that gives up while waiting leaves the queue too.
+        struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
+        impl Drop for Waiting<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, std::sync::atomic::Ordering::AcqRel);
+            }
+        }
+        let _waiting = Waiting(&self.queued);
         match tokio::time::timeout(timeout, self.slots.clone().acquire_owned()).await {
             Ok(Ok(permit)) => Ok(permit),
             _ => Err(CallError::new(

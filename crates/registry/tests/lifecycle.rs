@@ -280,3 +280,34 @@ async fn a_tool_added_without_an_announcement_appears_at_the_next_scheduled_refr
     .expect("the scheduled refresh finds it");
     registry.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn calls_beyond_the_slots_and_the_queue_are_rate_limited_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let limits = switchboard_core::Limits {
+        max_queued_calls: 0,
+        ..Default::default()
+    };
+    let registry = Registry::new(RegistryOptions::default().with_limits(limits));
+    registry
+        .apply_config(&load(&[fixture(dir.path(), json!({"max_concurrent_calls": 1}))]).unwrap())
+        .await;
+    let running = {
+        let registry = registry.clone();
+        tokio::spawn(async move {
+            registry
+                .call_tool("fx__hang", None, CallOptions::default())
+                .await
+        })
+    };
+    while registry.servers()[0].calls_in_flight == 0 {
+        tokio::task::yield_now().await;
+    }
+    // The one slot is taken and no call may wait: refused as such (a call that waited for
+    // its timeout would say "none finished within").
+    let refused = echo(&registry, "x").await.unwrap_err();
+    assert_eq!(refused.kind, ErrorKind::RateLimited, "{refused}");
+    assert!(refused.message.contains("0 waiting"), "{refused}");
+    running.abort();
+    registry.shutdown_within(Duration::ZERO).await;
+}
