@@ -515,19 +515,6 @@ impl Registry {
         futures::future::join_all(entries.iter().map(|e| e.drain_and_close(grace))).await;
     }
 
-    /// Waits (at most `grace`) until no call is in flight on any server; `false` if some
-    /// still are. For a graceful shutdown: drain first, then stop taking requests.
-    pub async fn drain(&self, grace: std::time::Duration) -> bool {
-        let deadline = tokio::time::Instant::now() + grace;
-        let entries: Vec<_> = read(&self.inner.servers).clone();
-        let mut idle = true;
-        for entry in entries {
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            idle &= entry.wait_idle(left).await;
-        }
-        idle
-    }
-
     /// [`Registry::shutdown_within`] the default grace period (10 s).
     pub async fn shutdown(&self) {
         self.shutdown_within(SHUTDOWN_GRACE).await;
