@@ -378,8 +378,8 @@ fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
             }
             return None;
         };
-        let headers = e.string_map("headers");
-        let bearer_token = auth(e);
+        let mut headers = e.string_map("headers");
+        let bearer_token = auth(e, &mut headers);
         Some(Transport::Http(HttpSpec {
             url,
             headers,
@@ -388,11 +388,45 @@ fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
     }
 }
 
-fn auth(e: &mut Entry<'_>) -> Option<String> {
+/// The bearer token of `auth`; an API key goes into `headers` instead.
+fn auth(e: &mut Entry<'_>, headers: &mut BTreeMap<String, String>) -> Option<String> {
     let auth = e.map.get("auth")?;
     let kind = auth.get("type").and_then(Value::as_str).unwrap_or("none");
     match kind {
         "none" => None,
+        "apiKey" | "api_key" => {
+            let text = |key: &str| auth.get(key).and_then(Value::as_str).map(String::from);
+            let header = text("headerName")
+                .or_else(|| text("header_name"))
+                .unwrap_or_else(|| "Authorization".into());
+            let prefix = text("valuePrefix")
+                .or_else(|| text("value_prefix"))
+                .unwrap_or_default();
+            let Some(raw) = text("key") else {
+                e.problem(
+                    "auth",
+                    "apiKey auth needs a key",
+                    "write auth: {type: apiKey, key: \"${MY_KEY}\", headerName: \"X-API-Key\"}",
+                );
+                return None;
+            };
+            let valid_name = !header.is_empty()
+                && header
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            if !valid_name {
+                e.problem(
+                    "auth",
+                    format!("{header:?} is not an HTTP header name"),
+                    "use letters, digits and '-', e.g. \"X-API-Key\"",
+                );
+                return None;
+            }
+            // Header values count as secrets for redaction (see below).
+            let key = e.resolve("auth", &raw)?;
+            headers.insert(header, format!("{prefix}{key}"));
+            None
+        }
         "bearer" => match auth.get("token").and_then(Value::as_str) {
             Some(token) => e.resolve("auth", token),
             None => {
@@ -408,7 +442,7 @@ fn auth(e: &mut Entry<'_>) -> Option<String> {
             e.problem(
                 "auth",
                 format!("auth type {other:?} is not supported by this version"),
-                "use type \"none\" or \"bearer\", or put the credential in headers",
+                "use type \"none\", \"bearer\" or \"apiKey\" (OAuth types are not supported yet), or put the credential in headers",
             );
             None
         }

@@ -79,6 +79,36 @@ fn vscode_shape_and_auth() {
 }
 
 #[test]
+fn api_key_auth_becomes_a_header_and_its_mistakes_are_problems() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        r#"{"mcpServers": {
+  "keyed": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "apiKey", "headerName": "X-API-Key", "key": "${GH_TOKEN}"}},
+  "nokey": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "apiKey"}},
+  "badname": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "apiKey", "headerName": "X API Key", "key": "k"}}
+}}"#,
+    );
+    let text = load(std::slice::from_ref(&p)).unwrap_err().to_string();
+    assert!(text.contains("apiKey auth needs a key"), "{text}");
+    assert!(text.contains("is not an HTTP header name"), "{text}");
+    std::fs::write(
+        &p,
+        r#"{"mcpServers": {"keyed": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "apiKey", "headerName": "X-API-Key", "valuePrefix": "Key ", "key": "${GH_TOKEN}"}}}}"#,
+    )
+    .unwrap();
+    let cfg = load(&[p]).unwrap();
+    let keyed = cfg.server("keyed").unwrap();
+    let Transport::Http(http) = &keyed.transport else {
+        panic!()
+    };
+    assert_eq!(http.headers["X-API-Key"], "Key gh-secret");
+    assert_eq!(http.bearer_token, None);
+    assert!(!format!("{keyed:?}").contains("gh-secret"), "redacted");
+}
+
+#[test]
 fn workspace_yaml_shape_applies_the_tool_allowlist() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(

@@ -25,6 +25,8 @@ async fn headers_and_bearer_token_reach_the_upstream_and_all_pages_are_listed() 
     let (_dir, path) = kit::write_mcp_json(json!({
         "with_header": {"type": "http", "url": upstream.url, "headers": {"X-Test": "h-${ECHO_TOKEN}"}},
         "with_bearer": {"type": "http", "url": upstream.url, "auth": {"type": "bearer", "token": "{env:ECHO_TOKEN}"}},
+        "with_key": {"type": "http", "url": upstream.url, "auth": {"type": "apiKey", "headerName": "X-Test", "valuePrefix": "Key ", "key": "${ECHO_TOKEN}"}},
+        "key_in_authorization": {"type": "http", "url": upstream.url, "auth": {"type": "apiKey", "key": "${ECHO_TOKEN}"}},
     }));
     let config = load_with_env(&[path], &env).unwrap();
     let registry = Registry::new(RegistryOptions::default().with_dev(true));
@@ -51,6 +53,13 @@ async fn headers_and_bearer_token_reach_the_upstream_and_all_pages_are_listed() 
     assert_eq!(header["authorization"], Value::Null);
     let bearer = seen("with_bearer__headers").await;
     assert_eq!(bearer["authorization"], "Bearer s3cret");
+    let key = seen("with_key__headers").await;
+    assert_eq!(key["x_test"], "Key s3cret");
+    let default_header = seen("key_in_authorization__headers").await;
+    assert_eq!(
+        default_header["authorization"], "s3cret",
+        "Authorization, no prefix"
+    );
     registry.shutdown().await;
 }
 
