@@ -804,3 +804,91 @@ async fn an_agent_endpoint_shows_and_calls_only_enabled_actions() {
     assert_eq!(call.entry.agent_id.as_deref(), Some("bot"));
     assert_eq!(call.entry.org_id.as_deref(), Some(org.id.as_str()));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_api_key_server_sends_its_key_in_the_named_header() {
+    let upstream = kit::Served::start(Path::new(ECHO), &["--http", "127.0.0.1:0"]).await;
+    let data = tempfile::tempdir().unwrap();
+    let store = Arc::new(SqlStore::open_sqlite(data.path()).await.unwrap());
+    let sealer = Arc::new(Sealer::from_keys(vec![[5u8; 32]]));
+    let (audit, _task) = AuditWriter::start(store.clone(), Chain::new(sealer.audit_key()), 64);
+    let registry = Registry::new(RegistryOptions::default().with_dev(true));
+    let org = store
+        .create_org("acme", &["mcp_external_servers".into()])
+        .await
+        .unwrap();
+    let manage = token(
+        &store,
+        &org.id,
+        &["integrations:manage", "integrations:view"],
+    )
+    .await;
+    let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
+    let (api, shutdown, _server) = serve_api(registry, state).await;
+    let servers = "/api/integrations/mcp/servers";
+    let create = |credentials: Value| json!({"name": "Keyed", "slug": "keyed", "url": upstream.url, "auth_method": "apiKey", "credentials": credentials});
+    for (credentials, complaint) in [
+        (json!({}), "needs credentials.key"),
+        (
+            json!({"key": SECRET, "header_name": "X Test"}),
+            "not an HTTP header name",
+        ),
+    ] {
+        let (status, body) = api
+            .call("POST", servers, Some(&manage), Some(create(credentials)))
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains(complaint),
+            "{body}"
+        );
+    }
+    let (status, created) = api
+        .call(
+            "POST",
+            servers,
+            Some(&manage),
+            Some(create(
+                json!({"key": SECRET, "header_name": "X-Test", "value_prefix": "Key "}),
+            )),
+        )
+        .await;
+    assert_eq!(
+        (status, created["status"].as_str()),
+        (StatusCode::CREATED, Some("ready")),
+        "{created}"
+    );
+    let (_, listed) = api.call("GET", servers, Some(&manage), None).await;
+    assert_eq!(listed["servers"][0]["auth_method"], "apiKey");
+    assert!(
+        !listed.to_string().contains(SECRET),
+        "never shown: {listed}"
+    );
+    let actions = "/api/agents/bot/actions/mcp.keyed.headers";
+    let (status, _) = api
+        .call(
+            "PUT",
+            actions,
+            Some(&manage),
+            Some(json!({"enabled": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, invoked) = api
+        .call(
+            "POST",
+            &format!("{actions}/invoke"),
+            Some(&manage),
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{invoked}");
+    let seen: Value =
+        serde_json::from_str(invoked["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(seen["x_test"], format!("Key {SECRET}"));
+    assert_eq!(seen["authorization"], Value::Null);
+    shutdown.cancel();
+}

@@ -157,7 +157,7 @@ impl ApiState {
             .collect();
         let count = rows.len();
         futures::future::join_all(rows.into_iter().map(|mut row| async move {
-            let bearer = servers::stored_bearer(self, &row).unwrap_or_default();
+            let bearer = servers::stored_auth(self, &row).unwrap_or_default();
             self.connect(&mut row, bearer).await;
             if let Err(e) = self.store.update_server(&row).await {
                 tracing::warn!(server = %row.id, "cannot record status: {e}");

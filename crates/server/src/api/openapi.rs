@@ -121,17 +121,20 @@ pub async fn document() -> Json<Value> {
                 "Credentials": {"type": "object", "additionalProperties": false, "properties": {
                     "token": {"type": "string", "maxLength": 8000},
                     "access_token": {"type": "string", "maxLength": 8000},
-                    "refresh_token": {"type": "string", "maxLength": 8000}}},
+                    "refresh_token": {"type": "string", "maxLength": 8000},
+                    "key": {"type": "string", "maxLength": 8000, "description": "apiKey: the key"},
+                    "header_name": {"type": "string", "description": "apiKey: the header (default Authorization)"},
+                    "value_prefix": {"type": "string", "description": "apiKey: text before the key, e.g. \"Key \""}}},
                 "CreateServer": {"type": "object", "additionalProperties": false, "required": ["name", "slug", "url"], "properties": {
                     "name": {"type": "string", "minLength": 1, "maxLength": 100},
                     "slug": {"type": "string", "pattern": "^[a-z][a-z0-9_]{0,31}$"},
                     "url": {"type": "string", "maxLength": 2048},
-                    "auth_method": {"type": "string", "enum": ["none", "bearer", "oauth2"]},
+                    "auth_method": {"type": "string", "enum": ["none", "bearer", "apiKey", "oauth2"]},
                     "credentials": {"$ref": "#/components/schemas/Credentials"}}},
                 "UpdateServer": {"type": "object", "additionalProperties": false, "properties": {
                     "name": {"type": "string", "minLength": 1, "maxLength": 100},
                     "url": {"type": "string", "maxLength": 2048},
-                    "auth_method": {"type": "string", "enum": ["none", "bearer", "oauth2"]},
+                    "auth_method": {"type": "string", "enum": ["none", "bearer", "apiKey", "oauth2"]},
                     "credentials": {"$ref": "#/components/schemas/Credentials"}}},
                 "Created": {"type": "object", "properties": {
                     "id": {"type": "string"}, "status": {"type": "string"},

@@ -2,7 +2,7 @@
 //! reauthorize an org's server; every replica follows.
 
 use super::auth::{ApiCaller, MANAGE};
-use super::servers::{DISABLED, refuse_config_server, stored_bearer, view};
+use super::servers::{DISABLED, refuse_config_server, stored_auth, view};
 use super::{ApiError, ApiState};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -38,7 +38,7 @@ pub async fn run(
             )));
         }
     }
-    let bearer = stored_bearer(&state, &row)?;
+    let bearer = stored_auth(&state, &row)?;
     state.connect(&mut row, bearer).await;
     state.store.update_server(&row).await?;
     state.announce(&row, ChangeKind::Saved).await;

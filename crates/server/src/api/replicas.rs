@@ -66,7 +66,7 @@ impl ApiState {
         {
             registry.rediscover(&row.slug).await;
         } else {
-            let bearer = servers::stored_bearer(self, &row)?;
+            let bearer = servers::stored_auth(self, &row)?;
             self.connect(&mut row, bearer).await;
         }
         Ok(())
@@ -83,7 +83,7 @@ impl ApiState {
                     registry.remove_server(&row.slug).await;
                 }
                 (false, false) => {
-                    let bearer = servers::stored_bearer(self, &row)?;
+                    let bearer = servers::stored_auth(self, &row)?;
                     self.connect(&mut row, bearer).await;
                 }
                 _ => {}

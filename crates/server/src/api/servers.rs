@@ -8,7 +8,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, ServerStatus, Transport};
 use switchboard_store::{AuditEntry, ChangeKind, ServerRow, now_ms};
 
@@ -24,6 +23,17 @@ pub struct Credentials {
     token: Option<String>,
     access_token: Option<String>,
     refresh_token: Option<String>,
+    /// apiKey: the key, the header it goes in (default `Authorization`) and its prefix.
+    key: Option<String>,
+    header_name: Option<String>,
+    value_prefix: Option<String>,
+}
+
+/// What a server's requests carry upstream, from its auth method and credentials.
+#[derive(Debug, Default)]
+pub(super) struct UpstreamAuth {
+    bearer: Option<String>,
+    header: Option<(String, String)>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -82,11 +92,15 @@ fn validate_name(name: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// The bearer token to send upstream for `auth_method`, checked against the credentials given.
-fn bearer_for(
+/// What to send upstream for `auth_method`, checked against the credentials given.
+fn upstream_auth(
     auth_method: &str,
     credentials: Option<&Credentials>,
-) -> Result<Option<String>, ApiError> {
+) -> Result<UpstreamAuth, ApiError> {
+    let bearer = |token: String| UpstreamAuth {
+        bearer: Some(token),
+        header: None,
+    };
     let secret = |field: &str, value: Option<&String>| -> Result<String, ApiError> {
         match value {
             Some(v) if !v.is_empty() && v.len() <= MAX_SECRET => Ok(v.clone()),
@@ -100,8 +114,34 @@ fn bearer_for(
         }
     };
     match (auth_method, credentials) {
-        ("none", _) => Ok(None),
-        ("bearer", c) => secret("token", c.and_then(|c| c.token.as_ref())).map(Some),
+        ("none", _) => Ok(UpstreamAuth::default()),
+        ("bearer", c) => secret("token", c.and_then(|c| c.token.as_ref())).map(bearer),
+        ("apiKey", c) => {
+            let key = secret("key", c.and_then(|c| c.key.as_ref()))?;
+            let name = c
+                .and_then(|c| c.header_name.clone())
+                .unwrap_or_else(|| "Authorization".into());
+            let valid = !name.is_empty()
+                && name.len() <= 100
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
+            if !valid {
+                return Err(ApiError::Invalid(format!(
+                    "credentials.header_name {name:?} is not an HTTP header name; use letters, digits and '-', e.g. \"X-API-Key\""
+                )));
+            }
+            let prefix = c.and_then(|c| c.value_prefix.clone()).unwrap_or_default();
+            if prefix.len() > 100 || prefix.chars().any(char::is_control) {
+                return Err(ApiError::Invalid(
+                    "credentials.value_prefix must be at most 100 characters, none of them control characters".into(),
+                ));
+            }
+            Ok(UpstreamAuth {
+                bearer: None,
+                header: Some((name, format!("{prefix}{key}"))),
+            })
+        }
         ("oauth2", c) => {
             if let Some(refresh) = c.and_then(|c| c.refresh_token.as_ref())
                 && refresh.len() > MAX_SECRET
@@ -110,10 +150,10 @@ fn bearer_for(
                     "credentials.refresh_token is longer than {MAX_SECRET} characters"
                 )));
             }
-            secret("access_token", c.and_then(|c| c.access_token.as_ref())).map(Some)
+            secret("access_token", c.and_then(|c| c.access_token.as_ref())).map(bearer)
         }
         (other, _) => Err(ApiError::Invalid(format!(
-            "auth_method {other:?} is not supported; use none, bearer or oauth2"
+            "auth_method {other:?} is not supported; use none, bearer, apiKey or oauth2"
         ))),
     }
 }
@@ -121,7 +161,7 @@ fn bearer_for(
 impl ApiState {
     /// Connects the server in its org's registry now (initialize + tools/list); the row
     /// records the outcome.
-    pub(super) async fn connect(&self, row: &mut ServerRow, bearer: Option<String>) {
+    pub(super) async fn connect(&self, row: &mut ServerRow, auth: UpstreamAuth) {
         let Ok(slug) = ServerSlug::parse(&row.slug) else {
             return;
         };
@@ -129,11 +169,15 @@ impl ApiState {
             slug,
             Transport::Http(HttpSpec {
                 url: row.url.clone(),
-                headers: BTreeMap::new(),
-                bearer_token: bearer.clone(),
+                headers: auth.header.clone().into_iter().collect(),
+                bearer_token: auth.bearer.clone(),
             }),
         );
-        spec.secrets = bearer.into_iter().collect();
+        spec.secrets = auth
+            .bearer
+            .into_iter()
+            .chain(auth.header.map(|h| h.1))
+            .collect();
         spec.origin = format!("api:{}", row.id);
         spec.enabled = row.status != DISABLED;
         let registry = self.org_registry(&row.org_id);
@@ -218,7 +262,7 @@ pub async fn create(
         .registry
         .check_url(&body.url)
         .map_err(ApiError::Invalid)?;
-    let bearer = bearer_for(&body.auth_method, body.credentials.as_ref())?;
+    let bearer = upstream_auth(&body.auth_method, body.credentials.as_ref())?;
     let id = switchboard_store::new_id("srv");
     let credentials = state.seal_credentials(&id, &body.auth_method, body.credentials.as_ref());
     let mut row = ServerRow {
@@ -334,7 +378,7 @@ pub async fn update(
         None if auth_method == row.auth_method => stored_credentials(&state, &row)?,
         None => None,
     };
-    let bearer = bearer_for(&auth_method, credentials.as_ref())?;
+    let bearer = upstream_auth(&auth_method, credentials.as_ref())?;
     row.credentials = state.seal_credentials(&row.id, &auth_method, credentials.as_ref());
     row.auth_method = auth_method;
     state.connect(&mut row, bearer).await;
@@ -380,8 +424,8 @@ fn stored_credentials(state: &ApiState, row: &ServerRow) -> Result<Option<Creden
         .map_err(|e| ApiError::Internal(e.to_string()))
 }
 
-/// The bearer token a stored row sends upstream.
-pub(super) fn stored_bearer(state: &ApiState, row: &ServerRow) -> Result<Option<String>, ApiError> {
+/// What a stored row sends upstream.
+pub(super) fn stored_auth(state: &ApiState, row: &ServerRow) -> Result<UpstreamAuth, ApiError> {
     let credentials = stored_credentials(state, row)?;
-    bearer_for(&row.auth_method, credentials.as_ref())
+    upstream_auth(&row.auth_method, credentials.as_ref())
 }
