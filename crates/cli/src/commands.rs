@@ -168,6 +168,7 @@ async fn serve(
         "shutting down: {} request(s) in flight get up to {grace:?} to finish",
         in_flight.count()
     );
+    in_flight.begin_drain();
     if !in_flight.wait_idle(grace).await {
         tracing::warn!("requests still running after {grace:?}; stopping anyway");
     }

@@ -134,7 +134,7 @@ async fn sigterm_lets_a_call_in_flight_finish() {
     let config = dir.path().join("mcp.json");
     write_config(&config, json!({"fx": fx("1")}));
     let (mut gateway, url, _log) = start_gateway(&[], dir.path(), &config, 1).await;
-    let (client, mut progress, _changed) = connect(url).await;
+    let (client, mut progress, _changed) = connect(url.clone()).await;
     let peer = client.peer().clone();
     let call = tokio::spawn(async move { peer.call_tool(slow_call("fx", "finished", 1)).await });
     tokio::time::timeout(WAIT, progress.recv())
@@ -142,6 +142,20 @@ async fn sigterm_lets_a_call_in_flight_finish() {
         .expect("the slow call started");
     // SAFETY: signalling our own child process.
     unsafe { libc::kill(gateway.id().unwrap() as i32, libc::SIGTERM) };
+    // While the call finishes, /readyz tells load balancers to send nothing new.
+    let readyz = url.replace("/mcp", "/readyz");
+    let drained = tokio::time::timeout(WAIT, async {
+        loop {
+            let response = reqwest::get(&readyz).await.unwrap();
+            if response.status() == 503 {
+                return response.text().await.unwrap();
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("readyz says it is shutting down while the call runs");
+    assert_eq!(drained, "shutting down");
     let result = call.await.unwrap().expect("the call completes");
     assert_eq!(kit::text(&result), "finished");
     let status = tokio::time::timeout(WAIT, gateway.wait())

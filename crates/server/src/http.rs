@@ -103,6 +103,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         config,
     );
     let ready_registry = registry.clone();
+    let draining = options.in_flight.clone();
     let mcp = Router::new()
         .fallback_service(mcp)
         .layer(axum::middleware::from_fn_with_state(
@@ -126,7 +127,11 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
             "/readyz",
             get(move || {
                 let servers = ready_registry.servers();
+                let draining = draining.is_draining();
                 async move {
+                    if draining {
+                        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down".to_string());
+                    }
                     let pending = servers
                         .iter()
                         .filter(|s| s.status == ServerStatus::Connecting)

@@ -20,6 +20,8 @@ pub struct InFlight(Arc<Counter>);
 struct Counter {
     count: AtomicUsize,
     idle: Notify,
+    /// Set when shutdown begins: `/readyz` then says so, and load balancers move away.
+    draining: std::sync::atomic::AtomicBool,
 }
 
 /// Held while one request's answer is written; dropping it counts the request done.
@@ -34,6 +36,15 @@ impl Drop for Guard {
 }
 
 impl InFlight {
+    /// Marks the gateway as shutting down (`/readyz` answers 503 from now on).
+    pub fn begin_drain(&self) {
+        self.0.draining.store(true, Ordering::Release);
+    }
+
+    pub fn is_draining(&self) -> bool {
+        self.0.draining.load(Ordering::Acquire)
+    }
+
     pub fn count(&self) -> usize {
         self.0.count.load(Ordering::Acquire)
     }
