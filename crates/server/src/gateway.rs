@@ -76,14 +76,11 @@ impl Gateway {
     }
 
     /// The registry that knows tool `exposed` (its own when none does: the call then fails
-    /// there as `tool_not_found`), and the tool's action id.
-    fn route(&self, exposed: &str) -> (&Registry, Option<String>) {
+    /// there as `tool_not_found`).
+    fn route(&self, exposed: &str) -> &Registry {
         self.registries()
-            .find_map(|r| {
-                let action = r.catalog().tool(exposed).map(|t| t.action_id.to_string())?;
-                Some((r, Some(action)))
-            })
-            .unwrap_or((&self.registry, None))
+            .find(|r| r.catalog().tool(exposed).is_some())
+            .unwrap_or(&self.registry)
     }
 
     /// The catalogue for resources and prompts: agent endpoints offer enabled actions only.
@@ -238,8 +235,16 @@ impl rmcp::ServerHandler for Gateway {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let (registry, action) = self.route(&request.name);
+        // Unscoped (`/mcp`): one registry, and `call_tool` routes by name itself.
+        let registry = match &self.scope {
+            Some(_) => self.route(&request.name),
+            None => &self.registry,
+        };
         if let Some(scope) = &self.scope {
+            let action = registry
+                .catalog()
+                .tool(&request.name)
+                .map(|t| t.action_id.to_string());
             let allowed = match action {
                 Some(action) => scope.enabled().await.contains(&action),
                 None => true, // unknown names fail below as tool_not_found

@@ -172,30 +172,37 @@ impl SqlStore {
 /// A Postgres URL whose connections use `schema` (created if missing): one database can hold
 /// several independent Switchboard deployments, and each test run its own.
 pub async fn create_schema(url: &str, schema: &str) -> Result<String, StoreError> {
-    admin(url, schema, "CREATE SCHEMA IF NOT EXISTS").await?;
+    check_schema_name(schema)?;
+    execute(url, &format!("CREATE SCHEMA IF NOT EXISTS {schema}")).await?;
     let sep = if url.contains('?') { '&' } else { '?' };
     Ok(format!("{url}{sep}options=-c%20search_path%3D{schema}"))
 }
 
 /// Drops `schema` and everything in it (test and benchmark clean-up).
 pub async fn drop_schema(url: &str, schema: &str) -> Result<(), StoreError> {
-    admin(url, &format!("{schema} CASCADE"), "DROP SCHEMA IF EXISTS").await
+    check_schema_name(schema)?;
+    execute(url, &format!("DROP SCHEMA IF EXISTS {schema} CASCADE")).await
 }
 
-async fn admin(url: &str, target: &str, verb: &str) -> Result<(), StoreError> {
-    let schema = target.trim_end_matches(" CASCADE");
+/// Schema names go into SQL text: only plain identifiers are accepted.
+fn check_schema_name(schema: &str) -> Result<(), StoreError> {
     let valid = !schema.is_empty()
         && schema.len() <= 63
         && schema.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
         && schema
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if !valid {
-        return Err(StoreError::Open {
+    if valid {
+        Ok(())
+    } else {
+        Err(StoreError::Open {
             url: schema.to_string(),
             message: "a schema name is 1-63 lowercase letters, digits or '_'".into(),
-        });
+        })
     }
+}
+
+async fn execute(url: &str, sql: &str) -> Result<(), StoreError> {
     sqlx::any::install_default_drivers();
     let pool = sqlx::AnyPool::connect(url)
         .await
@@ -203,7 +210,7 @@ async fn admin(url: &str, target: &str, verb: &str) -> Result<(), StoreError> {
             url: crate::sql::redact_url(url),
             message: e.to_string(),
         })?;
-    sqlx::query(sqlx::AssertSqlSafe(format!("{verb} {target}")))
+    sqlx::query(sqlx::AssertSqlSafe(sql.to_string()))
         .execute(&pool)
         .await?;
     pool.close().await;

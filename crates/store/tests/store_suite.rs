@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use switchboard_store::{
     AuditEntry, AuditWriter, Chain, ChainBreak, Change, ChangeKind, Heard, SealError, Sealer,
-    ServerRow, SqlStore, Store, StoreError, create_schema, now_ms, verify_audit,
+    ServerRow, SqlStore, Store, StoreError, create_schema, drop_schema, now_ms, verify_audit,
 };
 
 const PLAINTEXT_TOKEN: &str = "ghp_plaintextTokenThatMustNeverBeStored42";
@@ -339,8 +339,6 @@ async fn postgres_store() {
         dump.iter().all(|row| !row.contains(PLAINTEXT_TOKEN)),
         "plaintext token in Postgres"
     );
-    sqlx::query(sqlx::AssertSqlSafe(format!("DROP SCHEMA {schema} CASCADE")))
-        .execute(store.pool())
-        .await
-        .unwrap();
+    let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").unwrap();
+    drop_schema(&url, &schema).await.unwrap();
 }

@@ -133,10 +133,12 @@ impl ApiState {
             .into_iter()
             .find_map(|registry| {
                 let exposed = registry
-                    .tools()
-                    .into_iter()
+                    .catalog()
+                    .tools
+                    .iter()
                     .find(|t| t.action_id.as_str() == action_id)?
-                    .exposed_name;
+                    .exposed_name
+                    .clone();
                 Some((registry, exposed))
             })
     }
@@ -157,8 +159,11 @@ impl ApiState {
             .collect();
         let count = rows.len();
         futures::future::join_all(rows.into_iter().map(|mut row| async move {
-            let bearer = servers::stored_auth(self, &row).unwrap_or_default();
-            self.connect(&mut row, bearer).await;
+            if let Err(e) = self.reconnect_stored(&mut row).await {
+                // Never connect without the credentials the row says it needs.
+                row.status = "error".into();
+                row.last_error = Some(format!("{e:?}; set the credentials again with PATCH"));
+            }
             if let Err(e) = self.store.update_server(&row).await {
                 tracing::warn!(server = %row.id, "cannot record status: {e}");
             }

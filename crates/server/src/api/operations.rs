@@ -2,7 +2,7 @@
 //! reauthorize an org's server; every replica follows.
 
 use super::auth::{ApiCaller, MANAGE};
-use super::servers::{DISABLED, refuse_config_server, stored_auth, view};
+use super::servers::{DISABLED, refuse_config_server, view};
 use super::{ApiError, ApiState};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -38,8 +38,7 @@ pub async fn run(
             )));
         }
     }
-    let bearer = stored_auth(&state, &row)?;
-    state.connect(&mut row, bearer).await;
+    state.reconnect_stored(&mut row).await?;
     state.store.update_server(&row).await?;
     state.announce(&row, ChangeKind::Saved).await;
     state.audit_change(&caller, &operation, &row);

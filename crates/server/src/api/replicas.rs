@@ -66,8 +66,7 @@ impl ApiState {
         {
             registry.rediscover(&row.slug).await;
         } else {
-            let bearer = servers::stored_auth(self, &row)?;
-            self.connect(&mut row, bearer).await;
+            self.reconnect_stored(&mut row).await?;
         }
         Ok(())
     }
@@ -82,10 +81,7 @@ impl ApiState {
                 (true, true) => {
                     registry.remove_server(&row.slug).await;
                 }
-                (false, false) => {
-                    let bearer = servers::stored_auth(self, &row)?;
-                    self.connect(&mut row, bearer).await;
-                }
+                (false, false) => self.reconnect_stored(&mut row).await?,
                 _ => {}
             }
         }
@@ -104,20 +100,7 @@ impl ApiState {
             let Some(info) = registry.rediscover(&row.slug).await else {
                 continue;
             };
-            let tools: Vec<String> = registry
-                .tools()
-                .into_iter()
-                .filter(|t| t.server.as_str() == row.slug)
-                .map(|t| t.upstream_name)
-                .collect();
-            let status = info.status.to_string();
-            let differs = tools != row.discovered_tools || status != row.status;
-            row.status = status;
-            row.last_error = info.last_error;
-            if info.status == switchboard_core::ServerStatus::Ready {
-                row.discovered_tools = tools;
-                row.last_discovered_at = Some(now_ms());
-            }
+            let differs = servers::record_outcome(&mut row, &registry, info);
             self.store.update_server(&row).await?;
             if differs {
                 changed += 1;

@@ -9,6 +9,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, ServerStatus, Transport};
+use switchboard_registry::{Registry, ServerInfo};
 use switchboard_store::{AuditEntry, ChangeKind, ServerRow, now_ms};
 
 const MAX_NAME: usize = 100;
@@ -182,17 +183,14 @@ impl ApiState {
         spec.enabled = row.status != DISABLED;
         let registry = self.org_registry(&row.org_id);
         let info = registry.add_server(spec).await;
-        row.status = info.status.to_string();
-        row.last_error = info.last_error;
-        if info.status == ServerStatus::Ready {
-            row.discovered_tools = registry
-                .tools()
-                .into_iter()
-                .filter(|t| t.server.as_str() == row.slug)
-                .map(|t| t.upstream_name)
-                .collect();
-            row.last_discovered_at = Some(now_ms());
-        }
+        record_outcome(row, &registry, info);
+    }
+
+    /// Connects a stored row with its own (sealed) credentials.
+    pub(super) async fn reconnect_stored(&self, row: &mut ServerRow) -> Result<(), ApiError> {
+        let auth = stored_auth(self, row)?;
+        self.connect(row, auth).await;
+        Ok(())
     }
 
     /// What a row stores for its credentials: sealed for (row, field), nothing for `none`.
@@ -424,8 +422,30 @@ fn stored_credentials(state: &ApiState, row: &ServerRow) -> Result<Option<Creden
         .map_err(|e| ApiError::Internal(e.to_string()))
 }
 
+/// Writes what a connect or re-discovery found into `row`; `true` if its status or its tools
+/// changed.
+pub(super) fn record_outcome(row: &mut ServerRow, registry: &Registry, info: ServerInfo) -> bool {
+    let status = info.status.to_string();
+    let mut changed = status != row.status;
+    row.status = status;
+    row.last_error = info.last_error;
+    if info.status == ServerStatus::Ready {
+        let tools: Vec<String> = registry
+            .catalog()
+            .tools
+            .iter()
+            .filter(|t| t.server.as_str() == row.slug)
+            .map(|t| t.upstream_name.clone())
+            .collect();
+        changed |= tools != row.discovered_tools;
+        row.discovered_tools = tools;
+        row.last_discovered_at = Some(now_ms());
+    }
+    changed
+}
+
 /// What a stored row sends upstream.
-pub(super) fn stored_auth(state: &ApiState, row: &ServerRow) -> Result<UpstreamAuth, ApiError> {
+fn stored_auth(state: &ApiState, row: &ServerRow) -> Result<UpstreamAuth, ApiError> {
     let credentials = stored_credentials(state, row)?;
     upstream_auth(&row.auth_method, credentials.as_ref())
 }
