@@ -17,4 +17,17 @@ if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/server-everything/package
   mkdir -p "$fx/node"
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . @modelcontextprotocol/server-everything >/dev/null)
 fi
+# The dashboard test drives a real browser: Debian's chromium through playwright-core.
+if [ ! -f "$fx/node/node_modules/playwright-core/package.json" ]; then
+  (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . playwright-core >/dev/null)
+fi
+if ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get install -y -q --no-install-recommends chromium >/dev/null \
+      || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends chromium >/dev/null; }
+  else
+    echo "the dashboard test needs a browser: install Debian's chromium (sudo apt-get install chromium)" >&2
+    exit 1
+  fi
+fi
 echo "fixtures ready in $fx"

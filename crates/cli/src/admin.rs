@@ -9,7 +9,11 @@ use std::process::ExitCode;
 use switchboard_store::{Sealer, Store, new_api_token, verify_audit};
 
 /// Roles an API token may carry.
-const ROLES: [&str; 2] = ["integrations:manage", "integrations:view"];
+const ROLES: [&str; 3] = [
+    switchboard_server::api::MANAGE,
+    switchboard_server::api::VIEW,
+    switchboard_server::api::OPERATE,
+];
 
 pub async fn audit_verify(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let control = Control::open(global).await?;
@@ -75,7 +79,7 @@ pub async fn token_create(
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     if let Some(bad) = roles.iter().find(|r| !ROLES.contains(&r.as_str())) {
-        bail!("unknown role {bad:?}; use {}", ROLES.join(" or "));
+        bail!("unknown role {bad:?}; use {}", ROLES.join(", "));
     }
     let control = Control::open(global).await?;
     let Some(org) = control.store.org_by_name(org).await? else {

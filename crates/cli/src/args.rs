@@ -192,7 +192,8 @@ pub enum TokenCommand {
     Create {
         #[arg(long, value_name = "ORG")]
         org: String,
-        /// integrations:manage and/or integrations:view.
+        /// integrations:manage, integrations:view, gateway:operate (operations on the
+        /// config-file servers every org shares); repeat for several.
         #[arg(long = "role", value_name = "ROLE", required = true)]
         roles: Vec<String>,
         #[arg(long)]

@@ -132,7 +132,10 @@ pub async fn operate(
     } else {
         println!(
             "{} {}: {}{}",
-            row["slug"].as_str().unwrap_or(id),
+            row["slug"]
+                .as_str()
+                .or_else(|| row["server"].as_str())
+                .unwrap_or(id),
             name,
             row["status"].as_str().unwrap_or_default(),
             row["last_error"]

@@ -10,11 +10,8 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::{Value, json};
-use std::process::Stdio;
 use std::time::Duration;
 use switchboard_testkit as kit;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::Command;
 use tokio::sync::mpsc;
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -97,35 +94,9 @@ async fn start_gateway(
     config: &std::path::Path,
     servers: usize,
 ) -> (tokio::process::Child, String, mpsc::Receiver<String>) {
-    let mut gateway = Command::new(env!("CARGO_BIN_EXE_switchboard"))
-        .args(["serve", "--listen", "127.0.0.1:0", "-c"])
-        .arg(config)
-        .args(args)
-        .env("SWITCHBOARD_DATA", dir.join("data"))
-        .env_remove("SWITCHBOARD_DATABASE_URL")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(gateway.stderr.take().unwrap()).lines();
-    let mut url = None;
-    while let Some(line) = lines.next_line().await.unwrap() {
-        if let Some(rest) = line.strip_prefix("switchboard listening on ") {
-            url = Some(rest.trim().to_string());
-        }
-        if line.starts_with("switchboard ready: ") {
-            assert!(line.contains(&format!("{servers}/{servers}")), "{line}");
-            break;
-        }
-    }
-    let (log_tx, log) = mpsc::channel::<String>(1024);
-    tokio::spawn(async move {
-        while let Ok(Some(line)) = lines.next_line().await {
-            let _ = log_tx.send(line).await;
-        }
-    });
-    (gateway, url.expect("a listening line"), log)
+    let binary = std::path::Path::new(env!("CARGO_BIN_EXE_switchboard"));
+    let gateway = kit::Gateway::start(binary, args, dir, config, servers).await;
+    (gateway.child, gateway.url, gateway.log)
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -117,6 +117,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .unwrap_or_default();
     Router::new()
         .merge(api)
+        .merge(crate::dashboard::router())
         .nest("/mcp", mcp)
         .layer(axum::middleware::from_fn_with_state(
             options.in_flight.clone(),

@@ -1,8 +1,9 @@
 //! The downstream faces of the gateway: one aggregated MCP endpoint over Streamable HTTP
-//! (`/mcp`, plus `/healthz` and `/readyz`) and over stdio.
+//! (`/mcp`, plus `/healthz`, `/readyz` and the dashboard at `/`) and over stdio.
 
 pub mod api;
 mod auth;
+mod dashboard;
 mod gateway;
 mod http;
 mod in_flight;

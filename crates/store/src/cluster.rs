@@ -31,6 +31,12 @@ pub enum ChangeKind {
     Saved,
     /// The server's offer changed upstream: list it again on the live connection.
     Rediscovered,
+    /// An operator disabled a config-file server (`server_id` is `config:NAME`).
+    Disabled,
+    /// An operator enabled a config-file server again.
+    Enabled,
+    /// An operator asked for a config-file server to be reconnected.
+    Refreshed,
 }
 
 /// What a [`ChangeListener`] heard.

@@ -189,3 +189,69 @@ pub fn wait_for_exit(pid: i32, timeout_ms: i32) -> bool {
         ready == 1
     }
 }
+
+/// A running `switchboard serve`: its process, the `/mcp` URL and the log lines after ready.
+pub struct Gateway {
+    pub child: Child,
+    pub url: String,
+    pub log: tokio::sync::mpsc::Receiver<String>,
+}
+
+impl Gateway {
+    /// Starts `BINARY serve --listen 127.0.0.1:0 -c CONFIG ARGS…` with its data under `dir`
+    /// and waits until it says `servers` of `servers` servers are ready.
+    pub async fn start(
+        binary: &Path,
+        args: &[&str],
+        dir: &Path,
+        config: &Path,
+        servers: usize,
+    ) -> Self {
+        let mut child = Command::new(binary)
+            .args(["serve", "--listen", "127.0.0.1:0", "-c"])
+            .arg(config)
+            .args(args)
+            .env("SWITCHBOARD_DATA", dir.join("data"))
+            .env_remove("SWITCHBOARD_DATABASE_URL")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start switchboard serve");
+        let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+        let mut url = None;
+        while let Some(line) = lines.next_line().await.expect("read the log") {
+            if let Some(rest) = line.strip_prefix("switchboard listening on ") {
+                url = Some(rest.trim().to_string());
+            }
+            if line.starts_with("switchboard ready: ") {
+                assert!(line.contains(&format!("{servers}/{servers}")), "{line}");
+                break;
+            }
+        }
+        let (log_tx, log) = tokio::sync::mpsc::channel::<String>(1024);
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                let _ = log_tx.send(line).await;
+            }
+        });
+        Self {
+            child,
+            url: url.expect("a listening line"),
+            log,
+        }
+    }
+
+    /// The gateway's base URL (`http://127.0.0.1:PORT`).
+    pub fn base(&self) -> &str {
+        self.url.trim_end_matches("/mcp")
+    }
+}
+
+/// The npm packages the Node test clients import (playwright-core).
+pub fn node_modules() -> PathBuf {
+    fixture("node/node_modules/playwright-core")
+        .parent()
+        .expect("node_modules")
+        .to_path_buf()
+}

@@ -10,6 +10,8 @@ use switchboard_store::{ApiToken, Org, hash_api_token};
 pub const FEATURE: &str = "mcp_external_servers";
 pub const MANAGE: &str = "integrations:manage";
 pub const VIEW: &str = "integrations:view";
+/// Operations on the operator's config-file servers, which every org shares.
+pub const OPERATE: &str = "gateway:operate";
 
 /// An authenticated API caller.
 pub struct ApiCaller {

@@ -11,7 +11,7 @@ mod operations;
 mod replicas;
 mod servers;
 
-pub use auth::{FEATURE, MANAGE, VIEW};
+pub use auth::{FEATURE, MANAGE, OPERATE, VIEW};
 pub use error::ApiError;
 pub use replicas::{JobOptions, spawn_change_listener, spawn_jobs};
 

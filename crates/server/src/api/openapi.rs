@@ -65,7 +65,7 @@ pub async fn document() -> Json<Value> {
                     {"name": "operation", "in": "path", "required": true, "schema": {"type": "string", "enum": ["refresh", "disable", "enable", "reauthorize"]}}
                 ],
                 "post": {
-                    "summary": "Operate the server: refresh (reconnect and discover), disable (stop; credentials kept; survives restarts), enable, reauthorize (OAuth servers)",
+                    "summary": "Operate the server: refresh (reconnect and discover), disable (stop; credentials kept; survives restarts), enable, reauthorize (OAuth servers). Config-file servers (id config:NAME) need the role gateway:operate instead of integrations:manage",
                     "responses": with(json!({"200": {"description": "The server afterwards", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Server"}}}}}))
                 }
             },

@@ -1,40 +1,82 @@
 //! `POST /api/integrations/mcp/servers/{id}/{operation}`: refresh, disable, enable and
-//! reauthorize an org's server; every replica follows.
+//! reauthorize a server; every replica follows. An org's API servers need
+//! `integrations:manage`; the operator's config-file servers (`config:NAME`) are shared by
+//! every org, so they need `gateway:operate`.
 
-use super::auth::{ApiCaller, MANAGE};
-use super::servers::{DISABLED, refuse_config_server, view};
-use super::{ApiError, ApiState};
+use super::auth::{ApiCaller, MANAGE, OPERATE};
+use super::events::status_json;
+use super::servers::{CONFIG_PREFIX, DISABLED, view};
+use super::{ApiError, ApiState, Source};
 use axum::Json;
 use axum::extract::{Path, State};
 use serde_json::Value;
-use switchboard_store::ChangeKind;
+use switchboard_registry::Registry;
+use switchboard_store::{AuditEntry, Change, ChangeKind, now_ms};
+
+/// What an operation does, parsed once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Operation {
+    Refresh,
+    Disable,
+    Enable,
+    Reauthorize,
+}
+
+impl Operation {
+    fn parse(name: &str) -> Result<Self, ApiError> {
+        match name {
+            "refresh" => Ok(Self::Refresh),
+            "disable" => Ok(Self::Disable),
+            "enable" => Ok(Self::Enable),
+            "reauthorize" => Ok(Self::Reauthorize),
+            other => Err(ApiError::NotFound(format!(
+                "no operation {other:?}; use refresh, disable, enable or reauthorize"
+            ))),
+        }
+    }
+}
 
 pub async fn run(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Path((id, operation)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
+    let op = Operation::parse(&operation)?;
+    if let Some(name) = id.strip_prefix(CONFIG_PREFIX) {
+        caller.require_role(OPERATE)?;
+        let info = run_on_config_server(&state.registry, name, op).await?;
+        let kind = match op {
+            Operation::Disable => ChangeKind::Disabled,
+            Operation::Enable => ChangeKind::Enabled,
+            Operation::Refresh | Operation::Reauthorize => ChangeKind::Refreshed,
+        };
+        let change = Change {
+            org_id: caller.org.id.clone(),
+            server_id: id.clone(),
+            replica: state.replica.to_string(),
+            kind,
+        };
+        if let Err(e) = state.store.publish_change(&change).await {
+            tracing::warn!(server = %id, "cannot tell the other replicas: {e}");
+        }
+        audit(&state, &caller, &operation, name, &id);
+        return Ok(Json(status_json(&info, Source::Config)));
+    }
     caller.require(MANAGE)?;
-    refuse_config_server(&id)?;
     let mut row = state.live_row(&caller, &id).await?;
-    match operation.as_str() {
-        "refresh" if row.status == DISABLED => {
+    match op {
+        Operation::Refresh if row.status == DISABLED => {
             return Err(ApiError::Conflict(format!(
                 "server {} is disabled; enable it first",
                 row.slug
             )));
         }
-        "refresh" | "enable" => row.status = "connecting".into(),
-        "disable" => row.status = DISABLED.into(),
-        "reauthorize" => {
+        Operation::Refresh | Operation::Enable => row.status = "connecting".into(),
+        Operation::Disable => row.status = DISABLED.into(),
+        Operation::Reauthorize => {
             return Err(ApiError::Invalid(format!(
                 "server {} uses auth_method {}, which has no authorization flow to run again; change its credentials with PATCH",
                 row.slug, row.auth_method
-            )));
-        }
-        other => {
-            return Err(ApiError::NotFound(format!(
-                "no operation {other:?}; use refresh, disable, enable or reauthorize"
             )));
         }
     }
@@ -43,4 +85,61 @@ pub async fn run(
     state.announce(&row, ChangeKind::Saved).await;
     state.audit_change(&caller, &operation, &row);
     Ok(Json(view(&row)))
+}
+
+/// Runs `op` on the config-file server `name` of this replica's registry.
+async fn run_on_config_server(
+    registry: &Registry,
+    name: &str,
+    op: Operation,
+) -> Result<switchboard_registry::ServerInfo, ApiError> {
+    let missing = || ApiError::NotFound(format!("no server {name} in the gateway's config files"));
+    let current = registry
+        .servers()
+        .into_iter()
+        .find(|s| s.name == name)
+        .ok_or_else(missing)?;
+    let info = match op {
+        Operation::Disable => registry.disable(name).await,
+        Operation::Enable => registry.enable(name).await,
+        Operation::Refresh if current.status == switchboard_core::ServerStatus::Disabled => {
+            return Err(ApiError::Conflict(format!(
+                "server {name} is disabled; enable it first"
+            )));
+        }
+        Operation::Refresh => registry.refresh(name).await,
+        Operation::Reauthorize => {
+            return Err(ApiError::Invalid(format!(
+                "server {name} has no authorization flow to run again; its credentials come from its config file"
+            )));
+        }
+    };
+    info.ok_or_else(missing)
+}
+
+/// Applies an operation another replica ran on a config-file server.
+pub(super) async fn follow(registry: &Registry, name: &str, kind: ChangeKind) {
+    let op = match kind {
+        ChangeKind::Disabled => Operation::Disable,
+        ChangeKind::Enabled => Operation::Enable,
+        ChangeKind::Refreshed => Operation::Refresh,
+        ChangeKind::Saved | ChangeKind::Rediscovered => return,
+    };
+    if let Err(e) = run_on_config_server(registry, name, op).await {
+        tracing::debug!(server = name, "not following {kind:?}: {e:?}");
+    }
+}
+
+fn audit(state: &ApiState, caller: &ApiCaller, operation: &str, name: &str, id: &str) {
+    state.audit.record_now(AuditEntry {
+        at: now_ms(),
+        org_id: Some(caller.org.id.clone()),
+        token_id: Some(caller.token.id.clone()),
+        action_id: format!("config.{operation}"),
+        server: Some(name.to_string()),
+        verdict: "allowed".into(),
+        outcome: "ok".into(),
+        detail: Some(format!("surface=rest server_id={id}")),
+        ..Default::default()
+    });
 }

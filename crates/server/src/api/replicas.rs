@@ -55,6 +55,10 @@ impl ApiState {
 
     /// Brings this replica's registry in line with one stored server.
     pub async fn apply_change(&self, change: &Change) -> Result<(), ApiError> {
+        if let Some(name) = change.server_id.strip_prefix(servers::CONFIG_PREFIX) {
+            super::operations::follow(&self.registry, name, change.kind).await;
+            return Ok(());
+        }
         let Some(mut row) = self.store.server(&change.org_id, &change.server_id).await? else {
             return Ok(());
         };

@@ -336,7 +336,7 @@ pub async fn list(
 }
 
 /// Ids of config-file servers in API answers.
-const CONFIG_PREFIX: &str = "config:";
+pub(super) const CONFIG_PREFIX: &str = "config:";
 
 /// Config-file servers are the operator's: the API shows them but does not change them.
 pub(super) fn refuse_config_server(id: &str) -> Result<(), ApiError> {

@@ -1,0 +1,135 @@
+//! The dashboard in a real browser (Debian's chromium driven by playwright-core): live states
+//! from the events stream, tools from the API, and operations on a config-file server, which
+//! need the operator's role.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use switchboard_testkit as kit;
+
+const BINARY: &str = env!("CARGO_BIN_EXE_switchboard");
+
+/// Runs `switchboard ARGS` with its data in `dir`; stdout on success.
+fn admin(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(BINARY)
+        .args(args)
+        .env("SWITCHBOARD_DATA", dir.join("data"))
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .output()
+        .expect("run switchboard");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn token(dir: &Path, roles: &[&str]) -> String {
+    let mut args = vec!["token", "create", "--org", "acme", "--json"];
+    for role in roles {
+        args.extend(["--role", role]);
+    }
+    let created: Value = serde_json::from_str(&admin(dir, &args)).unwrap();
+    created["token"].as_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
+    let (dir, config) = kit::write_mcp_json(serde_json::json!({"time": kit::time_entry()}));
+    admin(
+        dir.path(),
+        &["org", "create", "acme", "--feature", "mcp_external_servers"],
+    );
+    let viewer = token(dir.path(), &["integrations:view"]);
+    let operator = token(dir.path(), &["integrations:view", "gateway:operate"]);
+    let gateway = kit::Gateway::start(Path::new(BINARY), &[], dir.path(), &config, 1).await;
+    let base = gateway.base().to_string();
+
+    // The page and its files come with a policy that allows nothing but this gateway.
+    let page = reqwest::get(format!("{base}/")).await.unwrap();
+    assert_eq!(page.status(), 200);
+    let csp = page.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'self'"), "{csp}");
+    assert!(
+        page.text()
+            .await
+            .unwrap()
+            .contains("/dashboard/dashboard.js")
+    );
+
+    // Operations on the operator's servers need gateway:operate.
+    let refused = reqwest::Client::new()
+        .post(format!(
+            "{base}/api/integrations/mcp/servers/config:time/disable"
+        ))
+        .bearer_auth(&viewer)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let body: Value = refused.json().await.unwrap();
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("gateway:operate"),
+        "{body}"
+    );
+
+    let out = tokio::process::Command::new("node")
+        .arg(kit::client_script("dashboard.mjs"))
+        .args([base.as_str(), operator.as_str(), "time"])
+        .env("SWITCHBOARD_NODE_MODULES", kit::node_modules())
+        .output()
+        .await
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_str(stdout.trim()).unwrap();
+    // The token link signs in and leaves the address bar without the token.
+    assert_eq!(seen["url_after_sign_in"], format!("{base}/"));
+    assert_eq!(seen["connection"], "live");
+    assert_eq!(seen["summary"], "1 of 1 ready");
+    let cells: Vec<&str> = seen["ready_row"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        &cells[..4],
+        ["time", "config", "stdio", "ready"],
+        "{cells:?}"
+    );
+    // The process id comes from the events stream only: the row is live, not just listed.
+    assert!(cells[6].parse::<u32>().is_ok(), "pid cell: {cells:?}");
+    assert!(cells[7].contains("convert_time"), "{cells:?}");
+    assert_eq!(
+        seen["statuses"],
+        serde_json::json!(["ready", "disabled", "ready"])
+    );
+    assert_eq!(seen["message"], "");
+
+    // The same operation from the terminal.
+    let disabled = admin(
+        dir.path(),
+        &[
+            "server",
+            "disable",
+            "config:time",
+            "--url",
+            &base,
+            "--token",
+            &operator,
+            "--json",
+        ],
+    );
+    let disabled: Value = serde_json::from_str(&disabled).unwrap();
+    assert_eq!(disabled["status"], "disabled", "{disabled}");
+    assert_eq!(disabled["source"], "config", "{disabled}");
+}

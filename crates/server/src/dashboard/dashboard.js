@@ -1,0 +1,203 @@
+// Switchboard dashboard: every server's live state (from the events stream), its tools, and
+// the operations on it. Talks only to this gateway's REST API with the token of this tab.
+"use strict";
+
+const API = "/api/integrations/mcp";
+const OAUTH_METHODS = ["oauth2", "clientCredentials", "authorizationCode"];
+const servers = new Map(); // id -> row (list fields merged with the latest status event)
+let token = null;
+let stream = null; // AbortController of the events stream
+let relist = null; // pending timer for re-reading the server list
+
+function $(id) { return document.getElementById(id); }
+
+function say(text) {
+  $("message").textContent = text;
+  $("message").hidden = !text;
+}
+
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  for (const child of children) node.append(child);
+  return node;
+}
+
+async function api(method, path) {
+  const response = await fetch(path, { method, headers: { Authorization: `Bearer ${token}` } });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = body.error || {};
+    const failure = new Error(`${error.kind || response.status}: ${error.message || response.statusText}`);
+    failure.status = response.status;
+    throw failure;
+  }
+  return body;
+}
+
+async function loadServers() {
+  const body = await api("GET", `${API}/servers`);
+  for (const row of body.servers) {
+    const known = servers.get(row.id) || {};
+    servers.set(row.id, { ...known, ...row, source: row.source || "api" });
+  }
+  render();
+}
+
+function scheduleRelist() {
+  clearTimeout(relist);
+  relist = setTimeout(() => loadServers().catch((e) => say(e.message)), 300);
+}
+
+function onStatus(event) {
+  const known = servers.get(event.id);
+  const toolsChanged = !known || known.tool_count !== event.tool_count || known.status !== event.status;
+  servers.set(event.id, { ...known, ...event, slug: event.server });
+  render();
+  if (toolsChanged && event.status === "ready") scheduleRelist();
+}
+
+// Server-sent events read with fetch, since EventSource cannot send the Authorization header.
+async function follow() {
+  stream = new AbortController();
+  let delay = 500;
+  while (token && !stream.signal.aborted) {
+    try {
+      const response = await fetch(`${API}/events`, {
+        headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+        signal: stream.signal,
+      });
+      if (!response.ok) {
+        const body = await response.json().catch(() => ({}));
+        say((body.error && body.error.message) || `events: HTTP ${response.status}`);
+        // A refused token stays refused: retrying would not help.
+        if (response.status === 401 || response.status === 403) {
+          $("connection").textContent = "not allowed";
+          return;
+        }
+        throw new Error(`events: HTTP ${response.status}`);
+      }
+      $("connection").textContent = "live";
+      delay = 500;
+      await readEvents(response.body.getReader());
+    } catch (e) {
+      if (stream.signal.aborted) return;
+      say(e.message);
+    }
+    $("connection").textContent = "reconnecting…";
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 10000);
+  }
+}
+
+async function readEvents(reader) {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart());
+      if (/^event: ?status$/m.test(block) && data.length) onStatus(JSON.parse(data.join("\n")));
+    }
+  }
+}
+
+async function operate(id, operation) {
+  try {
+    say("");
+    const row = await api("POST", `${API}/servers/${encodeURIComponent(id)}/${operation}`);
+    if (row.authorize_url) window.open(row.authorize_url, "_blank", "noopener");
+    scheduleRelist();
+  } catch (e) {
+    say(`${operation} ${servers.get(id)?.slug || id}: ${e.message}`);
+  }
+}
+
+function render() {
+  const rows = [...servers.values()].sort((a, b) => (a.slug || "").localeCompare(b.slug || ""));
+  const tbody = $("servers").tBodies[0];
+  tbody.replaceChildren(...rows.map(row));
+  const ready = rows.filter((r) => r.status === "ready").length;
+  $("summary").textContent = `${ready} of ${rows.length} ready`;
+  $("servers-section").hidden = false;
+}
+
+// The operations that make sense in the server's state.
+function operationsFor(server) {
+  if (server.status === "disabled") return ["enable"];
+  const ops = ["refresh", "disable"];
+  if (server.status === "authenticating" || OAUTH_METHODS.includes(server.auth_method)) ops.push("reauthorize");
+  return ops;
+}
+
+function row(server) {
+  const tools = server.discovered_tools || [];
+  const details = [];
+  if (server.last_error) details.push(el("div", { className: "error", textContent: server.last_error }));
+  if (server.authorize_url) {
+    details.push(el("a", { href: server.authorize_url, target: "_blank", rel: "noopener", textContent: "Authorize…" }));
+  }
+  if (tools.length) details.push(el("div", { className: "tools", textContent: tools.join(", ") }));
+  const buttons = operationsFor(server).map((op) =>
+    el("button", { type: "button", textContent: op, onclick: () => operate(server.id, op) }));
+  const tr = el("tr", {}, [
+    el("td", { textContent: server.slug || server.server || server.id }),
+    el("td", { textContent: server.source || "" }),
+    el("td", { textContent: server.transport || "http" }),
+    el("td", {}, [el("span", { className: `status status-${server.status}`, textContent: server.status })]),
+    el("td", { textContent: String(server.tool_count ?? tools.length) }),
+    el("td", { textContent: String(server.calls_in_flight ?? "") }),
+    el("td", { textContent: server.pid ? String(server.pid) : "" }),
+    el("td", {}, details),
+    el("td", {}, buttons),
+  ]);
+  tr.dataset.server = server.slug || server.server || server.id;
+  tr.dataset.status = server.status;
+  return tr;
+}
+
+async function signIn(value) {
+  token = value;
+  sessionStorage.setItem("switchboard-token", value);
+  $("sign-in").hidden = true;
+  $("sign-out").hidden = false;
+  $("connection").textContent = "connecting…";
+  try {
+    await loadServers();
+    say("");
+  } catch (e) {
+    say(e.message);
+    if (e.status === 401) return signOut();
+  }
+  follow();
+}
+
+function signOut() {
+  token = null;
+  if (stream) stream.abort();
+  sessionStorage.removeItem("switchboard-token");
+  servers.clear();
+  $("servers-section").hidden = true;
+  $("sign-in").hidden = false;
+  $("sign-out").hidden = true;
+  $("connection").textContent = "not signed in";
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  $("sign-in").addEventListener("submit", (e) => {
+    e.preventDefault();
+    signIn($("token").value.trim());
+  });
+  $("sign-out").addEventListener("click", signOut);
+  // `/#token=…` signs in at once (the fragment never reaches the server) and is then removed.
+  const fromLink = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (fromLink) history.replaceState(null, "", location.pathname);
+  const saved = fromLink || sessionStorage.getItem("switchboard-token");
+  if (saved) signIn(saved);
+  else $("sign-in").hidden = false;
+});
