@@ -6,6 +6,7 @@ use crate::setup;
 use anyhow::{Context, bail};
 use serde_json::json;
 use std::process::ExitCode;
+use std::sync::Arc;
 use switchboard_store::{Sealer, Store, new_api_token, verify_audit};
 
 /// Roles an API token may carry.
@@ -128,6 +129,15 @@ pub async fn keys_rotate(global: &Global) -> anyhow::Result<ExitCode> {
         control.store.update_server(&row).await?;
         resealed += 1;
     }
-    println!("new key {new_id}; re-sealed {resealed} credential(s)");
+    let tokens = switchboard_server::SealedTokens {
+        store: control.store.clone(),
+        sealer: Arc::new(sealer),
+    }
+    .reseal()
+    .await
+    .map_err(anyhow::Error::msg)?;
+    println!(
+        "new key {new_id}; re-sealed {resealed} credential(s) and {tokens} OAuth token record(s)"
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -129,13 +129,44 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Refresh, disable, enable or reauthorize one of the org's API servers in a running gateway.
+    /// Refresh, disable, enable or reauthorize a server in a running gateway.
     Server {
         operation: ServerOperation,
-        /// The server's id (`srv_…`, from `switchboard status`).
+        /// The server's id (`srv_…` for API servers, `config:NAME` for config-file servers,
+        /// from `switchboard status`).
         id: String,
         #[command(flatten)]
         remote: Remote,
+        #[arg(long)]
+        json: bool,
+    },
+    /// OAuth authorization of config-file servers from the terminal.
+    Auth {
+        #[command(subcommand)]
+        command: AuthCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Authorize a server (auth type authorizationCode): prints the URL to open, waits for the
+    /// browser on a loopback callback, saves the tokens where `serve` finds them.
+    Login {
+        /// The server's name in the config files.
+        server: String,
+        /// Open the URL with this program (it gets the URL as its argument) instead of
+        /// printing it and waiting for a person.
+        #[arg(long, value_name = "PROGRAM")]
+        open_with: Option<String>,
+        /// Loopback port of the callback (default: any free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Authorize again even when the saved tokens still work.
+        #[arg(long)]
+        force: bool,
+        /// Give up after this many seconds without the browser coming back.
+        #[arg(long, default_value_t = 600, value_name = "SECONDS")]
+        timeout: u64,
         #[arg(long)]
         json: bool,
     },

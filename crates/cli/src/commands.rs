@@ -2,7 +2,8 @@
 
 use crate::admin;
 use crate::args::{
-    AuditCommand, Cli, Command, ConfigCommand, Global, KeysCommand, OrgCommand, TokenCommand,
+    AuditCommand, AuthCommand, Cli, Command, ConfigCommand, Global, KeysCommand, OrgCommand,
+    TokenCommand,
 };
 use crate::control::Control;
 use crate::{setup, table};
@@ -18,7 +19,7 @@ use switchboard_server::api::{ApiState, JobOptions};
 use switchboard_server::{HttpOptions, InFlight, serve_http, serve_stdio};
 use tokio_util::sync::CancellationToken;
 
-const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
 
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let global = &cli.global;
@@ -33,6 +34,20 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             watch,
             json,
         } => crate::remote::status(&remote, watch, json).await,
+        Command::Auth {
+            command:
+                AuthCommand::Login {
+                    server,
+                    open_with,
+                    port,
+                    force,
+                    timeout,
+                    json,
+                },
+        } => {
+            let wait = std::time::Duration::from_secs(timeout);
+            crate::login::run(global, &server, open_with, port, force, wait, json).await
+        }
         Command::Server {
             operation,
             id,
@@ -86,19 +101,27 @@ async fn serve(
     } else {
         Some(Arc::new(audit.clone()))
     };
-    let registry = setup::registry(global, &config, observer, Some(control.snapshots()))?;
-    let api = ApiState::new(
-        registry.clone(),
-        control.store.clone(),
-        control.sealer.clone(),
-        audit,
-    );
     let addr = listen
         .or(config.gateway.listen.clone())
         .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
         .with_context(|| format!("cannot listen on {addr}; pick another with --listen"))?;
+    let bound = listener.local_addr().map(|a| format!("http://{a}")).ok();
+    let oauth = setup::oauth(global, &config, Some(&control), bound)?;
+    let registry = setup::registry(
+        global,
+        &config,
+        observer,
+        Some(control.snapshots()),
+        Some(oauth),
+    )?;
+    let api = ApiState::new(
+        registry.clone(),
+        control.store.clone(),
+        control.sealer.clone(),
+        audit,
+    );
     let g = &config.gateway;
     let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
     if !loopback && g.token.is_none() {
@@ -216,11 +239,13 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
+    let oauth = setup::oauth(global, &config, Some(&control), None)?;
     let registry = setup::registry(
         global,
         &config,
         Some(Arc::new(audit)),
         Some(control.snapshots()),
+        Some(oauth),
     )?;
     registry.apply_config(&config).await;
     // Hosts close stdin and soon after signal: commit the audit log before stopping servers.
@@ -236,24 +261,15 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
 
 async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config, None, None)?;
+    let oauth = setup::oauth_if_used(global, &config).await?;
+    let registry = setup::registry(global, &config, None, None, oauth)?;
     let specs: Vec<_> = config
         .servers
         .iter()
         .filter(|s| only.as_deref().is_none_or(|name| s.name.as_str() == name))
         .collect();
-    if let Some(name) = &only
-        && specs.is_empty()
-    {
-        anyhow::bail!(
-            "no server named {name:?}; configured: {}",
-            config
-                .servers
-                .iter()
-                .map(|s| s.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+    if let Some(name) = &only {
+        setup::server_spec(&config, name)?;
     }
     let bar = setup::progress_bar(specs.len() as u64, "testing servers");
     let reports = futures::future::join_all(specs.iter().map(|spec| {
@@ -305,7 +321,8 @@ async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Resu
 
 async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
-    let registry = setup::registry(global, &config, None, None)?;
+    let oauth = setup::oauth_if_used(global, &config).await?;
+    let registry = setup::registry(global, &config, None, None, oauth)?;
     setup::connect_all(&registry, &config).await;
     let tools = registry.tools();
     if json {
@@ -382,7 +399,8 @@ async fn call(
     let config = setup::load_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
-    let registry = setup::registry(global, &config, Some(Arc::new(audit)), None)?;
+    let oauth = setup::oauth(global, &config, Some(&control), None)?;
+    let registry = setup::registry(global, &config, Some(Arc::new(audit)), None, Some(oauth))?;
     setup::connect_all(&registry, &config).await;
     let mut opts = CallOptions::default().with_caller(Caller {
         surface: "cli",

@@ -4,6 +4,7 @@ mod admin;
 mod args;
 mod commands;
 mod control;
+mod login;
 mod remote;
 mod setup;
 mod table;

@@ -56,7 +56,10 @@ pub async fn status(remote: &Remote, watch: bool, json: bool) -> anyhow::Result<
                     .as_array()
                     .map_or(0, Vec::len)
                     .to_string(),
-                s["last_error"].as_str().unwrap_or_default().to_string(),
+                match s["authorize_url"].as_str() {
+                    Some(url) => format!("authorize at {url}"),
+                    None => s["last_error"].as_str().unwrap_or_default().to_string(),
+                },
             ]
         })
         .collect();
@@ -101,7 +104,11 @@ async fn watch_status(remote: &Remote, json: bool) -> anyhow::Result<ExitCode> {
                     event["status"].as_str().unwrap_or_default(),
                     event["tool_count"],
                     event["pid"],
-                    event["last_error"].as_str().unwrap_or_default(),
+                    event["authorize_url"]
+                        .as_str()
+                        .map(|url| format!("authorize at {url}"))
+                        .or_else(|| event["last_error"].as_str().map(String::from))
+                        .unwrap_or_default(),
                 );
             }
         }

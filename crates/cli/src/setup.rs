@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use switchboard_config::Config;
 use switchboard_core::names::DEFAULT_MAX_NAME_LEN;
-use switchboard_core::{CallObserver, NamingTemplate};
+use switchboard_core::{CallObserver, NamingTemplate, ServerSpec};
 use switchboard_registry::{EgressPolicy, Registry, RegistryOptions, SnapshotCache};
+use switchboard_upstream::auth::{FileTokens, OAuthContext, TokenStore};
 
 const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
 
@@ -69,11 +70,89 @@ pub fn naming(global: &Global, config: &Config) -> anyhow::Result<NamingTemplate
     NamingTemplate::new(template, max).context("invalid naming template")
 }
 
+/// The configured server `name`, or an error listing the names there are.
+pub fn server_spec<'c>(config: &'c Config, name: &str) -> anyhow::Result<&'c ServerSpec> {
+    config
+        .servers
+        .iter()
+        .find(|s| s.name.as_str() == name)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "no server named {name:?}; configured: {}",
+                config
+                    .servers
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+}
+
+/// Whether any configured server gets its tokens through OAuth.
+pub fn uses_oauth(config: &Config) -> bool {
+    config
+        .servers
+        .iter()
+        .any(|s| matches!(&s.transport, switchboard_core::Transport::Http(h) if h.oauth.is_some()))
+}
+
+/// Where OAuth tokens live for this command (`[oauth] token_store`: sealed in the store by
+/// default, or a 0600 JSON file) and the redirect base authorization servers send people to.
+pub fn oauth(
+    global: &Global,
+    config: &Config,
+    control: Option<&crate::control::Control>,
+    redirect_base: Option<String>,
+) -> anyhow::Result<OAuthContext> {
+    let g = &config.gateway;
+    let base = g
+        .oauth_redirect_base
+        .clone()
+        .or(redirect_base)
+        .unwrap_or_else(|| format!("http://{}", crate::commands::DEFAULT_LISTEN));
+    let tokens: Arc<dyn TokenStore> = match (g.oauth_token_store.as_deref(), control) {
+        (Some("file"), _) => {
+            let path = g
+                .oauth_token_file
+                .clone()
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|| global.data.join("oauth-tokens.json"));
+            Arc::new(FileTokens::new(path))
+        }
+        (_, Some(control)) => Arc::new(switchboard_server::SealedTokens {
+            store: control.store.clone(),
+            sealer: control.sealer.clone(),
+        }),
+        (_, None) => {
+            anyhow::bail!("OAuth tokens are kept in the store, which this command did not open")
+        }
+    };
+    Ok(OAuthContext::new(tokens, base))
+}
+
+/// The OAuth context of a command that does not open the store otherwise: opens it only
+/// when some server needs it.
+pub async fn oauth_if_used(
+    global: &Global,
+    config: &Config,
+) -> anyhow::Result<Option<OAuthContext>> {
+    if !uses_oauth(config) {
+        return Ok(None);
+    }
+    let control = match config.gateway.oauth_token_store.as_deref() {
+        Some("file") => None,
+        _ => Some(crate::control::Control::open(global).await?),
+    };
+    oauth(global, config, control.as_ref(), None).map(Some)
+}
+
 pub fn registry(
     global: &Global,
     config: &Config,
     observer: Option<Arc<dyn CallObserver>>,
     snapshots: Option<Arc<dyn SnapshotCache>>,
+    oauth: Option<OAuthContext>,
 ) -> anyhow::Result<Registry> {
     let g = &config.gateway;
     let egress = EgressPolicy {
@@ -104,6 +183,9 @@ pub fn registry(
     }
     if let Some(snapshots) = snapshots {
         options = options.with_snapshots(snapshots);
+    }
+    if let Some(oauth) = oauth {
+        options = options.with_oauth(oauth);
     }
     Ok(Registry::new(options))
 }

@@ -7,7 +7,9 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, StdioSpec, Transport};
+use switchboard_core::{HttpSpec, OAuthSpec, ServerSlug, ServerSpec, StdioSpec, Transport};
+
+mod oauth;
 
 pub struct Context<'a> {
     pub file: &'a str,
@@ -283,6 +285,11 @@ pub fn server(
         Transport::Http(http) => {
             e.secrets.extend(http.headers.values().cloned());
             e.secrets.extend(http.bearer_token.clone());
+            e.secrets.extend(
+                http.oauth
+                    .iter()
+                    .flat_map(switchboard_core::OAuthSpec::secrets),
+            );
         }
         Transport::Stdio(stdio) => e.secrets.extend(stdio.env.values().cloned()),
     }
@@ -379,17 +386,28 @@ fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
             return None;
         };
         let mut headers = e.string_map("headers");
-        let bearer_token = auth(e, &mut headers);
+        let (bearer_token, oauth) = match auth(e, &mut headers) {
+            Some(Auth::Bearer(token)) => (Some(token), None),
+            Some(Auth::OAuth(spec)) => (None, Some(spec)),
+            None => (None, None),
+        };
         Some(Transport::Http(HttpSpec {
             url,
             headers,
             bearer_token,
+            oauth,
         }))
     }
 }
 
-/// The bearer token of `auth`; an API key goes into `headers` instead.
-fn auth(e: &mut Entry<'_>, headers: &mut BTreeMap<String, String>) -> Option<String> {
+/// What `auth` asks requests to carry (an API key goes into the headers instead).
+enum Auth {
+    Bearer(String),
+    OAuth(OAuthSpec),
+}
+
+/// `auth` of a remote server; an API key goes into `headers`.
+fn auth(e: &mut Entry<'_>, headers: &mut BTreeMap<String, String>) -> Option<Auth> {
     let auth = e.map.get("auth")?;
     let kind = auth.get("type").and_then(Value::as_str).unwrap_or("none");
     match kind {
@@ -428,7 +446,7 @@ fn auth(e: &mut Entry<'_>, headers: &mut BTreeMap<String, String>) -> Option<Str
             None
         }
         "bearer" => match auth.get("token").and_then(Value::as_str) {
-            Some(token) => e.resolve("auth", token),
+            Some(token) => e.resolve("auth", token).map(Auth::Bearer),
             None => {
                 e.problem(
                     "auth",
@@ -438,11 +456,13 @@ fn auth(e: &mut Entry<'_>, headers: &mut BTreeMap<String, String>) -> Option<Str
                 None
             }
         },
+        "oauth2" | "clientCredentials" | "client_credentials" | "authorizationCode"
+        | "authorization_code" => oauth::parse(e, kind, auth).map(Auth::OAuth),
         other => {
             e.problem(
                 "auth",
-                format!("auth type {other:?} is not supported by this version"),
-                "use type \"none\", \"bearer\" or \"apiKey\" (OAuth types are not supported yet), or put the credential in headers",
+                format!("auth type {other:?} is not known"),
+                "use type \"none\", \"bearer\", \"apiKey\", \"oauth2\", \"clientCredentials\" or \"authorizationCode\"",
             );
             None
         }

@@ -35,6 +35,12 @@ pub struct GatewaySettings {
     pub limits: Vec<(String, usize)>,
     /// Runtime-hijacking variables the operator allows stdio servers to set.
     pub allow_env: Option<Vec<String>>,
+    /// `[oauth] redirect_base`: the stable public base of `/oauth/callback/…`.
+    pub oauth_redirect_base: Option<String>,
+    /// `[oauth] token_store`: `"store"` (sealed in the gateway's store) or `"file"`.
+    pub oauth_token_store: Option<String>,
+    /// `[oauth] token_file`: the 0600 JSON file for `token_store = "file"`.
+    pub oauth_token_file: Option<String>,
 }
 
 impl GatewaySettings {
@@ -53,7 +59,10 @@ impl GatewaySettings {
             refresh_interval_secs,
             egress_allow_hosts,
             egress_allow_cidrs,
-            allow_env
+            allow_env,
+            oauth_redirect_base,
+            oauth_token_store,
+            oauth_token_file
         );
         self.limits.extend(later.limits);
     }

@@ -1,4 +1,5 @@
-//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]` and `[stdio]` in switchboard.toml.
+//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]`, `[stdio]` and `[oauth]` in
+//! switchboard.toml.
 
 use crate::entry::Context;
 use crate::locate::line_of;
@@ -6,7 +7,7 @@ use crate::{GatewaySettings, Problem};
 use serde_json::{Map, Value};
 
 /// The top-level tables this module reads.
-pub const SECTIONS: [&str; 4] = ["gateway", "egress", "limits", "stdio"];
+pub const SECTIONS: [&str; 5] = ["gateway", "egress", "limits", "stdio", "oauth"];
 
 const LIMIT_KEYS: [&str; 7] = [
     "max_message_bytes",
@@ -168,6 +169,35 @@ pub fn parse(
     for (key, value) in table(root, "stdio") {
         match key.as_str() {
             "allow_env" => g.allow_env = r.strings(key, value),
+            _ => r.unknown(key),
+        }
+    }
+    r.section = "oauth";
+    for (key, value) in table(root, "oauth") {
+        match key.as_str() {
+            "redirect_base" => {
+                let base = r.string(key, value);
+                match base.as_deref().map(url::Url::parse) {
+                    Some(Ok(url)) if matches!(url.scheme(), "http" | "https") => {
+                        g.oauth_redirect_base = base;
+                    }
+                    Some(_) => r.problem(
+                        key,
+                        "must be an http(s) URL",
+                        "write the gateway's public address, e.g. \"https://gateway.example.com\"",
+                    ),
+                    None => {}
+                }
+            }
+            "token_store" => match value.as_str() {
+                Some("store" | "file") => g.oauth_token_store = r.string(key, value),
+                _ => r.problem(
+                    key,
+                    "must be \"store\" or \"file\"",
+                    "write token_store = \"store\" (sealed in the gateway's store) or \"file\" with token_file",
+                ),
+            },
+            "token_file" => g.oauth_token_file = r.string(key, value),
             _ => r.unknown(key),
         }
     }

@@ -109,6 +109,73 @@ fn api_key_auth_becomes_a_header_and_its_mistakes_are_problems() {
 }
 
 #[test]
+fn oauth_auth_types_are_read_with_their_mistakes_as_problems() {
+    use switchboard_core::OAuthSpec;
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        r#"{"mcpServers": {
+  "given": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "oauth2", "accessToken": "${GH_TOKEN}", "refreshToken": "r-12345", "clientId": "app", "tokenUrl": "https://as.test/token"}},
+  "machine": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "clientCredentials", "tokenUrl": "https://as.test/token", "clientId": "svc", "clientSecret": "s-1", "scopes": "read write"}},
+  "person": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "authorizationCode", "scopes": ["read"], "client": {"id": "pre", "secret": "s-2"}}}
+}}"#,
+    );
+    let cfg = load(std::slice::from_ref(&p)).unwrap();
+    let oauth = |name: &str| match &cfg.server(name).unwrap().transport {
+        Transport::Http(http) => http.oauth.clone().unwrap(),
+        Transport::Stdio(_) => panic!(),
+    };
+    let OAuthSpec::Tokens {
+        access_token,
+        refresh_token,
+        client,
+        token_url,
+    } = oauth("given")
+    else {
+        panic!()
+    };
+    assert_eq!(access_token, "gh-secret");
+    assert_eq!(refresh_token.as_deref(), Some("r-12345"));
+    assert_eq!(client.unwrap().id, "app");
+    assert_eq!(token_url.as_deref(), Some("https://as.test/token"));
+    let OAuthSpec::ClientCredentials { scopes, client, .. } = oauth("machine") else {
+        panic!()
+    };
+    assert_eq!(scopes, ["read", "write"]);
+    assert_eq!(client.secret.as_deref(), Some("s-1"));
+    let OAuthSpec::AuthorizationCode { client, scopes, .. } = oauth("person") else {
+        panic!()
+    };
+    assert_eq!(client.unwrap().id, "pre");
+    assert_eq!(scopes, ["read"]);
+    // Secrets never show in debug output, and count as secrets for redaction.
+    let given = cfg.server("given").unwrap();
+    assert!(!format!("{given:?}").contains("r-12345"), "{given:?}");
+    assert_eq!(
+        given.redact("token r-12345 was refused"),
+        "token <redacted> was refused"
+    );
+
+    std::fs::write(
+        &p,
+        r#"{"mcpServers": {
+  "a": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "oauth2"}},
+  "b": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "clientCredentials", "clientId": "svc"}},
+  "c": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "authorizationCode", "clientMetadataUrl": "http://plain.test/meta.json"}},
+  "d": {"type": "http", "url": "https://x.test/mcp", "auth": {"type": "magic"}}
+}}"#,
+    )
+    .unwrap();
+    let text = load(&[p]).unwrap_err().to_string();
+    assert!(text.contains("this auth type needs accessToken"), "{text}");
+    assert!(text.contains("this auth type needs tokenUrl"), "{text}");
+    assert!(text.contains("this auth type needs clientSecret"), "{text}");
+    assert!(text.contains("must be served over https"), "{text}");
+    assert!(text.contains("auth type \"magic\" is not known"), "{text}");
+}
+
+#[test]
 fn workspace_yaml_shape_applies_the_tool_allowlist() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(

@@ -5,6 +5,7 @@ pub mod env;
 pub mod error;
 pub mod limits;
 pub mod names;
+pub mod oauth;
 pub mod spec;
 pub mod status;
 
@@ -12,5 +13,6 @@ pub use caller::{CallObserver, CallRecord, Caller};
 pub use error::{CallError, ErrorKind};
 pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
+pub use oauth::{OAuthClient, OAuthSpec};
 pub use spec::{HttpSpec, ServerSpec, StdioSpec, Transport};
 pub use status::ServerStatus;

@@ -166,11 +166,13 @@ impl fmt::Debug for StdioSpec {
 }
 
 /// A remote server reached over Streamable HTTP.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, PartialEq, Default)]
 pub struct HttpSpec {
     pub url: String,
     pub headers: BTreeMap<String, String>,
     pub bearer_token: Option<String>,
+    /// Tokens obtained and renewed at run time (instead of a fixed bearer token).
+    pub oauth: Option<crate::OAuthSpec>,
 }
 
 impl fmt::Debug for HttpSpec {
@@ -183,6 +185,7 @@ impl fmt::Debug for HttpSpec {
                 "bearer_token",
                 &self.bearer_token.as_ref().map(|_| "<redacted>"),
             )
+            .field("oauth", &self.oauth)
             .finish()
     }
 }
@@ -199,6 +202,7 @@ mod tests {
             url: "https://example.test/mcp".into(),
             headers,
             bearer_token: Some("sekrit-token".into()),
+            oauth: None,
         };
         let mut env = BTreeMap::new();
         env.insert("TOKEN".to_string(), "sekrit-env".to_string());
@@ -222,6 +226,7 @@ mod tests {
                 url: "https://example.test/mcp".into(),
                 headers: BTreeMap::new(),
                 bearer_token: None,
+                oauth: None,
             }),
         );
         assert_eq!(spec.connect_timeout(), DEFAULT_CONNECT_TIMEOUT);

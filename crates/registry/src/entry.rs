@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use std::time::{Instant, SystemTime};
-use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus};
+use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus, Transport};
 use switchboard_upstream::{ConnectOptions, Connection, Snapshot, UpstreamError};
 
 /// What a person or a script sees about one server.
@@ -24,6 +24,8 @@ pub struct ServerInfo {
     pub origin: String,
     /// The stdio child's process id while it runs.
     pub pid: Option<u32>,
+    /// While `authenticating`: the URL a person opens to authorize the gateway.
+    pub authorize_url: Option<String>,
 }
 
 pub(crate) struct ServerEntry {
@@ -54,6 +56,8 @@ pub(crate) struct State {
     pub retry_at: Option<tokio::time::Instant>,
     /// Turned off at run time (`disable`); the spec and credentials are kept.
     pub disabled: bool,
+    /// While `authenticating`: where a person authorizes the gateway.
+    pub authorize_url: Option<String>,
 }
 
 impl ServerEntry {
@@ -119,6 +123,7 @@ impl ServerEntry {
                 .as_ref()
                 .filter(|c| !c.is_closed())
                 .and_then(|c| c.pid()),
+            authorize_url: state.authorize_url.clone(),
         }
     }
 
@@ -197,6 +202,11 @@ impl ServerEntry {
             state.retry_at = None;
         }
         let outcome = connect_and_discover(&self.spec, connect).await;
+        if let Err(e) = &outcome
+            && self.authorize(e, connect).await
+        {
+            return;
+        }
         let mut state = self.state();
         match outcome {
             Ok((conn, snapshot)) => {
@@ -204,6 +214,7 @@ impl ServerEntry {
                 state.snapshot = Some(snapshot);
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
+                state.authorize_url = None;
                 state.discovered_at = Some(SystemTime::now());
                 state.last_used = Some(tokio::time::Instant::now());
             }
@@ -246,10 +257,12 @@ impl ServerEntry {
                 state.connection = Some(conn.clone());
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
+                state.authorize_url = None;
                 state.retry_at = None;
                 state.last_used = Some(tokio::time::Instant::now());
                 Ok(conn)
             }
+            Err(e) if self.authorize(&e, connect).await => Err(self.waiting_for_authorization()),
             Err(e) => {
                 let error = self.call_error(e);
                 self.failed(error.message.clone());
@@ -258,6 +271,93 @@ impl ServerEntry {
                     format!("server {name}: {}", error.message),
                 ))
             }
+        }
+    }
+
+    /// After a refusal a person may cure (401, or 403 for scope): starts the authorization
+    /// code flow, so the server waits in `authenticating` with the URL to open, and its
+    /// connection is closed. `false` when the failure is not about authorization.
+    pub async fn authorize(&self, e: &UpstreamError, connect: &ConnectOptions) -> bool {
+        let (challenge, insufficient_scope) = match e {
+            UpstreamError::Challenged {
+                challenge,
+                insufficient_scope,
+            } => (challenge.as_str(), *insufficient_scope),
+            UpstreamError::Unauthorized(_) => ("", false),
+            _ => return false,
+        };
+        let (Some(ctx), Transport::Http(http)) = (&connect.oauth, &self.spec.transport) else {
+            return false;
+        };
+        if http.oauth.is_none() {
+            return false;
+        }
+        if insufficient_scope && let Some(scopes) = challenge_scopes(challenge) {
+            // Kept with the tokens, so a later `auth login` asks for them too.
+            let credentials = ctx.tokens.clone();
+            let key = switchboard_upstream::auth::token_key(&self.spec);
+            let mut record = credentials
+                .load(&key)
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or_default();
+            record.wanted_scopes = scopes;
+            if let Err(e) = credentials.save(&key, &record).await {
+                tracing::warn!(server = %self.spec.name, "cannot keep the wanted scopes: {e}");
+            }
+        }
+        let refused = self.spec.redact(&e.to_string());
+        let begun = ctx
+            .flows
+            .begin(&self.spec, &http.url, Some(challenge), &connect.http, ctx)
+            .await;
+        let dead = {
+            let mut state = self.state();
+            match begun {
+                Ok(url) => {
+                    tracing::warn!(server = %self.spec.name, "waiting for authorization: {url}");
+                    state.status = Some(ServerStatus::Authenticating);
+                    state.authorize_url = Some(url);
+                    state.last_error = Some(format!(
+                        "{refused}; waiting for authorization: open the authorize URL, or run `switchboard auth login {}`",
+                        self.spec.name
+                    ));
+                }
+                Err(why) => {
+                    state.status = Some(ServerStatus::Error);
+                    state.authorize_url = None;
+                    state.last_error =
+                        Some(format!("{refused}; {}", self.spec.redact(&why.to_string())));
+                }
+            }
+            state.connection.take()
+        };
+        if let Some(dead) = dead {
+            dead.close().await;
+        }
+        true
+    }
+
+    /// What a call gets while the server waits for a person to authorize it.
+    pub fn waiting_for_authorization(&self) -> CallError {
+        let state = self.state();
+        let kind = ErrorKind::AuthUnavailable;
+        let name = &self.spec.name;
+        match &state.authorize_url {
+            Some(url) => CallError::new(
+                kind,
+                format!(
+                    "server {name} is waiting for authorization: open {url} (or run `switchboard auth login {name}`), then call again"
+                ),
+            ),
+            None => CallError::new(
+                kind,
+                format!(
+                    "server {name}: {}",
+                    state.last_error.clone().unwrap_or_default()
+                ),
+            ),
         }
     }
 
@@ -304,6 +404,10 @@ impl ServerEntry {
                 format!("server {name} is disabled"),
             ));
         }
+        if state.status == Some(ServerStatus::Authenticating) {
+            drop(state);
+            return Err(self.waiting_for_authorization());
+        }
         let last = state.last_error.clone().unwrap_or_default();
         if state.failures >= MAX_FAILURES {
             return Err(CallError::new(
@@ -348,6 +452,17 @@ impl ServerEntry {
             conn.close().await;
         }
     }
+}
+
+/// The scopes a `WWW-Authenticate` challenge asks for (`scope="a b"`).
+fn challenge_scopes(challenge: &str) -> Option<Vec<String>> {
+    let start = challenge.find("scope=\"")? + "scope=\"".len();
+    let end = challenge[start..].find('"')? + start;
+    let scopes: Vec<String> = challenge[start..end]
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    Some(scopes).filter(|s| !s.is_empty())
 }
 
 /// Connects and discovers within the server's one connect+discovery timeout.

@@ -39,9 +39,15 @@ pub struct RegistryOptions {
     /// Lists every running server's offer again this often (±10% jitter), for servers that
     /// change without announcing it. `None`: only on `list_changed` and refresh.
     pub refresh_every: Option<std::time::Duration>,
+    /// Token store, pending authorizations and redirect base for OAuth servers.
+    pub oauth: Option<switchboard_upstream::auth::OAuthContext>,
 }
 
 impl RegistryOptions {
+    pub fn with_oauth(mut self, oauth: switchboard_upstream::auth::OAuthContext) -> Self {
+        self.oauth = Some(oauth);
+        self
+    }
     pub fn with_naming(mut self, naming: NamingTemplate) -> Self {
         self.naming = naming;
         self
@@ -146,6 +152,7 @@ impl Registry {
             events: None,
             limits: options.limits,
             allow_env: options.allow_env,
+            oauth: options.oauth,
         };
         Self::assemble(Shared {
             naming: options.naming,
@@ -358,10 +365,7 @@ impl Registry {
         let route = self.route(exposed);
         let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
         let outcome = match route.clone() {
-            None => Err(CallError::new(
-                ErrorKind::ToolNotFound,
-                format!("no tool named {exposed:?}; `switchboard tools` lists the available names"),
-            )),
+            None => Err(self.unknown_tool(exposed)),
             Some((server, tool)) => match object_arguments(arguments) {
                 Err(e) => Err(e),
                 Ok(arguments) => {
@@ -389,6 +393,30 @@ impl Registry {
             });
         }
         outcome
+    }
+
+    /// Why `exposed` names no tool: unknown, or (likely) one of a server whose tools are not
+    /// known yet because it waits for authorization.
+    fn unknown_tool(&self, exposed: &str) -> CallError {
+        let waiting = read(&self.inner.servers)
+            .iter()
+            .find(|e| {
+                e.status() == ServerStatus::Authenticating && exposed.contains(e.spec.name.as_str())
+            })
+            .cloned();
+        match waiting {
+            Some(entry) => {
+                let why = entry.waiting_for_authorization();
+                CallError::new(
+                    why.kind,
+                    format!("no tool named {exposed:?} is known yet: {}", why.message),
+                )
+            }
+            None => CallError::new(
+                ErrorKind::ToolNotFound,
+                format!("no tool named {exposed:?}; `switchboard tools` lists the available names"),
+            ),
+        }
     }
 
     /// Reads a resource by its exposed URI.
@@ -447,6 +475,35 @@ impl Registry {
         }
         self.rebuild();
         Some(entry.info())
+    }
+
+    /// Token store, pending authorizations and redirect base, when OAuth servers are served.
+    pub fn oauth(&self) -> Option<&switchboard_upstream::auth::OAuthContext> {
+        self.inner.connect.oauth.as_ref()
+    }
+
+    /// Starts a new authorization for a server with the authorization code flow (its
+    /// connection is closed and it waits in `authenticating` with the URL to open). The error
+    /// says why not: no such server, or no flow to run.
+    pub async fn reauthorize(&self, name: &str) -> Result<ServerInfo, String> {
+        let entry = self
+            .entry(name)
+            .ok_or_else(|| format!("no server {name}"))?;
+        let has_flow = matches!(
+            &entry.spec.transport,
+            switchboard_core::Transport::Http(http)
+                if matches!(http.oauth, Some(switchboard_core::OAuthSpec::AuthorizationCode { .. }))
+        );
+        if !has_flow || self.inner.connect.oauth.is_none() {
+            return Err(format!(
+                "server {name} has no authorization flow to run again (only auth type authorizationCode has one); change its credentials instead"
+            ));
+        }
+        let asked = switchboard_upstream::UpstreamError::Unauthorized(
+            "a new authorization was requested".into(),
+        );
+        entry.authorize(&asked, &self.inner.connect).await;
+        Ok(self.publish(&entry))
     }
 
     /// Re-runs discovery for one server on a new connection (the old one is closed).
@@ -558,7 +615,15 @@ impl Registry {
         if entry.status() != before {
             self.publish(&entry);
         }
-        let outcome = work(conn, opts).await.map_err(|e| entry.call_error(e));
+        let outcome = match work(conn, opts).await {
+            Ok(done) => Ok(done),
+            // Tokens revoked mid-session, or a tool needing more scope: a person must act.
+            Err(e) if entry.authorize(&e, &self.inner.connect).await => {
+                self.publish(&entry);
+                Err(entry.waiting_for_authorization())
+            }
+            Err(e) => Err(entry.call_error(e)),
+        };
         entry.mark_used(outcome.is_ok());
         outcome
     }

@@ -115,8 +115,18 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .clone()
         .map(|api| crate::api::router(api.with_mcp_config(mcp_config(options))))
         .unwrap_or_default();
+    let callback = Router::new()
+        .route(
+            "/oauth/callback/{server}",
+            get(crate::oauth_callback::finish),
+        )
+        .with_state(crate::oauth_callback::CallbackState {
+            registry: registry.clone(),
+            api: options.api.clone(),
+        });
     Router::new()
         .merge(api)
+        .merge(callback)
         .merge(crate::dashboard::router())
         .nest("/mcp", mcp)
         .layer(axum::middleware::from_fn_with_state(

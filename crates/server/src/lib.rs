@@ -7,14 +7,35 @@ mod dashboard;
 mod gateway;
 mod http;
 mod in_flight;
+mod oauth_callback;
 mod sessions;
 mod snapshots;
+mod tokens;
 
 pub use gateway::{AgentScope, CallerToken, Gateway, KIND_META_KEY};
 pub use http::{HttpOptions, router, serve_http};
 pub use in_flight::InFlight;
 pub use sessions::SharedSessions;
 pub use snapshots::StoreSnapshots;
+pub use tokens::SealedTokens;
+
+/// Serves `GET /oauth/callback/{server}` alone on `listener`, for a loopback listener that
+/// waits for one browser (`switchboard auth login`).
+pub async fn serve_oauth_callback(
+    listener: tokio::net::TcpListener,
+    registry: Registry,
+) -> std::io::Result<()> {
+    let app = axum::Router::new()
+        .route(
+            "/oauth/callback/{server}",
+            axum::routing::get(oauth_callback::finish),
+        )
+        .with_state(oauth_callback::CallbackState {
+            registry,
+            api: None,
+        });
+    axum::serve(listener, app).await
+}
 
 use switchboard_registry::Registry;
 

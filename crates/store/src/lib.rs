@@ -89,6 +89,13 @@ pub trait Store: Send + Sync + 'static {
     /// A server's last discovery snapshot (JSON) under its fingerprint hash.
     async fn load_snapshot(&self, key: &str) -> Result<Option<String>, StoreError>;
     async fn save_snapshot(&self, key: &str, snapshot: &str) -> Result<(), StoreError>;
+
+    /// A server's OAuth token record, sealed by the caller.
+    async fn load_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError>;
+    async fn save_oauth_tokens(&self, key: &str, sealed: &str) -> Result<(), StoreError>;
+    async fn delete_oauth_tokens(&self, key: &str) -> Result<(), StoreError>;
+    /// Every key with a token record (for re-sealing after a key rotation).
+    async fn oauth_token_keys(&self) -> Result<Vec<String>, StoreError>;
 }
 
 /// Walks the whole audit chain in pages; `progress` hears the count checked so far.

@@ -517,6 +517,44 @@ impl Store for SqlStore {
         Ok(())
     }
 
+    async fn load_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT sealed FROM oauth_tokens WHERE token_key = $1")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("sealed")).transpose()?)
+    }
+
+    async fn save_oauth_tokens(&self, key: &str, sealed: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO oauth_tokens (token_key, sealed, saved_at) VALUES ($1, $2, $3) ON CONFLICT (token_key) DO UPDATE SET sealed = excluded.sealed, saved_at = excluded.saved_at",
+        )
+        .bind(key)
+        .bind(sealed)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn oauth_token_keys(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT token_key FROM oauth_tokens ORDER BY token_key")
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get("token_key"))
+            .collect::<Result<_, _>>()?)
+    }
+
+    async fn delete_oauth_tokens(&self, key: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM oauth_tokens WHERE token_key = $1")
+            .bind(key)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
         // An empty string stands for "no filter" (portable across both databases).
         let rows = sqlx::query(

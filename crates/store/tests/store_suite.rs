@@ -260,6 +260,18 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
     assert_eq!(b.prune_sessions(now_ms() + 1).await.unwrap(), 1);
     assert_eq!(a.load_session("old").await.unwrap(), None);
 
+    // OAuth token records are shared, replaced in place and deleted.
+    assert_eq!(a.load_oauth_tokens("config:gh").await.unwrap(), None);
+    a.save_oauth_tokens("config:gh", "sealed-1").await.unwrap();
+    b.save_oauth_tokens("config:gh", "sealed-2").await.unwrap();
+    assert_eq!(
+        a.load_oauth_tokens("config:gh").await.unwrap().as_deref(),
+        Some("sealed-2")
+    );
+    assert_eq!(a.oauth_token_keys().await.unwrap(), ["config:gh"]);
+    b.delete_oauth_tokens("config:gh").await.unwrap();
+    assert_eq!(a.load_oauth_tokens("config:gh").await.unwrap(), None);
+
     // Discovery snapshots are shared and replaced in place.
     assert_eq!(a.load_snapshot("fp").await.unwrap(), None);
     a.save_snapshot("fp", r#"{"tools":[]}"#).await.unwrap();

@@ -19,8 +19,7 @@ fn http_spec(name: &str, url: &str) -> ServerSpec {
         ServerSlug::parse(name).unwrap(),
         Transport::Http(switchboard_core::HttpSpec {
             url: url.to_string(),
-            headers: Default::default(),
-            bearer_token: None,
+            ..Default::default()
         }),
     )
 }
@@ -92,6 +91,7 @@ async fn a_redirect_is_a_transport_error_that_names_it() {
         events: None,
         limits: Default::default(),
         allow_env: Vec::new(),
+        oauth: None,
     };
     let error = match Connection::connect(&spec, &opts).await {
         Ok(_) => panic!("a redirecting server must not connect"),

@@ -660,8 +660,7 @@ async fn an_agent_endpoint_shows_and_calls_only_enabled_actions() {
         ServerSlug::parse("shared").unwrap(),
         Transport::Http(HttpSpec {
             url: shared.url.clone(),
-            headers: Default::default(),
-            bearer_token: None,
+            ..Default::default()
         }),
     );
     assert_eq!(registry.add_server(spec).await.tool_count, 3);

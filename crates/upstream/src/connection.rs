@@ -29,6 +29,8 @@ pub struct ConnectOptions {
     pub limits: Limits,
     /// Runtime-hijacking environment variables the operator allows stdio servers to set.
     pub allow_env: Vec<String>,
+    /// Token store, pending flows and redirect base for OAuth servers.
+    pub oauth: Option<crate::auth::OAuthContext>,
 }
 
 /// Everything a server offered at discovery time (serialisable: kept so a lazy server's
@@ -75,12 +77,32 @@ impl Connection {
                         .map_err(classify_init)
                 }
                 Transport::Http(http_spec) => {
-                    let transport = http_transport(http_spec, &opts.http, &opts.limits)?;
-                    handler
-                        .clone()
-                        .serve_with_lifecycle(transport, lifecycle)
-                        .await
-                        .map_err(classify_init)
+                    let config = http_config(http_spec, &opts.http, &opts.limits)?;
+                    let client = opts.http.client().clone();
+                    match &http_spec.oauth {
+                        None => serve_http(&handler, client, config, lifecycle).await,
+                        Some(oauth) => {
+                            let ctx = opts.oauth.as_ref().ok_or_else(|| {
+                                UpstreamError::Unauthorized(
+                                    "OAuth servers need a token store; this surface has none"
+                                        .into(),
+                                )
+                            })?;
+                            let source = crate::auth::token_source(
+                                spec,
+                                oauth,
+                                &config.uri,
+                                &opts.http,
+                                ctx,
+                            )
+                            .await?;
+                            let client = crate::auth::Authorized {
+                                inner: client,
+                                source: std::sync::Arc::new(source),
+                            };
+                            serve_http(&handler, client, config, lifecycle).await
+                        }
+                    }
                 }
             }
         })
@@ -358,11 +380,29 @@ fn lifecycle(
     }
 }
 
-fn http_transport(
+/// The handshake over Streamable HTTP with `client` (plain, or adding OAuth tokens).
+async fn serve_http<C>(
+    handler: &EventHandler,
+    client: C,
+    config: StreamableHttpClientTransportConfig,
+    lifecycle: ClientLifecycleMode,
+) -> Result<RunningService<RoleClient, EventHandler>, UpstreamError>
+where
+    C: rmcp::transport::streamable_http_client::StreamableHttpClient,
+{
+    let transport = StreamableHttpClientTransport::with_client(client, config);
+    handler
+        .clone()
+        .serve_with_lifecycle(transport, lifecycle)
+        .await
+        .map_err(classify_init)
+}
+
+fn http_config(
     spec: &HttpSpec,
     http: &UpstreamHttp,
     limits: &Limits,
-) -> Result<StreamableHttpClientTransport<reqwest::Client>, UpstreamError> {
+) -> Result<StreamableHttpClientTransportConfig, UpstreamError> {
     let url = http.check_url(&spec.url)?;
     let mut headers = HashMap::new();
     for (name, value) in &spec.headers {
@@ -378,14 +418,17 @@ fn http_transport(
     config.auth_header = spec.bearer_token.clone();
     config.custom_headers = headers;
     config.max_sse_event_size = limits.max_message_bytes;
-    Ok(StreamableHttpClientTransport::with_client(
-        http.client().clone(),
-        config,
-    ))
+    Ok(config)
 }
 
 fn classify_init(e: rmcp::service::ClientInitializeError) -> UpstreamError {
     use rmcp::service::ClientInitializeError as Init;
+    if let Init::TransportError { error, .. } = &e
+        && let typed @ (UpstreamError::Challenged { .. } | UpstreamError::Unauthorized(_)) =
+            crate::http::classify_transport(error)
+    {
+        return typed;
+    }
     if e.is_authorization_required() {
         return UpstreamError::Unauthorized(e.to_string());
     }

@@ -17,6 +17,13 @@ pub enum UpstreamError {
     Handshake(String),
     #[error("the server requires authorization: {0}")]
     Unauthorized(String),
+    /// The server refused the request's credentials (401) or their scope (403), saying why in
+    /// a `WWW-Authenticate` challenge.
+    #[error("{}", challenge_message(.challenge, *.insufficient_scope))]
+    Challenged {
+        challenge: String,
+        insufficient_scope: bool,
+    },
     #[error("no answer within {0:?}; if the server is just slow, raise its timeout_ms")]
     Timeout(std::time::Duration),
     #[error("the connection to the server is closed")]
@@ -43,7 +50,9 @@ pub enum UpstreamError {
 impl UpstreamError {
     pub fn kind(&self) -> ErrorKind {
         match self {
-            UpstreamError::Unauthorized(_) => ErrorKind::AuthUnavailable,
+            UpstreamError::Unauthorized(_) | UpstreamError::Challenged { .. } => {
+                ErrorKind::AuthUnavailable
+            }
             UpstreamError::Timeout(_) => ErrorKind::Timeout,
             UpstreamError::Server(_)
             | UpstreamError::Unexpected
@@ -68,6 +77,19 @@ impl UpstreamError {
             S::TransportSend(e) => crate::http::classify_transport(&e),
             other => UpstreamError::Transport(crate::http::error_chain(&other)),
         }
+    }
+}
+
+fn challenge_message(challenge: &str, insufficient_scope: bool) -> String {
+    let what = if insufficient_scope {
+        "the server needs a token with more scope"
+    } else {
+        "the server refused the request without a valid access token"
+    };
+    if challenge.is_empty() {
+        what.to_string()
+    } else {
+        format!("{what} (WWW-Authenticate: {challenge})")
     }
 }
 

@@ -19,6 +19,9 @@ struct RedirectRefused {
 #[derive(Clone)]
 pub struct UpstreamHttp {
     client: reqwest::Client,
+    /// The same guard for OAuth requests (discovery, registration, tokens), which must see
+    /// redirects as answers instead of errors.
+    oauth: reqwest::Client,
     policy: Arc<EgressPolicy>,
 }
 
@@ -40,6 +43,15 @@ impl UpstreamHttp {
     pub fn with_lookup(policy: EgressPolicy, lookup: Arc<dyn Lookup>) -> Self {
         let policy = Arc::new(policy);
         let resolver = GuardedResolver::new(policy.clone(), lookup);
+        let oauth = reqwest::Client::builder()
+            .dns_resolver(resolver.clone())
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(30))
+            .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .unwrap_or_else(|_| reqwest::Client::new());
         let client = reqwest::Client::builder()
             .dns_resolver(resolver)
             // A proxy would resolve names itself and bypass the address checks.
@@ -57,11 +69,23 @@ impl UpstreamHttp {
             .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
             .build()
             .unwrap_or_else(|_| reqwest::Client::new());
-        Self { client, policy }
+        Self {
+            client,
+            oauth,
+            policy,
+        }
     }
 
     pub fn client(&self) -> &reqwest::Client {
         &self.client
+    }
+
+    /// The client OAuth requests go through: egress-checked, redirects returned unfollowed.
+    pub fn oauth_client(&self) -> Arc<dyn rmcp::transport::auth::OAuthHttpClient> {
+        Arc::new(crate::auth::GuardedOAuthHttp::new(
+            self.oauth.clone(),
+            self.policy.clone(),
+        ))
     }
 
     pub fn policy(&self) -> &EgressPolicy {
@@ -98,6 +122,19 @@ pub(crate) fn classify_transport(e: &rmcp::transport::DynamicTransportError) -> 
         .error
         .downcast_ref::<StreamableHttpError<reqwest::Error>>()
     {
+        Some(StreamableHttpError::AuthRequired(refusal)) => {
+            return UpstreamError::Challenged {
+                challenge: refusal.www_authenticate_header.clone(),
+                insufficient_scope: false,
+            };
+        }
+        Some(StreamableHttpError::InsufficientScope(refusal)) => {
+            return UpstreamError::Challenged {
+                challenge: refusal.www_authenticate_header.clone(),
+                insufficient_scope: true,
+            };
+        }
+        Some(StreamableHttpError::Auth(e)) => return UpstreamError::Unauthorized(e.to_string()),
         Some(StreamableHttpError::Client(inner)) => inner,
         Some(other) => return UpstreamError::Transport(other.to_string()),
         None => e.error.as_ref(),

@@ -27,6 +27,7 @@ pub fn status_json(info: &ServerInfo, source: Source) -> serde_json::Value {
         "calls_in_flight": info.calls_in_flight,
         "pid": info.pid,
         "last_error": info.last_error,
+        "authorize_url": info.authorize_url,
     })
 }
 

@@ -5,7 +5,7 @@
 
 use super::auth::{ApiCaller, MANAGE, OPERATE};
 use super::events::status_json;
-use super::servers::{CONFIG_PREFIX, DISABLED, view};
+use super::servers::{CONFIG_PREFIX, DISABLED, live_view, record_outcome};
 use super::{ApiError, ApiState, Source};
 use axum::Json;
 use axum::extract::{Path, State};
@@ -74,17 +74,22 @@ pub async fn run(
         Operation::Refresh | Operation::Enable => row.status = "connecting".into(),
         Operation::Disable => row.status = DISABLED.into(),
         Operation::Reauthorize => {
-            return Err(ApiError::Invalid(format!(
-                "server {} uses auth_method {}, which has no authorization flow to run again; change its credentials with PATCH",
-                row.slug, row.auth_method
-            )));
+            let registry = state.org_registry(&row.org_id);
+            let info = registry
+                .reauthorize(&row.slug)
+                .await
+                .map_err(|why| ApiError::Invalid(format!("{why}; use PATCH")))?;
+            record_outcome(&mut row, &registry, info);
+            state.store.update_server(&row).await?;
+            state.audit_change(&caller, &operation, &row);
+            return Ok(Json(live_view(&row, &registry)));
         }
     }
     state.reconnect_stored(&mut row).await?;
     state.store.update_server(&row).await?;
     state.announce(&row, ChangeKind::Saved).await;
     state.audit_change(&caller, &operation, &row);
-    Ok(Json(view(&row)))
+    Ok(Json(live_view(&row, &state.org_registry(&row.org_id))))
 }
 
 /// Runs `op` on the config-file server `name` of this replica's registry.
@@ -108,11 +113,12 @@ async fn run_on_config_server(
             )));
         }
         Operation::Refresh => registry.refresh(name).await,
-        Operation::Reauthorize => {
-            return Err(ApiError::Invalid(format!(
-                "server {name} has no authorization flow to run again; its credentials come from its config file"
-            )));
-        }
+        Operation::Reauthorize => Some(
+            registry
+                .reauthorize(name)
+                .await
+                .map_err(|why| ApiError::Invalid(format!("{why} in its config file")))?,
+        ),
     };
     info.ok_or_else(missing)
 }

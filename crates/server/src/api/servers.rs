@@ -8,7 +8,9 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, ServerStatus, Transport};
+use switchboard_core::{
+    HttpSpec, OAuthClient, OAuthSpec, ServerSlug, ServerSpec, ServerStatus, Transport,
+};
 use switchboard_registry::{Registry, ServerInfo};
 use switchboard_store::{AuditEntry, ChangeKind, ServerRow, now_ms};
 
@@ -28,6 +30,12 @@ pub struct Credentials {
     key: Option<String>,
     header_name: Option<String>,
     value_prefix: Option<String>,
+    /// OAuth: the client, the token endpoint, the scopes, a client ID metadata document.
+    client_id: Option<String>,
+    client_secret: Option<String>,
+    token_url: Option<String>,
+    scopes: Option<Vec<String>>,
+    client_metadata_url: Option<String>,
 }
 
 /// What a server's requests carry upstream, from its auth method and credentials.
@@ -35,6 +43,7 @@ pub struct Credentials {
 pub(super) struct UpstreamAuth {
     bearer: Option<String>,
     header: Option<(String, String)>,
+    oauth: Option<OAuthSpec>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -84,6 +93,22 @@ pub(super) fn view(row: &ServerRow) -> Value {
     })
 }
 
+/// [`view`] plus what only the running server knows: the URL to authorize it, while it
+/// waits for that.
+pub(super) fn live_view(row: &ServerRow, registry: &Registry) -> Value {
+    let mut out = view(row);
+    let origin = format!("api:{}", row.id);
+    if let Some(url) = registry
+        .servers()
+        .into_iter()
+        .find(|s| s.origin == origin)
+        .and_then(|s| s.authorize_url)
+    {
+        out["authorize_url"] = url.into();
+    }
+    out
+}
+
 fn validate_name(name: &str) -> Result<(), ApiError> {
     if name.trim().is_empty() || name.chars().count() > MAX_NAME {
         return Err(ApiError::Invalid(format!(
@@ -100,7 +125,7 @@ fn upstream_auth(
 ) -> Result<UpstreamAuth, ApiError> {
     let bearer = |token: String| UpstreamAuth {
         bearer: Some(token),
-        header: None,
+        ..UpstreamAuth::default()
     };
     let secret = |field: &str, value: Option<&String>| -> Result<String, ApiError> {
         match value {
@@ -139,23 +164,110 @@ fn upstream_auth(
                 ));
             }
             Ok(UpstreamAuth {
-                bearer: None,
                 header: Some((name, format!("{prefix}{key}"))),
+                ..UpstreamAuth::default()
             })
         }
-        ("oauth2", c) => {
-            if let Some(refresh) = c.and_then(|c| c.refresh_token.as_ref())
-                && refresh.len() > MAX_SECRET
-            {
-                return Err(ApiError::Invalid(format!(
-                    "credentials.refresh_token is longer than {MAX_SECRET} characters"
-                )));
-            }
-            secret("access_token", c.and_then(|c| c.access_token.as_ref())).map(bearer)
+        ("oauth2" | "clientCredentials" | "authorizationCode", c) => {
+            let empty = Credentials::default();
+            oauth_spec(auth_method, c.unwrap_or(&empty)).map(|spec| UpstreamAuth {
+                oauth: Some(spec),
+                ..UpstreamAuth::default()
+            })
         }
         (other, _) => Err(ApiError::Invalid(format!(
-            "auth_method {other:?} is not supported; use none, bearer, apiKey or oauth2"
+            "auth_method {other:?} is not supported; use none, bearer, apiKey, oauth2, clientCredentials or authorizationCode"
         ))),
+    }
+}
+
+/// The OAuth settings of `auth_method`, checked: every secret at most [`MAX_SECRET`]
+/// characters, URLs that the token endpoint and metadata document can be.
+fn oauth_spec(auth_method: &str, c: &Credentials) -> Result<OAuthSpec, ApiError> {
+    let optional = |field: &str, value: &Option<String>| -> Result<Option<String>, ApiError> {
+        match value {
+            Some(v) if v.is_empty() || v.len() > MAX_SECRET => Err(ApiError::Invalid(format!(
+                "credentials.{field} must be 1 to {MAX_SECRET} characters"
+            ))),
+            other => Ok(other.clone()),
+        }
+    };
+    let required = |field: &str, value: &Option<String>| -> Result<String, ApiError> {
+        optional(field, value)?.ok_or_else(|| {
+            ApiError::Invalid(format!(
+                "auth_method {auth_method} needs credentials.{field}"
+            ))
+        })
+    };
+    let client = match optional("client_id", &c.client_id)? {
+        Some(id) => Some(OAuthClient {
+            id,
+            secret: optional("client_secret", &c.client_secret)?,
+        }),
+        None if c.client_secret.is_some() => {
+            return Err(ApiError::Invalid(
+                "credentials.client_secret needs credentials.client_id".into(),
+            ));
+        }
+        None => None,
+    };
+    let token_url = optional("token_url", &c.token_url)?;
+    if let Some(url) = &token_url
+        && url::Url::parse(url).is_err()
+    {
+        return Err(ApiError::Invalid(format!(
+            "credentials.token_url {url:?} is not a URL"
+        )));
+    }
+    let scopes = c.scopes.clone().unwrap_or_default();
+    if scopes.iter().any(|s| s.is_empty() || s.contains(' ')) {
+        return Err(ApiError::Invalid(
+            "credentials.scopes must be a list of single scopes, e.g. [\"read\", \"write\"]".into(),
+        ));
+    }
+    match auth_method {
+        "oauth2" => Ok(OAuthSpec::Tokens {
+            access_token: required("access_token", &c.access_token)?,
+            refresh_token: optional("refresh_token", &c.refresh_token)?,
+            client,
+            token_url,
+        }),
+        "clientCredentials" => {
+            let client = client.filter(|c| c.secret.is_some()).ok_or_else(|| {
+                ApiError::Invalid(
+                    "auth_method clientCredentials needs credentials.client_id and credentials.client_secret".into(),
+                )
+            })?;
+            Ok(OAuthSpec::ClientCredentials {
+                token_url: token_url.ok_or_else(|| {
+                    ApiError::Invalid(
+                        "auth_method clientCredentials needs credentials.token_url".into(),
+                    )
+                })?,
+                client,
+                scopes,
+            })
+        }
+        _ => {
+            let client_metadata_url = optional("client_metadata_url", &c.client_metadata_url)?;
+            if let Some(url) = &client_metadata_url
+                && !url.starts_with("https://")
+            {
+                return Err(ApiError::Invalid(
+                    "credentials.client_metadata_url must be an https URL".into(),
+                ));
+            }
+            let seed = match optional("access_token", &c.access_token)? {
+                Some(access) => Some((access, optional("refresh_token", &c.refresh_token)?)),
+                None => None,
+            };
+            Ok(OAuthSpec::AuthorizationCode {
+                scopes,
+                client,
+                client_metadata_url,
+                seed,
+            })
+        }
     }
 }
 
@@ -172,18 +284,49 @@ impl ApiState {
                 url: row.url.clone(),
                 headers: auth.header.clone().into_iter().collect(),
                 bearer_token: auth.bearer.clone(),
+                oauth: auth.oauth.clone(),
             }),
         );
         spec.secrets = auth
             .bearer
             .into_iter()
             .chain(auth.header.map(|h| h.1))
+            .chain(auth.oauth.iter().flat_map(OAuthSpec::secrets))
             .collect();
         spec.origin = format!("api:{}", row.id);
         spec.enabled = row.status != DISABLED;
         let registry = self.org_registry(&row.org_id);
         let info = registry.add_server(spec).await;
         record_outcome(row, &registry, info);
+    }
+
+    /// Reconnects the live row `id` (of any org) after its authorization finished; its new
+    /// status and error, or `None` if there is no such row.
+    pub async fn reconnect_row(&self, id: &str) -> Option<(String, Option<String>)> {
+        let mut row = self
+            .store
+            .all_servers()
+            .await
+            .ok()?
+            .into_iter()
+            .find(|r| r.id == id && r.deleted_at.is_none())?;
+        if let Err(e) = self.reconnect_stored(&mut row).await {
+            return Some(("error".into(), Some(format!("{e:?}"))));
+        }
+        if let Err(e) = self.store.update_server(&row).await {
+            tracing::warn!(server = %row.id, "cannot record status: {e}");
+        }
+        self.announce(&row, ChangeKind::Saved).await;
+        Some((row.status.clone(), row.last_error.clone()))
+    }
+
+    /// Deletes the OAuth tokens (and client registration) kept for `row`.
+    pub(super) async fn forget_tokens(&self, row: &ServerRow) {
+        if let Some(oauth) = self.registry.oauth()
+            && let Err(e) = oauth.tokens.delete(&format!("api:{}", row.id)).await
+        {
+            tracing::warn!(server = %row.id, "cannot delete its OAuth tokens: {e}");
+        }
     }
 
     /// Connects a stored row with its own (sealed) credentials.
@@ -296,6 +439,7 @@ pub async fn create(
             "status": row.status,
             "tool_count": row.discovered_tools.len(),
             "error": row.last_error,
+            "authorize_url": live_view(&row, &state.org_registry(&row.org_id))["authorize_url"],
         })),
     ))
 }
@@ -307,10 +451,11 @@ pub async fn list(
 ) -> Result<Json<Value>, ApiError> {
     caller.require(VIEW)?;
     let rows = state.store.servers(&caller.org.id).await?;
+    let org = state.org_registry(&caller.org.id);
     let mut servers: Vec<Value> = rows
         .iter()
         .filter(|r| query.include_deleted || r.deleted_at.is_none())
-        .map(view)
+        .map(|row| live_view(row, &org))
         .collect();
     // Servers the operator declared in config files: shown, never changed through the API.
     let tools = state.registry.tools();
@@ -327,6 +472,7 @@ pub async fn list(
             "transport": s.transport,
             "status": s.status,
             "last_error": s.last_error,
+            "authorize_url": s.authorize_url,
             "discovered_tools": names,
             "source": "config",
             "read_only": true,
@@ -371,19 +517,24 @@ pub async fn update(
         row.url = url;
     }
     let auth_method = body.auth_method.unwrap_or_else(|| row.auth_method.clone());
+    let credentials_given = body.credentials.is_some();
     let credentials = match body.credentials {
         Some(given) => Some(given),
         None if auth_method == row.auth_method => stored_credentials(&state, &row)?,
         None => None,
     };
     let bearer = upstream_auth(&auth_method, credentials.as_ref())?;
+    if credentials_given || auth_method != row.auth_method {
+        // Tokens and client registrations obtained with the old settings go.
+        state.forget_tokens(&row).await;
+    }
     row.credentials = state.seal_credentials(&row.id, &auth_method, credentials.as_ref());
     row.auth_method = auth_method;
     state.connect(&mut row, bearer).await;
     state.store.update_server(&row).await?;
     state.announce(&row, ChangeKind::Saved).await;
     state.audit_change(&caller, "refresh", &row);
-    Ok(Json(view(&row)))
+    Ok(Json(live_view(&row, &state.org_registry(&row.org_id))))
 }
 
 pub async fn delete(
@@ -396,6 +547,7 @@ pub async fn delete(
     let mut row = state.live_row(&caller, &id).await?;
     row.deleted_at = Some(now_ms());
     row.credentials = None;
+    state.forget_tokens(&row).await;
     row.discovered_tools.clear();
     row.status = "deleted".into();
     state

@@ -1,0 +1,258 @@
+//! The authorization code flow (OAuth 2.1 with PKCE) for a person: begun when a server
+//! refuses us, finished when the authorization server sends the browser back with a code.
+
+use super::{OAuthContext, RegisteredClient, auth_failed};
+use crate::{UpstreamError, UpstreamHttp};
+use rmcp::transport::auth::{AuthorizationManager, AuthorizationRequest, AuthorizationSession};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use switchboard_core::{OAuthSpec, ServerSpec};
+
+/// A flow not finished within this long is forgotten.
+const FLOW_LIFETIME: Duration = Duration::from_secs(15 * 60);
+/// Flows waiting at once, at most (older ones are dropped first).
+const MAX_FLOWS: usize = 1000;
+
+/// Flows waiting for their callback, by their `state` value (single use).
+#[derive(Clone, Default)]
+pub struct Flows(Arc<Mutex<HashMap<String, Pending>>>);
+
+struct Pending {
+    key: String,
+    server: String,
+    origin: String,
+    session: AuthorizationSession,
+    client: Option<RegisteredClient>,
+    started: Instant,
+}
+
+/// A finished authorization: whose tokens were saved.
+#[derive(Debug, Clone)]
+pub struct AuthorizationDone {
+    pub key: String,
+    /// The server's name and where it was declared (`api:<row id>` for API servers).
+    pub server: String,
+    pub origin: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FlowError {
+    #[error(
+        "this authorization link is unknown, used or expired (links work once, for 15 minutes); start again from the server's authorize URL"
+    )]
+    UnknownState,
+    #[error("the authorization server refused: {0}")]
+    Refused(String),
+    #[error("exchanging the code for tokens failed: {0}")]
+    Exchange(String),
+}
+
+impl Flows {
+    /// Starts a flow for `spec` after `challenge` (the `WWW-Authenticate` value of the
+    /// refusal, if any): discovers the authorization server, picks the client (configured,
+    /// metadata document, kept registration, or a new registration), and returns the URL a
+    /// person opens.
+    pub async fn begin(
+        &self,
+        spec: &ServerSpec,
+        url: &str,
+        challenge: Option<&str>,
+        http: &UpstreamHttp,
+        ctx: &OAuthContext,
+    ) -> Result<String, UpstreamError> {
+        let Some(OAuthSpec::AuthorizationCode {
+            scopes,
+            client,
+            client_metadata_url,
+            ..
+        }) = http_oauth(spec)
+        else {
+            return Err(UpstreamError::Unauthorized(
+                "the server refused the credentials and has no authorization flow (auth type authorizationCode) to get new ones; give it new credentials".into(),
+            ));
+        };
+        let mut manager =
+            AuthorizationManager::new_with_oauth_http_client(url, http.oauth_client())
+                .await
+                .map_err(auth_failed)?;
+        let credentials = ctx.credentials(spec);
+        manager.set_credential_store(credentials.clone());
+        let found = manager
+            .resolve_metadata_from_challenge(challenge.filter(|c| !c.is_empty()))
+            .await
+            .map_err(|e| {
+                UpstreamError::Unauthorized(format!(
+                    "cannot find the server's authorization server: {e}"
+                ))
+            })?;
+        let issuer = found.metadata.issuer.clone();
+        let cimd = found
+            .metadata
+            .additional_fields
+            .get("client_id_metadata_document_supported")
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        let can_register = found.metadata.registration_endpoint.is_some();
+        manager.set_metadata(found.metadata);
+        let record = credentials.record().await.map_err(auth_failed)?;
+        let redirect = ctx.redirect_uri(spec);
+
+        let mut wanted: Vec<String> = scopes.clone();
+        if wanted.is_empty() && !record.wanted_scopes.is_empty() {
+            wanted = record.wanted_scopes.clone();
+            for granted in record.credentials.iter().flat_map(|c| &c.granted_scopes) {
+                if !wanted.contains(granted) {
+                    wanted.push(granted.clone());
+                }
+            }
+        }
+        let mut request =
+            AuthorizationRequest::new(redirect.clone()).with_client_name("Switchboard");
+        if !wanted.is_empty() {
+            request = request.with_scopes(wanted.iter().map(String::as_str));
+        }
+        if let Some(challenge) = challenge.filter(|c| !c.is_empty()) {
+            request = request.with_challenge(challenge);
+        }
+        // Which client: the configured one, a metadata document where supported, the
+        // registration kept from last time, or a new registration (kept, secret included).
+        let mut registered = None;
+        if let Some(client) = client {
+            request = request.with_preregistered_client(client.id.clone());
+            if let Some(secret) = &client.secret {
+                request = request.with_client_secret(secret.clone());
+            }
+        } else if let Some(metadata_url) = client_metadata_url.as_ref().filter(|_| cimd) {
+            request = request.with_client_metadata_url(metadata_url.clone());
+        } else if let Some(kept) = record
+            .client
+            .clone()
+            .filter(|c| c.redirect_uri == redirect && c.issuer == issuer)
+        {
+            request = request.with_preregistered_client(kept.id.clone());
+            if let Some(secret) = &kept.secret {
+                request = request.with_client_secret(secret.clone());
+            }
+            registered = Some(kept);
+        } else if can_register {
+            let scope_refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
+            let config = manager
+                .register_client("Switchboard", &redirect, &scope_refs)
+                .await
+                .map_err(|e| {
+                    UpstreamError::Unauthorized(format!("client registration failed: {e}"))
+                })?;
+            let kept = RegisteredClient {
+                id: config.client_id.clone(),
+                secret: config.client_secret.clone(),
+                redirect_uri: redirect.clone(),
+                issuer: issuer.clone(),
+            };
+            request = request.with_preregistered_client(kept.id.clone());
+            if let Some(secret) = &kept.secret {
+                request = request.with_client_secret(secret.clone());
+            }
+            registered = Some(kept);
+        } else {
+            return Err(UpstreamError::Unauthorized(
+                "the authorization server offers no client registration; register a client there and set auth.clientId (and clientSecret)".into(),
+            ));
+        }
+        let session = AuthorizationSession::new(manager, request)
+            .await
+            .map_err(|(_, e)| auth_failed(e))?;
+        let authorize_url = session.auth_url.clone();
+        let state = url::Url::parse(&authorize_url)
+            .ok()
+            .and_then(|u| {
+                u.query_pairs()
+                    .find(|(k, _)| k == "state")
+                    .map(|(_, v)| v.into_owned())
+            })
+            .ok_or_else(|| UpstreamError::Unauthorized("the authorize URL has no state".into()))?;
+        let mut flows = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        flows.retain(|_, p| p.started.elapsed() < FLOW_LIFETIME);
+        if flows.len() >= MAX_FLOWS
+            && let Some(oldest) = flows
+                .iter()
+                .min_by_key(|(_, p)| p.started)
+                .map(|(k, _)| k.clone())
+        {
+            flows.remove(&oldest);
+        }
+        flows.insert(
+            state,
+            Pending {
+                key: credentials.key.clone(),
+                server: spec.name.to_string(),
+                origin: spec.origin.clone(),
+                session,
+                client: registered,
+                started: Instant::now(),
+            },
+        );
+        Ok(authorize_url)
+    }
+
+    /// Finishes the flow `state` belongs to with `code` (once): the tokens are saved.
+    pub async fn complete(
+        &self,
+        state: &str,
+        code: &str,
+        issuer: Option<&str>,
+        ctx: &OAuthContext,
+    ) -> Result<AuthorizationDone, FlowError> {
+        let pending = self
+            .0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(state)
+            .filter(|p| p.started.elapsed() < FLOW_LIFETIME)
+            .ok_or(FlowError::UnknownState)?;
+        pending
+            .session
+            .handle_callback_with_issuer(code, state, issuer)
+            .await
+            .map_err(|e| FlowError::Exchange(e.to_string()))?;
+        if let Some(client) = pending.client {
+            let store = ctx.tokens.clone();
+            let mut record = store
+                .load(&pending.key)
+                .await
+                .map_err(FlowError::Exchange)?
+                .unwrap_or_default();
+            record.client = Some(client);
+            store
+                .save(&pending.key, &record)
+                .await
+                .map_err(FlowError::Exchange)?;
+        }
+        Ok(AuthorizationDone {
+            key: pending.key,
+            server: pending.server,
+            origin: pending.origin,
+        })
+    }
+
+    /// Forgets the flow `state` belongs to (the authorization server sent an error back).
+    pub fn cancel(&self, state: &str) -> Option<AuthorizationDone> {
+        let pending = self
+            .0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(state)?;
+        Some(AuthorizationDone {
+            key: pending.key,
+            server: pending.server,
+            origin: pending.origin,
+        })
+    }
+}
+
+fn http_oauth(spec: &ServerSpec) -> Option<&OAuthSpec> {
+    match &spec.transport {
+        switchboard_core::Transport::Http(http) => http.oauth.as_ref(),
+        switchboard_core::Transport::Stdio(_) => None,
+    }
+}

@@ -1,0 +1,110 @@
+//! Where a connection's access token comes from, and how a rejected one is renewed.
+
+use oauth2::TokenResponse;
+use rmcp::transport::auth::{AuthError, AuthorizationManager, ClientCredentialsConfig};
+use std::time::{Duration, Instant};
+
+/// Renew a client-credentials token this long before it expires.
+const EXPIRY_MARGIN: Duration = Duration::from_secs(60);
+
+/// How one connection gets tokens.
+pub(crate) enum TokenSource {
+    /// Stored tokens, refreshed by rmcp's manager (before expiry, and after a 401).
+    Refreshing(tokio::sync::Mutex<AuthorizationManager>),
+    /// The client credentials grant, exchanged again before expiry or after a 401.
+    ClientCredentials {
+        manager: AuthorizationManager,
+        config: ClientCredentialsConfig,
+        /// The current token and when it stops being usable.
+        current: tokio::sync::Mutex<Option<(String, Option<Instant>)>>,
+    },
+}
+
+impl TokenSource {
+    /// The token to send now; `None` sends the request without one (the server's challenge
+    /// then says what it wants).
+    pub async fn token(&self) -> Result<Option<String>, AuthError> {
+        match self {
+            TokenSource::Refreshing(manager) => {
+                match manager.lock().await.get_access_token().await {
+                    Ok(token) => Ok(Some(token)),
+                    Err(AuthError::AuthorizationRequired) => Ok(None),
+                    Err(e) => Err(e),
+                }
+            }
+            TokenSource::ClientCredentials { .. } => {
+                self.exchanged_unless(|_, until| until.is_none_or(|u| Instant::now() < u))
+                    .await
+            }
+        }
+    }
+
+    /// Client credentials: the current token if `usable` says so, else a new exchange (one
+    /// at a time: callers wait for the exchange in progress).
+    async fn exchanged_unless(
+        &self,
+        usable: impl Fn(&str, Option<Instant>) -> bool,
+    ) -> Result<Option<String>, AuthError> {
+        let TokenSource::ClientCredentials {
+            manager,
+            config,
+            current,
+        } = self
+        else {
+            return Ok(None);
+        };
+        let mut current = current.lock().await;
+        if let Some((token, until)) = current.as_ref()
+            && usable(token, *until)
+        {
+            return Ok(Some(token.clone()));
+        }
+        let fresh = exchange(manager, config).await?;
+        *current = Some(fresh.clone());
+        Ok(Some(fresh.0))
+    }
+
+    /// A new token after `rejected` was refused; `None` when none can be had without a
+    /// person (no refresh token, or it was refused).
+    pub async fn renew(&self, rejected: &str) -> Result<Option<String>, AuthError> {
+        match self {
+            TokenSource::Refreshing(manager) => {
+                let manager = manager.lock().await;
+                // Another request may have refreshed it meanwhile.
+                if let Ok(token) = manager.get_access_token().await
+                    && token != rejected
+                {
+                    return Ok(Some(token));
+                }
+                match manager.refresh_token().await {
+                    Ok(response) => Ok(Some(response.access_token().secret().to_string())),
+                    Err(
+                        AuthError::AuthorizationRequired
+                        | AuthError::TokenRefreshRejected(_)
+                        | AuthError::NoAuthorizationSupport,
+                    ) => Ok(None),
+                    Err(AuthError::InternalError(reason)) if reason.contains("not configured") => {
+                        Ok(None)
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            // Another request may have exchanged it meanwhile.
+            TokenSource::ClientCredentials { .. } => {
+                self.exchanged_unless(|token, _| token != rejected).await
+            }
+        }
+    }
+}
+
+/// One client credentials exchange: the token and when to stop using it.
+async fn exchange(
+    manager: &AuthorizationManager,
+    config: &ClientCredentialsConfig,
+) -> Result<(String, Option<Instant>), AuthError> {
+    let response = manager.exchange_client_credentials(config).await?;
+    let until = response
+        .expires_in()
+        .map(|lifetime| Instant::now() + lifetime.saturating_sub(EXPIRY_MARGIN));
+    Ok((response.access_token().secret().to_string(), until))
+}

@@ -1,0 +1,207 @@
+//! Where OAuth tokens live between restarts: one record per server, behind a small trait
+//! (the gateway's store seals them; a 0600 JSON file; memory for tests).
+
+use rmcp::transport::auth::{
+    AuthError, CredentialRefreshGuard, CredentialStore, StoredCredentials,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// What is kept for one server.
+#[derive(Clone, Default, Serialize, Deserialize)]
+pub struct TokenRecord {
+    /// The tokens, when they were received, the scopes granted and the issuer.
+    pub credentials: Option<StoredCredentials>,
+    /// A client registered dynamically for this server, kept so tokens can be refreshed after
+    /// a restart and the registration is not repeated.
+    pub client: Option<RegisteredClient>,
+    /// Scopes a call was refused for (`insufficient_scope`): the next authorization asks
+    /// for them too.
+    #[serde(default)]
+    pub wanted_scopes: Vec<String>,
+    /// A hash of the tokens the configuration gave, so new ones given there replace the
+    /// refreshed ones kept here (and unchanged ones do not).
+    #[serde(default)]
+    pub seed: Option<String>,
+}
+
+impl std::fmt::Debug for TokenRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenRecord")
+            .field("credentials", &self.credentials)
+            .field("client", &self.client.as_ref().map(|c| &c.id))
+            .field("wanted_scopes", &self.wanted_scopes)
+            .finish()
+    }
+}
+
+/// A client registration (RFC 7591) made for one server.
+#[derive(Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct RegisteredClient {
+    pub id: String,
+    pub secret: Option<String>,
+    /// The redirect URI it was registered with (a new one needs a new registration).
+    pub redirect_uri: String,
+    /// The authorization server it belongs to.
+    pub issuer: Option<String>,
+}
+
+/// Keeps token records by key (`config:<server>` or `api:<row id>`).
+#[async_trait::async_trait]
+pub trait TokenStore: Send + Sync + 'static {
+    async fn load(&self, key: &str) -> Result<Option<TokenRecord>, String>;
+    async fn save(&self, key: &str, record: &TokenRecord) -> Result<(), String>;
+    async fn delete(&self, key: &str) -> Result<(), String>;
+}
+
+/// Tokens in memory only: lost at exit (tests, one-shot commands).
+#[derive(Default)]
+pub struct MemoryTokens(Mutex<HashMap<String, TokenRecord>>);
+
+#[async_trait::async_trait]
+impl TokenStore for MemoryTokens {
+    async fn load(&self, key: &str) -> Result<Option<TokenRecord>, String> {
+        Ok(self
+            .0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(key)
+            .cloned())
+    }
+    async fn save(&self, key: &str, record: &TokenRecord) -> Result<(), String> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key.to_string(), record.clone());
+        Ok(())
+    }
+    async fn delete(&self, key: &str) -> Result<(), String> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+        Ok(())
+    }
+}
+
+/// Tokens in one JSON file readable by its owner only (mode 0600), rewritten atomically.
+pub struct FileTokens {
+    path: PathBuf,
+    write: tokio::sync::Mutex<()>,
+}
+
+impl FileTokens {
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            write: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    async fn read_all(&self) -> Result<BTreeMap<String, TokenRecord>, String> {
+        match tokio::fs::read(&self.path).await {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| format!("{} is not a token file: {e}", self.path.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+            Err(e) => Err(format!("cannot read {}: {e}", self.path.display())),
+        }
+    }
+
+    async fn write_all(&self, all: &BTreeMap<String, TokenRecord>) -> Result<(), String> {
+        use std::io::Write;
+        use std::os::unix::fs::OpenOptionsExt;
+        let bytes = serde_json::to_vec_pretty(all).map_err(|e| e.to_string())?;
+        let tmp = self.path.with_extension("tmp");
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .mode(0o600)
+                .open(&tmp)?;
+            file.write_all(&bytes)?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, &path)
+        })
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+#[async_trait::async_trait]
+impl TokenStore for FileTokens {
+    async fn load(&self, key: &str) -> Result<Option<TokenRecord>, String> {
+        Ok(self.read_all().await?.remove(key))
+    }
+    async fn save(&self, key: &str, record: &TokenRecord) -> Result<(), String> {
+        let _one_writer = self.write.lock().await;
+        let mut all = self.read_all().await?;
+        all.insert(key.to_string(), record.clone());
+        self.write_all(&all).await
+    }
+    async fn delete(&self, key: &str) -> Result<(), String> {
+        let _one_writer = self.write.lock().await;
+        let mut all = self.read_all().await?;
+        if all.remove(key).is_some() {
+            self.write_all(&all).await?;
+        }
+        Ok(())
+    }
+}
+
+/// One server's record seen as rmcp's credential store; refreshes of one key take turns.
+#[derive(Clone)]
+pub(crate) struct KeyedCredentials {
+    pub store: Arc<dyn TokenStore>,
+    pub key: String,
+    pub refreshing: Arc<tokio::sync::Mutex<()>>,
+}
+
+fn store_error(e: String) -> AuthError {
+    AuthError::CredentialStoreError(e)
+}
+
+impl KeyedCredentials {
+    pub async fn record(&self) -> Result<TokenRecord, AuthError> {
+        Ok(self
+            .store
+            .load(&self.key)
+            .await
+            .map_err(store_error)?
+            .unwrap_or_default())
+    }
+
+    pub async fn update(&self, change: impl FnOnce(&mut TokenRecord)) -> Result<(), AuthError> {
+        let mut record = self.record().await?;
+        change(&mut record);
+        self.store
+            .save(&self.key, &record)
+            .await
+            .map_err(store_error)
+    }
+}
+
+#[async_trait::async_trait]
+impl CredentialStore for KeyedCredentials {
+    async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
+        Ok(self.record().await?.credentials)
+    }
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        self.update(|r| {
+            r.credentials = Some(credentials);
+            r.wanted_scopes.clear();
+        })
+        .await
+    }
+    async fn clear(&self) -> Result<(), AuthError> {
+        self.update(|r| r.credentials = None).await
+    }
+    async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, AuthError> {
+        let guard = self.refreshing.clone().lock_owned().await;
+        Ok(Some(CredentialRefreshGuard::new(guard)))
+    }
+}
