@@ -8,4 +8,7 @@ export SWITCHBOARD_TEST_DATABASE_URL="${SWITCHBOARD_TEST_DATABASE_URL:-postgres:
 bash scripts/fixtures.sh
 cargo test --workspace --all-targets --no-fail-fast
 cargo test --workspace --doc
+# The OS keychain token store is behind a cargo feature; its test runs against this machine's
+# kernel keyring.
+cargo test -p switchboard-upstream --features keychain --lib keychain
 bash scripts/conformance.sh

@@ -194,6 +194,8 @@ pub enum ServerOperation {
     Disable,
     Enable,
     Reauthorize,
+    /// Remove an API server (soft delete: credentials and tokens wiped, row kept).
+    Remove,
 }
 
 #[derive(Debug, Subcommand)]

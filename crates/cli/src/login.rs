@@ -37,7 +37,7 @@ pub async fn run(
         .with_context(|| format!("cannot listen on 127.0.0.1:{port} for the callback"))?;
     let base = format!("http://{}", listener.local_addr()?);
     let control = match config.gateway.oauth_token_store.as_deref() {
-        Some("file") => None,
+        Some("file" | "keychain") => None,
         _ => Some(Control::open(global).await?),
     };
     // The browser comes back to this process, whatever the gateway's redirect base is.

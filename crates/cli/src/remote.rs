@@ -124,11 +124,16 @@ pub async fn operate(
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let name = format!("{operation:?}").to_lowercase();
-    let response = client()
-        .post(format!(
+    let request = match operation {
+        ServerOperation::Remove => {
+            client().delete(format!("{}/api/integrations/mcp/servers/{id}", remote.url))
+        }
+        _ => client().post(format!(
             "{}/api/integrations/mcp/servers/{id}/{name}",
             remote.url
-        ))
+        )),
+    };
+    let response = request
         .bearer_auth(&remote.token)
         .send()
         .await

@@ -120,6 +120,7 @@ pub fn oauth(
                 .unwrap_or_else(|| global.data.join("oauth-tokens.json"));
             Arc::new(FileTokens::new(path))
         }
+        (Some("keychain"), _) => keychain()?,
         (_, Some(control)) => Arc::new(switchboard_server::SealedTokens {
             store: control.store.clone(),
             sealer: control.sealer.clone(),
@@ -129,6 +130,20 @@ pub fn oauth(
         }
     };
     Ok(OAuthContext::new(tokens, base))
+}
+
+#[cfg(feature = "keychain")]
+fn keychain() -> anyhow::Result<Arc<dyn TokenStore>> {
+    Ok(Arc::new(switchboard_upstream::auth::KeychainTokens::new(
+        "switchboard",
+    )))
+}
+
+#[cfg(not(feature = "keychain"))]
+fn keychain() -> anyhow::Result<Arc<dyn TokenStore>> {
+    bail!(
+        "[oauth] token_store = \"keychain\" needs a build with the keychain feature (cargo build --release -p switchboard --features keychain); or use \"store\" or \"file\""
+    )
 }
 
 /// The OAuth context of a command that does not open the store otherwise: opens it only
@@ -141,7 +156,7 @@ pub async fn oauth_if_used(
         return Ok(None);
     }
     let control = match config.gateway.oauth_token_store.as_deref() {
-        Some("file") => None,
+        Some("file" | "keychain") => None,
         _ => Some(crate::control::Control::open(global).await?),
     };
     oauth(global, config, control.as_ref(), None).map(Some)

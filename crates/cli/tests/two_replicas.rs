@@ -407,15 +407,14 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
         "{table}"
     );
 
-    // Deleted through B: gone from A too.
-    let (status, _) = rest(
-        "DELETE",
-        format!("{}/api/integrations/mcp/servers/{id}", b.base),
-        &token,
-        None,
-    )
-    .await;
-    assert_eq!(status, 200);
+    // Removed through B (from the terminal): gone from A too.
+    let removed = env
+        .run(&[
+            "server", "remove", &id, "--url", &b.base, "--token", &token, "--json",
+        ])
+        .await;
+    let removed: Value = serde_json::from_str(&removed).unwrap();
+    assert_eq!(removed["status"], "deleted", "{removed}");
     a.wait_for("applied a change from another replica").await;
     let (status, body) = rest(
         "POST",

@@ -37,7 +37,8 @@ pub struct GatewaySettings {
     pub allow_env: Option<Vec<String>>,
     /// `[oauth] redirect_base`: the stable public base of `/oauth/callback/…`.
     pub oauth_redirect_base: Option<String>,
-    /// `[oauth] token_store`: `"store"` (sealed in the gateway's store) or `"file"`.
+    /// `[oauth] token_store`: `"store"` (sealed in the gateway's store), `"file"` or
+    /// `"keychain"`.
     pub oauth_token_store: Option<String>,
     /// `[oauth] token_file`: the 0600 JSON file for `token_store = "file"`.
     pub oauth_token_file: Option<String>,

@@ -190,11 +190,11 @@ pub fn parse(
                 }
             }
             "token_store" => match value.as_str() {
-                Some("store" | "file") => g.oauth_token_store = r.string(key, value),
+                Some("store" | "file" | "keychain") => g.oauth_token_store = r.string(key, value),
                 _ => r.problem(
                     key,
-                    "must be \"store\" or \"file\"",
-                    "write token_store = \"store\" (sealed in the gateway's store) or \"file\" with token_file",
+                    "must be \"store\", \"file\" or \"keychain\"",
+                    "write token_store = \"store\" (sealed in the gateway's store), \"file\" (with token_file) or \"keychain\" (builds with the keychain feature)",
                 ),
             },
             "token_file" => g.oauth_token_file = r.string(key, value),

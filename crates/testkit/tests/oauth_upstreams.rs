@@ -251,7 +251,7 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
     assert_eq!(mode, 0o600);
 
     // A restart: a new registry over the same file is ready without anyone authorizing.
-    let (registry, _config) = registry_with(servers, oauth()).await;
+    let (registry, _config) = registry_with(servers.clone(), oauth()).await;
     let info = registry.servers().remove(0);
     assert_eq!(info.status, ServerStatus::Ready, "{info:?}");
     assert_eq!(
@@ -267,5 +267,14 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
     );
     assert_eq!(server.stats("authorization_code").await, 1);
     assert_eq!(server.stats("refresh_token").await, 1);
+    registry.shutdown().await;
+
+    // Tokens belong to their issuer: kept ones from another authorization server are not sent.
+    let mut kept: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    kept["config:fx"]["credentials"]["issuer"] = json!("http://127.0.0.1:1");
+    std::fs::write(&file, kept.to_string()).unwrap();
+    let (registry, _config) = registry_with(servers, oauth()).await;
+    let info = registry.servers().remove(0);
+    assert_eq!(info.status, ServerStatus::Authenticating, "{info:?}");
     registry.shutdown().await;
 }

@@ -4,12 +4,16 @@
 mod client;
 mod flow;
 mod http;
+#[cfg(feature = "keychain")]
+mod keychain;
 mod source;
 mod store;
 
 pub(crate) use client::Authorized;
 pub use flow::{AuthorizationDone, FlowError, Flows};
 pub(crate) use http::GuardedOAuthHttp;
+#[cfg(feature = "keychain")]
+pub use keychain::KeychainTokens;
 pub use store::{FileTokens, MemoryTokens, RegisteredClient, TokenRecord, TokenStore};
 
 use crate::{UpstreamError, UpstreamHttp};
@@ -248,6 +252,24 @@ pub(crate) async fn token_source(
                 // Refreshing needs the authorization server and the client the tokens
                 // belong to; without them the tokens are used until refused.
                 match manager.resolve_metadata().await {
+                    // Tokens are the issuer's: a server now naming another authorization server
+                    // gets none of them (it must be authorized again).
+                    Ok(found)
+                        if stored.issuer.is_some()
+                            && found.metadata.issuer.is_some()
+                            && stored.issuer != found.metadata.issuer =>
+                    {
+                        tracing::warn!(
+                            server = %spec.name,
+                            kept = ?stored.issuer,
+                            now = ?found.metadata.issuer,
+                            "the server names another authorization server; its kept tokens are not sent"
+                        );
+                        credentials
+                            .update(|r| r.credentials = None)
+                            .await
+                            .map_err(auth_failed)?;
+                    }
                     Ok(found) => {
                         manager.set_metadata(found.metadata);
                         let secret = client
