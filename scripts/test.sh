@@ -6,9 +6,8 @@ cd "$(dirname "$0")/.."
 # The store suite also runs against Postgres (the local one unless you point elsewhere).
 export SWITCHBOARD_TEST_DATABASE_URL="${SWITCHBOARD_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 bash scripts/fixtures.sh
-cargo test --workspace --all-targets --no-fail-fast
-cargo test --workspace --doc
-# The OS keychain token store is behind a cargo feature; its test runs against this machine's
-# kernel keyring.
-cargo test -p switchboard-upstream --features keychain --lib keychain
+# With the OS keychain token store (a cargo feature) built in, so its test runs too, against
+# this machine's kernel keyring.
+cargo test --workspace --all-targets --no-fail-fast --features switchboard/keychain
+cargo test --workspace --doc --features switchboard/keychain
 bash scripts/conformance.sh

@@ -5,7 +5,7 @@ use serde::Serialize;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use std::time::{Instant, SystemTime};
-use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus, Transport};
+use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus};
 use switchboard_upstream::{ConnectOptions, Connection, Snapshot, UpstreamError};
 
 /// What a person or a script sees about one server.
@@ -56,8 +56,11 @@ pub(crate) struct State {
     pub retry_at: Option<tokio::time::Instant>,
     /// Turned off at run time (`disable`); the spec and credentials are kept.
     pub disabled: bool,
-    /// While `authenticating`: where a person authorizes the gateway.
+    /// Where a person authorizes the gateway: while `authenticating`, or while a tool waits
+    /// for more scope.
     pub authorize_url: Option<String>,
+    /// The last failure was refused credentials (calls fail as `auth_unavailable`).
+    pub auth_refused: bool,
 }
 
 impl ServerEntry {
@@ -200,10 +203,11 @@ impl ServerEntry {
             state.status = Some(ServerStatus::Connecting);
             state.failures = 0;
             state.retry_at = None;
+            state.auth_refused = false;
         }
         let outcome = connect_and_discover(&self.spec, connect).await;
         if let Err(e) = &outcome
-            && self.authorize(e, connect).await
+            && self.authorize(e, connect, false).await.is_some()
         {
             return;
         }
@@ -262,8 +266,10 @@ impl ServerEntry {
                 state.last_used = Some(tokio::time::Instant::now());
                 Ok(conn)
             }
-            Err(e) if self.authorize(&e, connect).await => Err(self.waiting_for_authorization()),
             Err(e) => {
+                if let Some(refused) = self.authorize(&e, connect, false).await {
+                    return Err(refused);
+                }
                 let error = self.call_error(e);
                 self.failed(error.message.clone());
                 Err(CallError::new(
@@ -271,93 +277,6 @@ impl ServerEntry {
                     format!("server {name}: {}", error.message),
                 ))
             }
-        }
-    }
-
-    /// After a refusal a person may cure (401, or 403 for scope): starts the authorization
-    /// code flow, so the server waits in `authenticating` with the URL to open, and its
-    /// connection is closed. `false` when the failure is not about authorization.
-    pub async fn authorize(&self, e: &UpstreamError, connect: &ConnectOptions) -> bool {
-        let (challenge, insufficient_scope) = match e {
-            UpstreamError::Challenged {
-                challenge,
-                insufficient_scope,
-            } => (challenge.as_str(), *insufficient_scope),
-            UpstreamError::Unauthorized(_) => ("", false),
-            _ => return false,
-        };
-        let (Some(ctx), Transport::Http(http)) = (&connect.oauth, &self.spec.transport) else {
-            return false;
-        };
-        if http.oauth.is_none() {
-            return false;
-        }
-        if insufficient_scope && let Some(scopes) = challenge_scopes(challenge) {
-            // Kept with the tokens, so a later `auth login` asks for them too.
-            let credentials = ctx.tokens.clone();
-            let key = switchboard_upstream::auth::token_key(&self.spec);
-            let mut record = credentials
-                .load(&key)
-                .await
-                .ok()
-                .flatten()
-                .unwrap_or_default();
-            record.wanted_scopes = scopes;
-            if let Err(e) = credentials.save(&key, &record).await {
-                tracing::warn!(server = %self.spec.name, "cannot keep the wanted scopes: {e}");
-            }
-        }
-        let refused = self.spec.redact(&e.to_string());
-        let begun = ctx
-            .flows
-            .begin(&self.spec, &http.url, Some(challenge), &connect.http, ctx)
-            .await;
-        let dead = {
-            let mut state = self.state();
-            match begun {
-                Ok(url) => {
-                    tracing::warn!(server = %self.spec.name, "waiting for authorization: {url}");
-                    state.status = Some(ServerStatus::Authenticating);
-                    state.authorize_url = Some(url);
-                    state.last_error = Some(format!(
-                        "{refused}; waiting for authorization: open the authorize URL, or run `switchboard auth login {}`",
-                        self.spec.name
-                    ));
-                }
-                Err(why) => {
-                    state.status = Some(ServerStatus::Error);
-                    state.authorize_url = None;
-                    state.last_error =
-                        Some(format!("{refused}; {}", self.spec.redact(&why.to_string())));
-                }
-            }
-            state.connection.take()
-        };
-        if let Some(dead) = dead {
-            dead.close().await;
-        }
-        true
-    }
-
-    /// What a call gets while the server waits for a person to authorize it.
-    pub fn waiting_for_authorization(&self) -> CallError {
-        let state = self.state();
-        let kind = ErrorKind::AuthUnavailable;
-        let name = &self.spec.name;
-        match &state.authorize_url {
-            Some(url) => CallError::new(
-                kind,
-                format!(
-                    "server {name} is waiting for authorization: open {url} (or run `switchboard auth login {name}`), then call again"
-                ),
-            ),
-            None => CallError::new(
-                kind,
-                format!(
-                    "server {name}: {}",
-                    state.last_error.clone().unwrap_or_default()
-                ),
-            ),
         }
     }
 
@@ -377,7 +296,7 @@ impl ServerEntry {
     }
 
     /// Records a failed start or a crash: back off, or give up after [`MAX_FAILURES`].
-    fn failed(&self, message: String) {
+    pub(crate) fn failed(&self, message: String) {
         let mut state = self.state();
         state.failures += 1;
         state.status = Some(ServerStatus::Error);
@@ -409,11 +328,12 @@ impl ServerEntry {
             return Err(self.waiting_for_authorization());
         }
         let last = state.last_error.clone().unwrap_or_default();
+        let kind = match state.auth_refused {
+            true => ErrorKind::AuthUnavailable,
+            false => ErrorKind::TransportError,
+        };
         if state.failures >= MAX_FAILURES {
-            return Err(CallError::new(
-                ErrorKind::TransportError,
-                format!("server {name}: {last}"),
-            ));
+            return Err(CallError::new(kind, format!("server {name}: {last}")));
         }
         let wait = state
             .retry_at
@@ -421,7 +341,7 @@ impl ServerEntry {
             .unwrap_or_default();
         if wait > budget {
             return Err(CallError::new(
-                ErrorKind::TransportError,
+                kind,
                 format!("server {name} is restarting in {wait:.1?} after: {last}"),
             ));
         }
@@ -452,17 +372,6 @@ impl ServerEntry {
             conn.close().await;
         }
     }
-}
-
-/// The scopes a `WWW-Authenticate` challenge asks for (`scope="a b"`).
-fn challenge_scopes(challenge: &str) -> Option<Vec<String>> {
-    let start = challenge.find("scope=\"")? + "scope=\"".len();
-    let end = challenge[start..].find('"')? + start;
-    let scopes: Vec<String> = challenge[start..end]
-        .split_whitespace()
-        .map(String::from)
-        .collect();
-    Some(scopes).filter(|s| !s.is_empty())
 }
 
 /// Connects and discovers within the server's one connect+discovery timeout.

@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+mod authorize;
 mod catalog;
 mod entry;
 mod lifecycle;

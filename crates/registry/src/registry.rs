@@ -401,7 +401,10 @@ impl Registry {
         let waiting = read(&self.inner.servers)
             .iter()
             .find(|e| {
-                e.status() == ServerStatus::Authenticating && exposed.contains(e.spec.name.as_str())
+                let name = e.spec.name.as_str();
+                e.status() == ServerStatus::Authenticating
+                    && (exposed.starts_with(&format!("{name}__"))
+                        || exposed.starts_with(&format!("mcp__{name}__")))
             })
             .cloned();
         match waiting {
@@ -465,6 +468,11 @@ impl Registry {
     /// connects first if it has none. For scheduled re-discovery.
     pub async fn rediscover(&self, name: &str) -> Option<ServerInfo> {
         let entry = self.entry(name)?;
+        // A server waiting for a person keeps its flow (a new start would register a new
+        // client and replace the link the person may be opening).
+        if entry.status() == ServerStatus::Authenticating {
+            return Some(entry.info());
+        }
         match entry.live_connection() {
             Some(conn) => {
                 if let Err(e) = relist(&entry, &conn).await {
@@ -502,7 +510,7 @@ impl Registry {
         let asked = switchboard_upstream::UpstreamError::Unauthorized(
             "a new authorization was requested".into(),
         );
-        entry.authorize(&asked, &self.inner.connect).await;
+        entry.authorize(&asked, &self.inner.connect, false).await;
         Ok(self.publish(&entry))
     }
 
@@ -618,11 +626,14 @@ impl Registry {
         let outcome = match work(conn, opts).await {
             Ok(done) => Ok(done),
             // Tokens revoked mid-session, or a tool needing more scope: a person must act.
-            Err(e) if entry.authorize(&e, &self.inner.connect).await => {
-                self.publish(&entry);
-                Err(entry.waiting_for_authorization())
-            }
-            Err(e) => Err(entry.call_error(e)),
+            Err(e) => match entry.authorize(&e, &self.inner.connect, true).await {
+                // Tokens revoked mid-session, or a tool needing more scope.
+                Some(refused) => {
+                    self.publish(&entry);
+                    Err(refused)
+                }
+                None => Err(entry.call_error(e)),
+            },
         };
         entry.mark_used(outcome.is_ok());
         outcome

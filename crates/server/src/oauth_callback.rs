@@ -79,11 +79,7 @@ pub async fn finish(
             "the callback has no code",
         );
     };
-    let done = match oauth
-        .flows
-        .complete(state, code, q.iss.as_deref(), oauth)
-        .await
-    {
+    let done = match oauth.flows.complete(state, code, q.iss.as_deref()).await {
         Ok(done) => done,
         Err(e) => {
             return page(
@@ -95,11 +91,15 @@ pub async fn finish(
     };
     let info = match (done.origin.strip_prefix("api:"), &cb.api) {
         (Some(row_id), Some(api)) => api.reconnect_row(row_id).await,
-        _ => cb
-            .registry
-            .refresh(&done.server)
-            .await
-            .map(|i| (i.status.to_string(), i.last_error)),
+        (_, api) => {
+            let info = cb.registry.refresh(&done.server).await;
+            // The tokens are in the shared store: the other replicas connect with them too.
+            if let Some(api) = api {
+                api.announce_config(&done.server, switchboard_store::ChangeKind::Refreshed)
+                    .await;
+            }
+            info.map(|i| (i.status.to_string(), i.last_error))
+        }
     };
     match info {
         Some((status, None)) => page(

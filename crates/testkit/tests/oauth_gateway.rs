@@ -123,7 +123,10 @@ async fn authorization_code_over_rest_and_the_callback_then_a_restart_keeps_the_
     assert_eq!(again, 400, "{page}");
     let list = call(&gw.base, "GET", servers, &token, None).await;
     assert_eq!(list["servers"][0]["status"], "ready", "{list}");
-    assert_eq!(list["servers"][0]["discovered_tools"], json!(["whoami"]));
+    assert_eq!(
+        list["servers"][0]["discovered_tools"],
+        json!(["whoami", "write"])
+    );
 
     // Sealed at rest: the stored record never shows a token.
     let sealed = store

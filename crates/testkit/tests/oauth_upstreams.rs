@@ -173,7 +173,7 @@ async fn given_tokens_are_refreshed_and_a_refused_refresh_asks_for_new_credentia
         info.last_error
             .as_deref()
             .unwrap()
-            .contains("give it new credentials"),
+            .contains("give the server new credentials"),
         "{info:?}"
     );
     // Calls now fail fast instead of trying the dead token again.
@@ -221,27 +221,47 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
             && url.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Foauth%2Fcallback%2Ffx"),
         "{url}"
     );
-    // Calls fail at once, naming the URL to open.
+    // Calls fail at once and say what an operator does; the URL itself is not given to
+    // callers (whoever opens it links their account to the server).
     let waiting = whoami(&registry, "fx__whoami").await.unwrap_err();
     assert_eq!(waiting.kind, ErrorKind::AuthUnavailable);
-    assert!(waiting.message.contains(&url), "{waiting:?}");
+    assert!(
+        waiting.message.contains("switchboard auth login fx") && !waiting.message.contains(&url),
+        "{waiting:?}"
+    );
 
     let (code, state) = approve(&url).await;
     // A made-up state is refused; the real one works once.
-    assert!(
-        ctx.flows
-            .complete("forged", &code, None, &ctx)
-            .await
-            .is_err()
-    );
-    let done = ctx.flows.complete(&state, &code, None, &ctx).await.unwrap();
+    assert!(ctx.flows.complete("forged", &code, None).await.is_err());
+    let done = ctx.flows.complete(&state, &code, None).await.unwrap();
     assert_eq!(done.server, "fx");
-    assert!(ctx.flows.complete(&state, &code, None, &ctx).await.is_err());
+    assert!(ctx.flows.complete(&state, &code, None).await.is_err());
     let info = registry.refresh("fx").await.unwrap();
     assert_eq!(info.status, ServerStatus::Ready, "{info:?}");
     assert_eq!(
         whoami(&registry, "fx__whoami").await.unwrap(),
         "scope: read"
+    );
+
+    // A tool needing more scope: that call fails, the server stays ready for the others, and
+    // a new authorization asks for the scope the refusal named plus what was granted.
+    let more = whoami(&registry, "fx__write").await.unwrap_err();
+    assert_eq!(more.kind, ErrorKind::AuthUnavailable, "{more:?}");
+    assert!(more.message.contains("needs more scope"), "{more:?}");
+    let info = registry.servers().remove(0);
+    assert_eq!(info.status, ServerStatus::Ready, "{info:?}");
+    let wider = info.authorize_url.clone().unwrap();
+    assert!(wider.contains("scope=read+write"), "{wider}");
+    assert_eq!(
+        whoami(&registry, "fx__whoami").await.unwrap(),
+        "scope: read"
+    );
+    let (code, state) = approve(&wider).await;
+    ctx.flows.complete(&state, &code, None).await.unwrap();
+    registry.refresh("fx").await.unwrap();
+    assert_eq!(
+        whoami(&registry, "fx__write").await.unwrap(),
+        "scope: read write"
     );
     registry.shutdown().await;
 
@@ -256,16 +276,16 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
     assert_eq!(info.status, ServerStatus::Ready, "{info:?}");
     assert_eq!(
         whoami(&registry, "fx__whoami").await.unwrap(),
-        "scope: read"
+        "scope: read write"
     );
     // Refused tokens are refreshed with the client registered before the restart (its
     // secret was kept), without registering again.
     server.admin("revoke-access").await;
     assert_eq!(
         whoami(&registry, "fx__whoami").await.unwrap(),
-        "scope: read"
+        "scope: read write"
     );
-    assert_eq!(server.stats("authorization_code").await, 1);
+    assert_eq!(server.stats("authorization_code").await, 2);
     assert_eq!(server.stats("refresh_token").await, 1);
     registry.shutdown().await;
 
@@ -276,5 +296,26 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
     let (registry, _config) = registry_with(servers, oauth()).await;
     let info = registry.servers().remove(0);
     assert_eq!(info.status, ServerStatus::Authenticating, "{info:?}");
+    registry.shutdown().await;
+
+    // And to their URL: the same server entry pointed at another URL gets none of them.
+    kept["config:fx"]["credentials"]["issuer"] = json!(server.base);
+    std::fs::write(&file, kept.to_string()).unwrap();
+    let moved = server.served.url.replace("127.0.0.1", "localhost");
+    let (registry, _config) = registry_with(
+        json!({"fx": {"type": "http", "url": moved, "auth": {"type": "authorizationCode"}}}),
+        oauth(),
+    )
+    .await;
+    // (The kept token is valid there; the server saw none.)
+    let info = registry.servers().remove(0);
+    assert_ne!(info.status, ServerStatus::Ready, "{info:?}");
+    assert!(
+        info.last_error
+            .as_deref()
+            .unwrap()
+            .contains("without a valid access token"),
+        "{info:?}"
+    );
     registry.shutdown().await;
 }

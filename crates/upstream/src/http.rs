@@ -134,7 +134,7 @@ pub(crate) fn classify_transport(e: &rmcp::transport::DynamicTransportError) -> 
                 insufficient_scope: true,
             };
         }
-        Some(StreamableHttpError::Auth(e)) => return UpstreamError::Unauthorized(e.to_string()),
+        Some(StreamableHttpError::Auth(e)) => return crate::auth::classify(e),
         Some(StreamableHttpError::Client(inner)) => inner,
         Some(other) => return UpstreamError::Transport(other.to_string()),
         None => e.error.as_ref(),

@@ -20,10 +20,15 @@ pub struct ApiCaller {
 }
 
 impl ApiCaller {
+    /// Whether the token carries `role` (manage implies view).
+    pub fn has_role(&self, role: &str) -> bool {
+        let has = |r: &str| self.token.roles.iter().any(|t| t == r);
+        has(role) || (role == VIEW && has(MANAGE))
+    }
+
     /// Requires `role` (manage implies view).
     pub fn require_role(&self, role: &str) -> Result<(), ApiError> {
-        let has = |r: &str| self.token.roles.iter().any(|t| t == r);
-        if has(role) || (role == VIEW && has(MANAGE)) {
+        if self.has_role(role) {
             return Ok(());
         }
         Err(ApiError::Forbidden(format!(

@@ -1,7 +1,7 @@
 //! `GET /api/integrations/mcp/events`: server states as server-sent events: first every
 //! server as it is now, then each change (the org's API servers and the config-file servers).
 
-use super::auth::{ApiCaller, VIEW};
+use super::auth::{ApiCaller, OPERATE, VIEW};
 use super::{ApiError, ApiState, Source};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -11,8 +11,13 @@ use std::convert::Infallible;
 use switchboard_registry::ServerInfo;
 use tokio::sync::broadcast;
 
-/// One server's state as the API shows it.
-pub fn status_json(info: &ServerInfo, source: Source) -> serde_json::Value {
+/// One server's state as the API shows it. A config-file server's authorize URL is for
+/// operators only: whoever opens it links their account to a server every org shares.
+pub fn status_json(info: &ServerInfo, source: Source, operator: bool) -> serde_json::Value {
+    let authorize_url = match source {
+        Source::Config if !operator => None,
+        _ => info.authorize_url.clone(),
+    };
     let id = match source {
         Source::Api => info.origin.trim_start_matches("api:").to_string(),
         Source::Config => format!("config:{}", info.name),
@@ -27,25 +32,26 @@ pub fn status_json(info: &ServerInfo, source: Source) -> serde_json::Value {
         "calls_in_flight": info.calls_in_flight,
         "pid": info.pid,
         "last_error": info.last_error,
-        "authorize_url": info.authorize_url,
+        "authorize_url": authorize_url,
     })
 }
 
-fn event(info: &ServerInfo, source: Source) -> Result<Event, Infallible> {
+fn event(info: &ServerInfo, source: Source, operator: bool) -> Result<Event, Infallible> {
     Ok(Event::default()
         .event("status")
-        .data(status_json(info, source).to_string()))
+        .data(status_json(info, source, operator).to_string()))
 }
 
 /// The changes one registry announces, skipping ahead when this reader falls behind.
 fn changes(
     rx: broadcast::Receiver<ServerInfo>,
     source: Source,
+    operator: bool,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     futures::stream::unfold(rx, move |mut rx| async move {
         loop {
             match rx.recv().await {
-                Ok(info) => return Some((event(&info, source), rx)),
+                Ok(info) => return Some((event(&info, source, operator), rx)),
                 Err(broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(broadcast::error::RecvError::Closed) => return None,
             }
@@ -60,18 +66,19 @@ pub async fn stream(
     caller.require(VIEW)?;
     let org = state.org_registry(&caller.org.id);
     // Subscribe before reading the current states, so no change falls between the two.
-    let org_changes = changes(org.subscribe_status(), Source::Api);
-    let config_changes = changes(state.registry.subscribe_status(), Source::Config);
+    let operator = caller.has_role(OPERATE);
+    let org_changes = changes(org.subscribe_status(), Source::Api, operator);
+    let config_changes = changes(state.registry.subscribe_status(), Source::Config, operator);
     let now: Vec<_> = org
         .servers()
         .iter()
-        .map(|s| event(s, Source::Api))
+        .map(|s| event(s, Source::Api, operator))
         .chain(
             state
                 .registry
                 .servers()
                 .iter()
-                .map(|s| event(s, Source::Config)),
+                .map(|s| event(s, Source::Config, operator)),
         )
         .collect();
     // The stream ends when the gateway shuts down, so watchers never hold up the shutdown.

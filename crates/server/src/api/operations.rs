@@ -11,7 +11,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde_json::Value;
 use switchboard_registry::Registry;
-use switchboard_store::{AuditEntry, Change, ChangeKind, now_ms};
+use switchboard_store::{AuditEntry, ChangeKind, now_ms};
 
 /// What an operation does, parsed once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,17 +50,9 @@ pub async fn run(
             Operation::Enable => ChangeKind::Enabled,
             Operation::Refresh | Operation::Reauthorize => ChangeKind::Refreshed,
         };
-        let change = Change {
-            org_id: caller.org.id.clone(),
-            server_id: id.clone(),
-            replica: state.replica.to_string(),
-            kind,
-        };
-        if let Err(e) = state.store.publish_change(&change).await {
-            tracing::warn!(server = %id, "cannot tell the other replicas: {e}");
-        }
+        state.announce_config(name, kind).await;
         audit(&state, &caller, &operation, name, &id);
-        return Ok(Json(status_json(&info, Source::Config)));
+        return Ok(Json(status_json(&info, Source::Config, true)));
     }
     caller.require(MANAGE)?;
     let mut row = state.live_row(&caller, &id).await?;
@@ -73,6 +65,12 @@ pub async fn run(
         }
         Operation::Refresh | Operation::Enable => row.status = "connecting".into(),
         Operation::Disable => row.status = DISABLED.into(),
+        Operation::Reauthorize if row.status == DISABLED => {
+            return Err(ApiError::Conflict(format!(
+                "server {} is disabled; enable it first",
+                row.slug
+            )));
+        }
         Operation::Reauthorize => {
             let registry = state.org_registry(&row.org_id);
             let info = registry

@@ -53,6 +53,19 @@ impl ApiState {
         }
     }
 
+    /// Tells the other replicas to run `kind` on their config-file server `name`.
+    pub async fn announce_config(&self, name: &str, kind: ChangeKind) {
+        let change = Change {
+            org_id: String::new(),
+            server_id: format!("{}{name}", servers::CONFIG_PREFIX),
+            replica: self.replica.to_string(),
+            kind,
+        };
+        if let Err(e) = self.store.publish_change(&change).await {
+            tracing::warn!(server = name, "cannot tell the other replicas: {e}");
+        }
+    }
+
     /// Brings this replica's registry in line with one stored server.
     pub async fn apply_change(&self, change: &Change) -> Result<(), ApiError> {
         if let Some(name) = change.server_id.strip_prefix(servers::CONFIG_PREFIX) {

@@ -1,6 +1,6 @@
 //! `/api/integrations/mcp/servers`: connect, list, refresh and soft-delete remote MCP servers.
 
-use super::auth::{ApiCaller, MANAGE, VIEW};
+use super::auth::{ApiCaller, MANAGE, OPERATE, VIEW};
 use super::{ApiError, ApiState};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -472,7 +472,7 @@ pub async fn list(
             "transport": s.transport,
             "status": s.status,
             "last_error": s.last_error,
-            "authorize_url": s.authorize_url,
+            "authorize_url": s.authorize_url.filter(|_| caller.has_role(OPERATE)),
             "discovered_tools": names,
             "source": "config",
             "read_only": true,
@@ -512,6 +512,7 @@ pub async fn update(
         validate_name(&name)?;
         row.name = name;
     }
+    let old_url = row.url.clone();
     if let Some(url) = body.url {
         state.registry.check_url(&url).map_err(ApiError::Invalid)?;
         row.url = url;
@@ -524,7 +525,7 @@ pub async fn update(
         None => None,
     };
     let bearer = upstream_auth(&auth_method, credentials.as_ref())?;
-    if credentials_given || auth_method != row.auth_method {
+    if credentials_given || auth_method != row.auth_method || row.url != old_url {
         // Tokens and client registrations obtained with the old settings go.
         state.forget_tokens(&row).await;
     }

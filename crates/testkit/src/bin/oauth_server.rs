@@ -4,7 +4,8 @@
 //! for the authorization code (PKCE S256 checked), refresh token and client credentials grants.
 //!
 //! `oauth-server [--lifetime SECS] [--client ID:SECRET]` prints `listening on URL/mcp`.
-//! Tool `whoami` answers with the scopes of the token that called it. Test controls:
+//! Tools `whoami` (and `write`, which needs the scope `write`: a token without it gets a 403
+//! `insufficient_scope`) answer with the scopes of the calling token. Test controls:
 //! `POST /admin/revoke-access`, `POST /admin/revoke-refresh`, `POST /admin/issue` (a token
 //! pair, as a platform would hand over), `GET /admin/stats` (token requests by grant type).
 
@@ -259,7 +260,25 @@ async fn require_token(
         )
             .into_response();
     };
-    let mut request = request;
+    // Tool `write` needs the scope `write`: without it, a 403 asking for more (step-up).
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 1 << 20).await else {
+        return StatusCode::BAD_REQUEST.into_response();
+    };
+    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    let wants_write = message["method"] == "tools/call" && message["params"]["name"] == "write";
+    if wants_write && !scope.split(' ').any(|s| s == "write") {
+        let challenge = format!(
+            "Bearer error=\"insufficient_scope\", scope=\"read write\", resource_metadata=\"{}/.well-known/oauth-protected-resource/mcp\"",
+            s.base
+        );
+        return (
+            StatusCode::FORBIDDEN,
+            [(header::WWW_AUTHENTICATE, challenge)],
+        )
+            .into_response();
+    }
+    let mut request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
     request.extensions_mut().insert(Scope(scope));
     next.run(request).await
 }
@@ -284,11 +303,10 @@ impl rmcp::ServerHandler for WhoAmI {
             "type".to_string(),
             json!("object"),
         )]));
-        Ok(ListToolsResult::with_all_items(vec![Tool::new(
-            "whoami",
-            "The scopes of the calling token",
-            schema,
-        )]))
+        Ok(ListToolsResult::with_all_items(vec![
+            Tool::new("whoami", "The scopes of the calling token", schema.clone()),
+            Tool::new("write", "Needs the scope write", schema),
+        ]))
     }
 
     async fn call_tool(

@@ -66,10 +66,8 @@ impl Authorized {
                 other => other,
             },
             Ok(_) => Err(required()),
-            Err(e) => {
-                tracing::warn!("renewing the access token failed: {e}");
-                Err(required())
-            }
+            // A failing token endpoint is not a refusal: the caller sees why and may retry.
+            Err(e) => Err(StreamableHttpError::Auth(e)),
         }
     }
 }

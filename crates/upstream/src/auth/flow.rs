@@ -20,6 +20,7 @@ pub struct Flows(Arc<Mutex<HashMap<String, Pending>>>);
 
 struct Pending {
     key: String,
+    credentials: super::store::KeyedCredentials,
     server: String,
     origin: String,
     session: AuthorizationSession,
@@ -39,7 +40,7 @@ pub struct AuthorizationDone {
 #[derive(Debug, thiserror::Error)]
 pub enum FlowError {
     #[error(
-        "this authorization link is unknown, used or expired (links work once, for 15 minutes); start again from the server's authorize URL"
+        "this authorization link is unknown, used or expired (links work once, for 15 minutes, on the gateway that made them); reauthorize the server (dashboard, `switchboard server reauthorize ID`, or `switchboard auth login NAME`) for a new one"
     )]
     UnknownState,
     #[error("the authorization server refused: {0}")]
@@ -98,12 +99,14 @@ impl Flows {
         let record = credentials.record().await.map_err(auth_failed)?;
         let redirect = ctx.redirect_uri(spec);
 
+        // Configured scopes, plus (after an `insufficient_scope`) the ones a tool asked for
+        // and the ones granted so far: a step-up never loses what already worked.
         let mut wanted: Vec<String> = scopes.clone();
-        if wanted.is_empty() && !record.wanted_scopes.is_empty() {
-            wanted = record.wanted_scopes.clone();
-            for granted in record.credentials.iter().flat_map(|c| &c.granted_scopes) {
-                if !wanted.contains(granted) {
-                    wanted.push(granted.clone());
+        if !record.wanted_scopes.is_empty() {
+            let granted = record.credentials.iter().flat_map(|c| &c.granted_scopes);
+            for scope in record.wanted_scopes.iter().chain(granted) {
+                if !wanted.contains(scope) {
+                    wanted.push(scope.clone());
                 }
             }
         }
@@ -163,6 +166,17 @@ impl Flows {
             .await
             .map_err(|(_, e)| auth_failed(e))?;
         let authorize_url = session.auth_url.clone();
+        // It is shown to people and opened in browsers: nothing but a web address.
+        if !matches!(
+            url::Url::parse(&authorize_url)
+                .map(|u| u.scheme().to_string())
+                .as_deref(),
+            Ok("https" | "http")
+        ) {
+            return Err(UpstreamError::Unauthorized(format!(
+                "the authorization server's authorize endpoint is not a web address: {authorize_url:?}"
+            )));
+        }
         let state = url::Url::parse(&authorize_url)
             .ok()
             .and_then(|u| {
@@ -185,6 +199,7 @@ impl Flows {
             state,
             Pending {
                 key: credentials.key.clone(),
+                credentials: credentials.clone(),
                 server: spec.name.to_string(),
                 origin: spec.origin.clone(),
                 session,
@@ -201,7 +216,6 @@ impl Flows {
         state: &str,
         code: &str,
         issuer: Option<&str>,
-        ctx: &OAuthContext,
     ) -> Result<AuthorizationDone, FlowError> {
         let pending = self
             .0
@@ -216,17 +230,11 @@ impl Flows {
             .await
             .map_err(|e| FlowError::Exchange(e.to_string()))?;
         if let Some(client) = pending.client {
-            let store = ctx.tokens.clone();
-            let mut record = store
-                .load(&pending.key)
+            pending
+                .credentials
+                .update(|r| r.client = Some(client))
                 .await
-                .map_err(FlowError::Exchange)?
-                .unwrap_or_default();
-            record.client = Some(client);
-            store
-                .save(&pending.key, &record)
-                .await
-                .map_err(FlowError::Exchange)?;
+                .map_err(|e| FlowError::Exchange(e.to_string()))?;
         }
         Ok(AuthorizationDone {
             key: pending.key,

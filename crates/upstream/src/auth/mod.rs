@@ -77,6 +77,10 @@ impl OAuthContext {
 
     pub(crate) fn credentials(&self, spec: &ServerSpec) -> KeyedCredentials {
         let key = token_key(spec);
+        let url = match &spec.transport {
+            switchboard_core::Transport::Http(http) => http.url.clone(),
+            switchboard_core::Transport::Stdio(_) => String::new(),
+        };
         let refreshing = self
             .refreshing
             .lock()
@@ -87,6 +91,7 @@ impl OAuthContext {
         KeyedCredentials {
             store: self.tokens.clone(),
             key,
+            url,
             refreshing,
         }
     }
@@ -111,6 +116,31 @@ pub fn callback_id(spec: &ServerSpec) -> String {
 
 fn auth_failed(e: AuthError) -> UpstreamError {
     UpstreamError::Unauthorized(e.to_string())
+}
+
+/// An OAuth failure classified once: refused credentials need new ones (`Unauthorized`);
+/// an unreachable or failing token endpoint, a broken store, is worth retrying (`Transport`),
+/// never a reason to send a person through authorization again.
+pub(crate) fn classify(e: &AuthError) -> UpstreamError {
+    let refused = match e {
+        AuthError::AuthorizationRequired
+        | AuthError::TokenRefreshRejected(_)
+        | AuthError::NoAuthorizationSupport => true,
+        AuthError::ClientCredentialsError(reason) | AuthError::TokenRefreshFailed(reason) => [
+            "invalid_client",
+            "unauthorized_client",
+            "invalid_grant",
+            "invalid_scope",
+        ]
+        .iter()
+        .any(|code| reason.contains(code)),
+        _ => false,
+    };
+    if refused {
+        UpstreamError::Unauthorized(e.to_string())
+    } else {
+        UpstreamError::Transport(format!("OAuth: {e}"))
+    }
 }
 
 /// A bearer token response made of given values (tokens handed over by a person).
@@ -303,5 +333,32 @@ pub(crate) async fn token_source(
             }
             Ok(TokenSource::Refreshing(tokio::sync::Mutex::new(manager)))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refusals_need_new_credentials_and_outages_are_retried() {
+        let refused = |e: AuthError| matches!(classify(&e), UpstreamError::Unauthorized(_));
+        assert!(refused(AuthError::AuthorizationRequired));
+        assert!(refused(AuthError::TokenRefreshRejected(
+            "invalid_grant".into()
+        )));
+        assert!(refused(AuthError::ClientCredentialsError(
+            "Token exchange failed: Server returned error response: invalid_client".into()
+        )));
+        // A token endpoint that is down or failing: retry later, no person needed.
+        assert!(!refused(AuthError::TokenRefreshFailed(
+            "Request failed: connection refused".into()
+        )));
+        assert!(!refused(AuthError::ClientCredentialsError(
+            "Token exchange failed: Server returned 503".into()
+        )));
+        assert!(!refused(AuthError::CredentialStoreError(
+            "disk full".into()
+        )));
     }
 }

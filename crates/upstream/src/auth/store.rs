@@ -25,6 +25,9 @@ pub struct TokenRecord {
     /// refreshed ones kept here (and unchanged ones do not).
     #[serde(default)]
     pub seed: Option<String>,
+    /// The server URL the tokens were obtained for: a server pointed elsewhere gets none.
+    #[serde(default)]
+    pub url: Option<String>,
 }
 
 impl std::fmt::Debug for TokenRecord {
@@ -110,7 +113,10 @@ impl FileTokens {
         use std::io::Write;
         use std::os::unix::fs::OpenOptionsExt;
         let bytes = serde_json::to_vec_pretty(all).map_err(|e| e.to_string())?;
-        let tmp = self.path.with_extension("tmp");
+        // One temporary name per process: `serve` and `auth login` may write at once.
+        let tmp = self
+            .path
+            .with_extension(format!("tmp.{}", std::process::id()));
         let path = self.path.clone();
         tokio::task::spawn_blocking(move || {
             if let Some(dir) = path.parent() {
@@ -158,6 +164,8 @@ impl TokenStore for FileTokens {
 pub(crate) struct KeyedCredentials {
     pub store: Arc<dyn TokenStore>,
     pub key: String,
+    /// The server's URL now; records kept for another URL count as empty.
+    pub url: String,
     pub refreshing: Arc<tokio::sync::Mutex<()>>,
 }
 
@@ -167,17 +175,25 @@ fn store_error(e: String) -> AuthError {
 
 impl KeyedCredentials {
     pub async fn record(&self) -> Result<TokenRecord, AuthError> {
-        Ok(self
+        let record = self
             .store
             .load(&self.key)
             .await
             .map_err(store_error)?
-            .unwrap_or_default())
+            .unwrap_or_default();
+        match &record.url {
+            Some(url) if *url != self.url => {
+                tracing::warn!(key = %self.key, "the server's URL changed; its kept tokens are not sent to the new one");
+                Ok(TokenRecord::default())
+            }
+            _ => Ok(record),
+        }
     }
 
     pub async fn update(&self, change: impl FnOnce(&mut TokenRecord)) -> Result<(), AuthError> {
         let mut record = self.record().await?;
         change(&mut record);
+        record.url = Some(self.url.clone());
         self.store
             .save(&self.key, &record)
             .await
