@@ -490,6 +490,24 @@ impl Registry {
         self.inner.connect.oauth.as_ref()
     }
 
+    /// Finishes the authorization flow `state` belongs to (the browser came back with `code`):
+    /// the tokens are saved; the caller reconnects the server it names.
+    pub async fn complete_authorization(
+        &self,
+        state: &str,
+        code: &str,
+        issuer: Option<&str>,
+    ) -> Result<switchboard_upstream::auth::AuthorizationDone, switchboard_upstream::auth::FlowError>
+    {
+        let connect = &self.inner.connect;
+        let Some(ctx) = &connect.oauth else {
+            return Err(switchboard_upstream::auth::FlowError::UnknownState);
+        };
+        ctx.flows
+            .complete(state, code, issuer, &connect.http, ctx)
+            .await
+    }
+
     /// Starts a new authorization for a server with the authorization code flow (its
     /// connection is closed and it waits in `authenticating` with the URL to open). The error
     /// says why not: no such server, or no flow to run.

@@ -79,7 +79,11 @@ pub async fn finish(
             "the callback has no code",
         );
     };
-    let done = match oauth.flows.complete(state, code, q.iss.as_deref()).await {
+    let done = match cb
+        .registry
+        .complete_authorization(state, code, q.iss.as_deref())
+        .await
+    {
         Ok(done) => done,
         Err(e) => {
             return page(

@@ -83,4 +83,28 @@ impl TokenStore for SealedTokens {
             .await
             .map_err(|e| e.to_string())
     }
+
+    async fn save_flow(&self, key: &str, flow: &str) -> Result<bool, String> {
+        let sealed = self.sealer.seal(key, FIELD, flow);
+        self.store
+            .save_oauth_tokens(key, &sealed)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(true)
+    }
+
+    async fn take_flow(&self, key: &str) -> Result<Option<String>, String> {
+        let Some(sealed) = self
+            .store
+            .take_oauth_tokens(key)
+            .await
+            .map_err(|e| e.to_string())?
+        else {
+            return Ok(None);
+        };
+        self.sealer
+            .open(key, FIELD, &sealed)
+            .map(Some)
+            .map_err(|e| format!("the stored flow {key} cannot be opened: {e}"))
+    }
 }

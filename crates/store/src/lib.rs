@@ -96,6 +96,11 @@ pub trait Store: Send + Sync + 'static {
     async fn delete_oauth_tokens(&self, key: &str) -> Result<(), StoreError>;
     /// Every key with a token record (for re-sealing after a key rotation).
     async fn oauth_token_keys(&self) -> Result<Vec<String>, StoreError>;
+    /// Returns the record `key` and deletes it in one statement: of several replicas taking
+    /// it at once, one gets it.
+    async fn take_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError>;
+    /// Deletes the records whose key starts with `prefix`, saved before `before_ms`.
+    async fn prune_oauth_tokens(&self, prefix: &str, before_ms: i64) -> Result<u64, StoreError>;
 }
 
 /// Walks the whole audit chain in pages; `progress` hears the count checked so far.

@@ -547,6 +547,26 @@ impl Store for SqlStore {
             .collect::<Result<_, _>>()?)
     }
 
+    async fn take_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("DELETE FROM oauth_tokens WHERE token_key = $1 RETURNING sealed")
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.map(|r| r.try_get("sealed")).transpose()?)
+    }
+
+    async fn prune_oauth_tokens(&self, prefix: &str, before_ms: i64) -> Result<u64, StoreError> {
+        let pattern = format!("{}%", prefix.replace('%', "").replace('_', "\\_"));
+        Ok(sqlx::query(
+            "DELETE FROM oauth_tokens WHERE token_key LIKE $1 ESCAPE '\\' AND saved_at < $2",
+        )
+        .bind(pattern)
+        .bind(before_ms)
+        .execute(&self.pool)
+        .await?
+        .rows_affected())
+    }
+
     async fn delete_oauth_tokens(&self, key: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM oauth_tokens WHERE token_key = $1")
             .bind(key)

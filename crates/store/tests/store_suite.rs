@@ -269,6 +269,20 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
         Some("sealed-2")
     );
     assert_eq!(a.oauth_token_keys().await.unwrap(), ["config:gh"]);
+    // Taken once: the second taker gets nothing.
+    a.save_oauth_tokens("flow:s1", "f").await.unwrap();
+    assert_eq!(
+        b.take_oauth_tokens("flow:s1").await.unwrap().as_deref(),
+        Some("f")
+    );
+    assert_eq!(a.take_oauth_tokens("flow:s1").await.unwrap(), None);
+    // Pruning by prefix and age leaves the rest.
+    a.save_oauth_tokens("flow:old", "f").await.unwrap();
+    assert_eq!(
+        a.prune_oauth_tokens("flow:", now_ms() + 1).await.unwrap(),
+        1
+    );
+    assert!(a.load_oauth_tokens("config:gh").await.unwrap().is_some());
     b.delete_oauth_tokens("config:gh").await.unwrap();
     assert_eq!(a.load_oauth_tokens("config:gh").await.unwrap(), None);
 

@@ -221,3 +221,64 @@ async fn authorization_code_over_rest_and_the_callback_then_a_restart_keeps_the_
 fn url_encoded(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_flow_begun_on_one_replica_is_finished_on_another() {
+    let upstream = kit::Served::start(Path::new(FIXTURE), &[]).await;
+    let data = tempfile::tempdir().unwrap();
+    let sealer = Arc::new(Sealer::from_keys(vec![[9u8; 32]]));
+    let store_a = Arc::new(SqlStore::open_sqlite(data.path()).await.unwrap());
+    let store_b = Arc::new(SqlStore::open_sqlite(data.path()).await.unwrap());
+    let org = store_a
+        .create_org("acme", &["mcp_external_servers".into()])
+        .await
+        .unwrap();
+    let (token, hash) = new_api_token();
+    store_a
+        .create_token(&org.id, &["integrations:manage".into()], &hash)
+        .await
+        .unwrap();
+    let a = gateway(store_a, sealer.clone()).await;
+    let b = gateway(store_b, sealer).await;
+    let created = call(
+        &a.base,
+        "POST",
+        "/api/integrations/mcp/servers",
+        &token,
+        Some(
+            json!({"name": "Protected", "slug": "protected", "url": upstream.url,
+            "auth_method": "authorizationCode"}),
+        ),
+    )
+    .await;
+    let url = created["authorize_url"].as_str().unwrap();
+    // The authorization server sends the browser to A's callback; a load balancer hands it
+    // to B instead.
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let approved = no_redirects.get(url).send().await.unwrap();
+    let location = approved.headers()["location"].to_str().unwrap();
+    assert!(location.starts_with(&a.base), "{location}");
+    let to_b = location.replacen(&a.base, &b.base, 1);
+    let page = reqwest::get(&to_b).await.unwrap();
+    assert_eq!(page.status(), 200);
+    assert!(page.text().await.unwrap().contains("ready"));
+    let row = &call(
+        &b.base,
+        "GET",
+        "/api/integrations/mcp/servers",
+        &token,
+        None,
+    )
+    .await["servers"][0];
+    assert_eq!(row["status"], "ready", "{row}");
+    // Used once, on any replica: A refuses the same link now.
+    let again = reqwest::get(location).await.unwrap();
+    assert_eq!(again.status(), 400);
+    for gw in [a, b] {
+        gw.shutdown.cancel();
+        gw.registry.shutdown().await;
+    }
+}

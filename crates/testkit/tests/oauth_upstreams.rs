@@ -232,10 +232,23 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
 
     let (code, state) = approve(&url).await;
     // A made-up state is refused; the real one works once.
-    assert!(ctx.flows.complete("forged", &code, None).await.is_err());
-    let done = ctx.flows.complete(&state, &code, None).await.unwrap();
+    assert!(
+        registry
+            .complete_authorization("forged", &code, None)
+            .await
+            .is_err()
+    );
+    let done = registry
+        .complete_authorization(&state, &code, None)
+        .await
+        .unwrap();
     assert_eq!(done.server, "fx");
-    assert!(ctx.flows.complete(&state, &code, None).await.is_err());
+    assert!(
+        registry
+            .complete_authorization(&state, &code, None)
+            .await
+            .is_err()
+    );
     let info = registry.refresh("fx").await.unwrap();
     assert_eq!(info.status, ServerStatus::Ready, "{info:?}");
     assert_eq!(
@@ -257,7 +270,10 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
         "scope: read"
     );
     let (code, state) = approve(&wider).await;
-    ctx.flows.complete(&state, &code, None).await.unwrap();
+    registry
+        .complete_authorization(&state, &code, None)
+        .await
+        .unwrap();
     registry.refresh("fx").await.unwrap();
     assert_eq!(
         whoami(&registry, "fx__write").await.unwrap(),

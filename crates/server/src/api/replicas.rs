@@ -223,12 +223,16 @@ async fn run_if_due(state: &ApiState, job: &str, every: Duration, options: &JobO
             .map(|n| format!("{n} server(s) changed")),
         _ => {
             let before = now_ms() - options.session_lifetime.as_millis() as i64;
-            state
-                .store
-                .prune_sessions(before)
-                .await
-                .map(|n| format!("{n} old session(s) forgotten"))
-                .map_err(ApiError::from)
+            // Authorization flows nobody finished within the hour.
+            let flows_before = now_ms() - 3_600_000;
+            let sessions = state.store.prune_sessions(before).await;
+            let flows = state.store.prune_oauth_tokens("flow:", flows_before).await;
+            match (sessions, flows) {
+                (Ok(s), Ok(f)) => Ok(format!(
+                    "{s} old session(s) and {f} unfinished authorization(s) forgotten"
+                )),
+                (Err(e), _) | (_, Err(e)) => Err(ApiError::from(e)),
+            }
         }
     };
     match outcome {

@@ -1,6 +1,9 @@
 //! The authorization code flow (OAuth 2.1 with PKCE) for a person: begun when a server
 //! refuses us, finished when the authorization server sends the browser back with a code.
 
+use super::shared_flow::{
+    CapturedState, SavedFlow, finish_saved, flow_key, keep_registration, now_ms,
+};
 use super::{OAuthContext, RegisteredClient, auth_failed};
 use crate::{UpstreamError, UpstreamHttp};
 use rmcp::transport::auth::{AuthorizationManager, AuthorizationRequest, AuthorizationSession};
@@ -14,6 +17,10 @@ const FLOW_LIFETIME: Duration = Duration::from_secs(15 * 60);
 /// Flows waiting at once, at most (older ones are dropped first).
 const MAX_FLOWS: usize = 1000;
 
+fn auth_failed_text(reason: String) -> UpstreamError {
+    UpstreamError::Unauthorized(reason)
+}
+
 /// Flows waiting for their callback, by their `state` value (single use).
 #[derive(Clone, Default)]
 pub struct Flows(Arc<Mutex<HashMap<String, Pending>>>);
@@ -25,6 +32,8 @@ struct Pending {
     origin: String,
     session: AuthorizationSession,
     client: Option<RegisteredClient>,
+    /// Kept in the store too: whoever takes it from there first finishes it.
+    shared: bool,
     started: Instant,
 }
 
@@ -121,13 +130,16 @@ impl Flows {
         // Which client: the configured one, a metadata document where supported, the
         // registration kept from last time, or a new registration (kept, secret included).
         let mut registered = None;
+        let (client_id, client_secret);
         if let Some(client) = client {
             request = request.with_preregistered_client(client.id.clone());
             if let Some(secret) = &client.secret {
                 request = request.with_client_secret(secret.clone());
             }
+            (client_id, client_secret) = (client.id.clone(), client.secret.clone());
         } else if let Some(metadata_url) = client_metadata_url.as_ref().filter(|_| cimd) {
             request = request.with_client_metadata_url(metadata_url.clone());
+            (client_id, client_secret) = (metadata_url.clone(), None);
         } else if let Some(kept) = record
             .client
             .clone()
@@ -137,6 +149,7 @@ impl Flows {
             if let Some(secret) = &kept.secret {
                 request = request.with_client_secret(secret.clone());
             }
+            (client_id, client_secret) = (kept.id.clone(), kept.secret.clone());
             registered = Some(kept);
         } else if can_register {
             let scope_refs: Vec<&str> = wanted.iter().map(String::as_str).collect();
@@ -156,12 +169,15 @@ impl Flows {
             if let Some(secret) = &kept.secret {
                 request = request.with_client_secret(secret.clone());
             }
+            (client_id, client_secret) = (kept.id.clone(), kept.secret.clone());
             registered = Some(kept);
         } else {
             return Err(UpstreamError::Unauthorized(
                 "the authorization server offers no client registration; register a client there and set auth.clientId (and clientSecret)".into(),
             ));
         }
+        let pkce = CapturedState::default();
+        manager.set_state_store(pkce.clone());
         let session = AuthorizationSession::new(manager, request)
             .await
             .map_err(|(_, e)| auth_failed(e))?;
@@ -185,6 +201,30 @@ impl Flows {
                     .map(|(_, v)| v.into_owned())
             })
             .ok_or_else(|| UpstreamError::Unauthorized("the authorize URL has no state".into()))?;
+        // Kept in the store too, so any replica (or this one after a restart) can finish it.
+        let mut shared = false;
+        if let Some(pkce) = pkce.take() {
+            let saved = SavedFlow {
+                key: credentials.key.clone(),
+                server: spec.name.to_string(),
+                origin: spec.origin.clone(),
+                url: url.to_string(),
+                redirect_uri: redirect.clone(),
+                client_id,
+                client_secret,
+                registered: registered.clone(),
+                started_ms: now_ms(),
+                pkce,
+            };
+            let json =
+                serde_json::to_string(&saved).map_err(|e| auth_failed_text(e.to_string()))?;
+            match ctx.tokens.save_flow(&flow_key(&state), &json).await {
+                Ok(kept) => shared = kept,
+                Err(e) => {
+                    tracing::warn!(server = %spec.name, "the flow is not shared with other replicas: {e}")
+                }
+            }
+        }
         let mut flows = self.0.lock().unwrap_or_else(|p| p.into_inner());
         flows.retain(|_, p| p.started.elapsed() < FLOW_LIFETIME);
         if flows.len() >= MAX_FLOWS
@@ -204,38 +244,44 @@ impl Flows {
                 origin: spec.origin.clone(),
                 session,
                 client: registered,
+                shared,
                 started: Instant::now(),
             },
         );
         Ok(authorize_url)
     }
 
-    /// Finishes the flow `state` belongs to with `code` (once): the tokens are saved.
+    /// Finishes the flow `state` belongs to with `code` (once): the tokens are saved. A flow
+    /// begun by another replica (or before a restart) is finished from the store.
     pub async fn complete(
         &self,
         state: &str,
         code: &str,
         issuer: Option<&str>,
+        http: &UpstreamHttp,
+        ctx: &OAuthContext,
     ) -> Result<AuthorizationDone, FlowError> {
         let pending = self
             .0
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .remove(state)
-            .filter(|p| p.started.elapsed() < FLOW_LIFETIME)
-            .ok_or(FlowError::UnknownState)?;
+            .filter(|p| p.started.elapsed() < FLOW_LIFETIME);
+        let Some(pending) = pending else {
+            return finish_saved(state, code, issuer, http, ctx, FLOW_LIFETIME).await;
+        };
+        // Used here: no other replica may use it again (and if one did, it is used up).
+        match ctx.tokens.take_flow(&flow_key(state)).await {
+            Ok(None) if pending.shared => return Err(FlowError::UnknownState),
+            Ok(_) => {}
+            Err(e) => tracing::warn!("cannot forget a finished flow: {e}"),
+        }
         pending
             .session
             .handle_callback_with_issuer(code, state, issuer)
             .await
             .map_err(|e| FlowError::Exchange(e.to_string()))?;
-        if let Some(client) = pending.client {
-            pending
-                .credentials
-                .update(|r| r.client = Some(client))
-                .await
-                .map_err(|e| FlowError::Exchange(e.to_string()))?;
-        }
+        keep_registration(&pending.credentials, pending.client).await?;
         Ok(AuthorizationDone {
             key: pending.key,
             server: pending.server,

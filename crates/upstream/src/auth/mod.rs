@@ -6,6 +6,7 @@ mod flow;
 mod http;
 #[cfg(feature = "keychain")]
 mod keychain;
+mod shared_flow;
 mod source;
 mod store;
 
@@ -76,11 +77,16 @@ impl OAuthContext {
     }
 
     pub(crate) fn credentials(&self, spec: &ServerSpec) -> KeyedCredentials {
-        let key = token_key(spec);
         let url = match &spec.transport {
             switchboard_core::Transport::Http(http) => http.url.clone(),
             switchboard_core::Transport::Stdio(_) => String::new(),
         };
+        self.credentials_at(&token_key(spec), &url)
+    }
+
+    /// The record `key` of the server at `url`.
+    pub(crate) fn credentials_at(&self, key: &str, url: &str) -> KeyedCredentials {
+        let (key, url) = (key.to_string(), url.to_string());
         let refreshing = self
             .refreshing
             .lock()

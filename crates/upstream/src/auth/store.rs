@@ -57,6 +57,16 @@ pub trait TokenStore: Send + Sync + 'static {
     async fn load(&self, key: &str) -> Result<Option<TokenRecord>, String>;
     async fn save(&self, key: &str, record: &TokenRecord) -> Result<(), String>;
     async fn delete(&self, key: &str) -> Result<(), String>;
+
+    /// Keeps a flow in progress (`flow:<state>`, JSON) so another replica can finish it;
+    /// `false` from stores that cannot share it (the replica that began a flow finishes it).
+    async fn save_flow(&self, _key: &str, _flow: &str) -> Result<bool, String> {
+        Ok(false)
+    }
+    /// Returns a kept flow and forgets it (at most one caller gets it).
+    async fn take_flow(&self, _key: &str) -> Result<Option<String>, String> {
+        Ok(None)
+    }
 }
 
 /// Tokens in memory only: lost at exit (tests, one-shot commands).
