@@ -84,6 +84,13 @@ impl TokenStore for SealedTokens {
             .map_err(|e| e.to_string())
     }
 
+    async fn refresh_lock(&self, key: &str) -> Result<Option<Box<dyn Send>>, String> {
+        self.store
+            .lock(&format!("oauth-refresh:{key}"))
+            .await
+            .map_err(|e| e.to_string())
+    }
+
     async fn save_flow(&self, key: &str, flow: &str) -> Result<bool, String> {
         let sealed = self.sealer.seal(key, FIELD, flow);
         self.store

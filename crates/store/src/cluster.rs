@@ -101,6 +101,21 @@ impl SqlStore {
         Ok(Some(ChangeListener { inner }))
     }
 
+    /// Holds a cluster-wide lock on `key` until the returned value is dropped (Postgres: a
+    /// transaction holding an advisory lock, rolled back on drop); `None` on SQLite, whose
+    /// one process coordinates itself.
+    pub(crate) async fn lock_key(&self, key: &str) -> Result<Option<Box<dyn Send>>, StoreError> {
+        if self.backend() != Backend::Postgres {
+            return Ok(None);
+        }
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(job_lock(&format!("lock:{key}")))
+            .execute(&mut *tx)
+            .await?;
+        Ok(Some(Box::new(tx)))
+    }
+
     pub(crate) async fn claim(
         &self,
         name: &str,

@@ -99,6 +99,10 @@ pub trait Store: Send + Sync + 'static {
     /// Returns the record `key` and deletes it in one statement: of several replicas taking
     /// it at once, one gets it.
     async fn take_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError>;
+    /// Waits for, then holds, a lock on `key` shared by every replica, until the value is
+    /// dropped (so one replica at a time refreshes a token that rotates). `None` where one
+    /// process is all there is (SQLite).
+    async fn lock(&self, key: &str) -> Result<Option<Box<dyn Send>>, StoreError>;
     /// Deletes the records whose key starts with `prefix`, saved before `before_ms`.
     async fn prune_oauth_tokens(&self, prefix: &str, before_ms: i64) -> Result<u64, StoreError>;
 }

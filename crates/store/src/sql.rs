@@ -547,6 +547,10 @@ impl Store for SqlStore {
             .collect::<Result<_, _>>()?)
     }
 
+    async fn lock(&self, key: &str) -> Result<Option<Box<dyn Send>>, StoreError> {
+        self.lock_key(key).await
+    }
+
     async fn take_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("DELETE FROM oauth_tokens WHERE token_key = $1 RETURNING sealed")
             .bind(key)

@@ -269,6 +269,16 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
         Some("sealed-2")
     );
     assert_eq!(a.oauth_token_keys().await.unwrap(), ["config:gh"]);
+    // A lock shared by replicas (Postgres): the second holder waits for the first.
+    if let Some(held) = a.lock("config:gh").await.unwrap() {
+        let b2 = b.clone();
+        let waiting = tokio::spawn(async move { b2.lock("config:gh").await.map(|l| l.is_some()) });
+        // The first holder is still inside its lock after a full round trip of its own.
+        a.load_oauth_tokens("config:gh").await.unwrap();
+        assert!(!waiting.is_finished(), "the lock is held");
+        drop(held);
+        assert!(waiting.await.unwrap().unwrap(), "taken once released");
+    }
     // Taken once: the second taker gets nothing.
     a.save_oauth_tokens("flow:s1", "f").await.unwrap();
     assert_eq!(

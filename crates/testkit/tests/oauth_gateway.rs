@@ -282,3 +282,66 @@ async fn a_flow_begun_on_one_replica_is_finished_on_another() {
         gw.registry.shutdown().await;
     }
 }
+
+/// Two replicas on one Postgres share a server's tokens; its refresh tokens work once. When
+/// both find the access token refused at the same moment, they refresh in turn (a lock in the
+/// database), the second with the refresh token the first just got: both calls succeed.
+#[tokio::test(flavor = "multi_thread")]
+async fn replicas_refresh_a_rotating_token_in_turn() {
+    let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").expect(
+        "SWITCHBOARD_TEST_DATABASE_URL is not set: point it at a Postgres database (scripts/test.sh sets postgres://postgres@127.0.0.1:5432/test)",
+    );
+    let schema = format!("sb_oauth_{}", std::process::id());
+    let scoped = switchboard_store::create_schema(&url, &schema)
+        .await
+        .unwrap();
+    let upstream = kit::Served::start(Path::new(FIXTURE), &[]).await;
+    let issued: Value = reqwest::Client::new()
+        .post(upstream.url.replace("/mcp", "/admin/issue"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let (_dir, config) = kit::write_mcp_json(json!({"given": {"type": "http", "url": upstream.url,
+        "auth": {"type": "oauth2", "accessToken": issued["access_token"], "refreshToken": issued["refresh_token"],
+                 "tokenUrl": upstream.url.replace("/mcp", "/token")}}}));
+    let config = switchboard_config::load(&[config]).unwrap();
+    let sealer = Arc::new(Sealer::from_keys(vec![[3u8; 32]]));
+    let mut replicas = Vec::new();
+    for _ in 0..2 {
+        let store = Arc::new(SqlStore::open(&scoped).await.unwrap());
+        let tokens = SealedTokens {
+            store,
+            sealer: sealer.clone(),
+        };
+        let registry = Registry::new(
+            RegistryOptions::default()
+                .with_dev(true)
+                .with_oauth(OAuthContext::new(Arc::new(tokens), "http://127.0.0.1:9")),
+        );
+        registry.apply_config(&config).await;
+        replicas.push(registry);
+    }
+    reqwest::Client::new()
+        .post(upstream.url.replace("/mcp", "/admin/revoke-access"))
+        .send()
+        .await
+        .unwrap();
+    let calls = replicas.iter().map(|r| {
+        r.call_tool(
+            "given__whoami",
+            None,
+            switchboard_registry::CallOptions::default(),
+        )
+    });
+    for outcome in futures::future::join_all(calls).await {
+        let result = outcome.expect("both replicas get a fresh token");
+        assert_eq!(kit::text(&result), "scope: read");
+    }
+    for registry in replicas {
+        registry.shutdown().await;
+    }
+    switchboard_store::drop_schema(&url, &schema).await.unwrap();
+}

@@ -55,7 +55,7 @@ pub async fn document() -> Json<Value> {
                     "responses": with(json!({"200": {"description": "The server after discovery", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Server"}}}}}))
                 },
                 "delete": {
-                    "summary": "Soft delete: credentials wiped, tools gone, row kept for old audit rows",
+                    "summary": "Soft delete: credentials and OAuth tokens wiped, tools gone, row kept for old audit rows",
                     "responses": with(json!({"200": {"description": "Deleted"}}))
                 }
             },
@@ -65,7 +65,7 @@ pub async fn document() -> Json<Value> {
                     {"name": "operation", "in": "path", "required": true, "schema": {"type": "string", "enum": ["refresh", "disable", "enable", "reauthorize"]}}
                 ],
                 "post": {
-                    "summary": "Operate the server: refresh (reconnect and discover), disable (stop; credentials kept; survives restarts), enable, reauthorize (OAuth servers). Config-file servers (id config:NAME) need the role gateway:operate instead of integrations:manage",
+                    "summary": "Operate the server: refresh (reconnect and discover), disable (stop; credentials kept; survives restarts), enable, reauthorize (authorizationCode servers: a new flow; the answer carries authorize_url). Config-file servers (id config:NAME) need the role gateway:operate instead of integrations:manage",
                     "responses": with(json!({"200": {"description": "The server afterwards", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Server"}}}}}))
                 }
             },
@@ -124,25 +124,32 @@ pub async fn document() -> Json<Value> {
                     "refresh_token": {"type": "string", "maxLength": 8000},
                     "key": {"type": "string", "maxLength": 8000, "description": "apiKey: the key"},
                     "header_name": {"type": "string", "description": "apiKey: the header (default Authorization)"},
-                    "value_prefix": {"type": "string", "description": "apiKey: text before the key, e.g. \"Key \""}}},
+                    "value_prefix": {"type": "string", "description": "apiKey: text before the key, e.g. \"Key \""},
+                    "client_id": {"type": "string", "description": "oauth2, clientCredentials, authorizationCode: the OAuth client"},
+                    "client_secret": {"type": "string", "maxLength": 8000, "description": "the OAuth client's secret (confidential clients)"},
+                    "token_url": {"type": "string", "description": "clientCredentials (required), oauth2 (optional: discovered otherwise)"},
+                    "scopes": {"type": "array", "items": {"type": "string"}, "description": "clientCredentials, authorizationCode"},
+                    "client_metadata_url": {"type": "string", "description": "authorizationCode: an https client ID metadata document"}}},
                 "CreateServer": {"type": "object", "additionalProperties": false, "required": ["name", "slug", "url"], "properties": {
                     "name": {"type": "string", "minLength": 1, "maxLength": 100},
                     "slug": {"type": "string", "pattern": "^[a-z][a-z0-9_]{0,31}$"},
                     "url": {"type": "string", "maxLength": 2048},
-                    "auth_method": {"type": "string", "enum": ["none", "bearer", "apiKey", "oauth2"]},
+                    "auth_method": {"type": "string", "enum": ["none", "bearer", "apiKey", "oauth2", "clientCredentials", "authorizationCode"]},
                     "credentials": {"$ref": "#/components/schemas/Credentials"}}},
                 "UpdateServer": {"type": "object", "additionalProperties": false, "properties": {
                     "name": {"type": "string", "minLength": 1, "maxLength": 100},
                     "url": {"type": "string", "maxLength": 2048},
-                    "auth_method": {"type": "string", "enum": ["none", "bearer", "apiKey", "oauth2"]},
+                    "auth_method": {"type": "string", "enum": ["none", "bearer", "apiKey", "oauth2", "clientCredentials", "authorizationCode"]},
                     "credentials": {"$ref": "#/components/schemas/Credentials"}}},
                 "Created": {"type": "object", "properties": {
                     "id": {"type": "string"}, "status": {"type": "string"},
-                    "tool_count": {"type": "integer"}, "error": {"type": ["string", "null"]}}},
+                    "tool_count": {"type": "integer"}, "error": {"type": ["string", "null"]},
+                    "authorize_url": {"type": ["string", "null"], "description": "authorizationCode: where a person authorizes the gateway (status authenticating)"}}},
                 "Server": {"type": "object", "properties": {
                     "id": {"type": "string"}, "slug": {"type": "string"}, "name": {"type": "string"},
                     "url": {"type": "string"}, "auth_method": {"type": "string"},
-                    "status": {"type": "string", "enum": ["connecting", "ready", "error", "deleted"]},
+                    "status": {"type": "string", "enum": ["connecting", "authenticating", "ready", "error", "disabled", "idle", "deleted"]},
+                    "authorize_url": {"type": "string", "description": "while authenticating (or a tool waits for more scope): where a person authorizes the gateway"},
                     "last_discovered_at": {"type": ["integer", "null"]}, "last_error": {"type": ["string", "null"]},
                     "discovered_tools": {"type": "array", "items": {"type": "string"}},
                     "created_at": {"type": "integer"}, "deleted_at": {"type": ["integer", "null"]},

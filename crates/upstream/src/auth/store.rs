@@ -58,6 +58,11 @@ pub trait TokenStore: Send + Sync + 'static {
     async fn save(&self, key: &str, record: &TokenRecord) -> Result<(), String>;
     async fn delete(&self, key: &str) -> Result<(), String>;
 
+    /// Held while `key`'s tokens are refreshed, so replicas sharing the store take turns (a
+    /// refresh token that rotates works once). `None`: nothing beyond this process to wait for.
+    async fn refresh_lock(&self, _key: &str) -> Result<Option<Box<dyn Send>>, String> {
+        Ok(None)
+    }
     /// Keeps a flow in progress (`flow:<state>`, JSON) so another replica can finish it;
     /// `false` from stores that cannot share it (the replica that began a flow finishes it).
     async fn save_flow(&self, _key: &str, _flow: &str) -> Result<bool, String> {
@@ -227,7 +232,14 @@ impl CredentialStore for KeyedCredentials {
         self.update(|r| r.credentials = None).await
     }
     async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, AuthError> {
-        let guard = self.refreshing.clone().lock_owned().await;
-        Ok(Some(CredentialRefreshGuard::new(guard)))
+        // This process's tasks first, then the other replicas (rmcp reads the tokens again
+        // once it holds the guard, so the one that waited uses the refreshed tokens).
+        let here = self.refreshing.clone().lock_owned().await;
+        let everywhere = self
+            .store
+            .refresh_lock(&self.key)
+            .await
+            .map_err(store_error)?;
+        Ok(Some(CredentialRefreshGuard::new((here, everywhere))))
     }
 }
