@@ -508,6 +508,28 @@ impl Registry {
             .await
     }
 
+    /// Records that the authorization `name` waited for did not finish (refused, expired,
+    /// failed exchange): it leaves `authenticating` for `error` with the reason. A server not
+    /// waiting for one is left alone (an old link replayed changes nothing).
+    pub fn authorization_failed(&self, name: &str, why: &str) {
+        let Some(entry) = self.entry(name) else {
+            return;
+        };
+        {
+            let mut state = entry.state();
+            if state.status != Some(ServerStatus::Authenticating) {
+                return;
+            }
+            state.status = Some(ServerStatus::Error);
+            state.authorize_url = None;
+            state.auth_refused = true;
+            state.last_error = Some(format!(
+                "the authorization did not finish: {why}; reauthorize to try again"
+            ));
+        }
+        self.publish(&entry);
+    }
+
     /// Starts a new authorization for a server with the authorization code flow (its
     /// connection is closed and it waits in `authenticating` with the URL to open). The error
     /// says why not: no such server, or no flow to run.

@@ -42,6 +42,17 @@ fn page(status: StatusCode, title: &str, text: &str) -> Response {
     (status, [csp], Html(body)).into_response()
 }
 
+/// A callback that did not finish: the page says why, and a config-file server waiting for
+/// it shows why too (so `switchboard auth login` and the dashboard stop waiting).
+async fn failed(cb: &CallbackState, server: &str, title: &str, why: &str) -> Response {
+    cb.registry.authorization_failed(server, why);
+    page(
+        StatusCode::BAD_REQUEST,
+        title,
+        &format!("{why}. Reauthorize {server} to try again."),
+    )
+}
+
 pub async fn finish(
     State(cb): State<CallbackState>,
     Path(server): Path<String>,
@@ -64,13 +75,13 @@ pub async fn finish(
     if let Some(error) = &q.error {
         oauth.flows.cancel(state);
         let detail = q.error_description.as_deref().unwrap_or("");
-        return page(
-            StatusCode::BAD_REQUEST,
+        return failed(
+            &cb,
+            &server,
             "Authorization refused",
-            &format!(
-                "the authorization server answered {error}: {detail}. Reauthorize {server} to try again."
-            ),
-        );
+            &format!("the authorization server answered {error}: {detail}"),
+        )
+        .await;
     }
     let Some(code) = q.code.as_deref() else {
         return page(
@@ -85,13 +96,7 @@ pub async fn finish(
         .await
     {
         Ok(done) => done,
-        Err(e) => {
-            return page(
-                StatusCode::BAD_REQUEST,
-                "Authorization failed",
-                &e.to_string(),
-            );
-        }
+        Err(e) => return failed(&cb, &server, "Authorization failed", &e.to_string()).await,
     };
     let info = match (done.origin.strip_prefix("api:"), &cb.api) {
         (Some(row_id), Some(api)) => api.reconnect_row(row_id).await,

@@ -335,3 +335,30 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
     );
     registry.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_refused_authorization_is_shown_and_the_next_call_starts_a_new_one() {
+    let server = AuthServer::start(&[]).await;
+    let (registry, _config) = registry_with(
+        json!({"fx": {"type": "http", "url": server.served.url, "auth": {"type": "authorizationCode"}}}),
+        OAuthContext::in_memory(),
+    )
+    .await;
+    let first = registry.servers().remove(0).authorize_url.unwrap();
+    // The person said no (the callback carried `error=access_denied`).
+    registry.authorization_failed("fx", "the authorization server answered access_denied");
+    let info = registry.servers().remove(0);
+    assert_eq!(info.status, ServerStatus::Error, "{info:?}");
+    assert!(
+        info.last_error
+            .as_deref()
+            .unwrap()
+            .contains("access_denied"),
+        "{info:?}"
+    );
+    // A refresh (or reauthorize) asks again, with a new link.
+    let info = registry.refresh("fx").await.unwrap();
+    assert_eq!(info.status, ServerStatus::Authenticating, "{info:?}");
+    assert_ne!(info.authorize_url.unwrap(), first);
+    registry.shutdown().await;
+}
