@@ -5,7 +5,6 @@
 use crate::entry::ServerEntry;
 use crate::lifecycle::MAX_FAILURES;
 use switchboard_core::{CallError, ErrorKind, OAuthSpec, ServerStatus, Transport};
-use switchboard_upstream::auth::token_key;
 use switchboard_upstream::{ConnectOptions, UpstreamError};
 
 /// How a person gets a new authorization, for messages.
@@ -57,16 +56,7 @@ impl ServerEntry {
         if more_scope && let Some(scopes) = challenge_scopes(challenge) {
             // Kept with the tokens, so the next authorization (here or `auth login`) asks
             // for them too.
-            let key = token_key(&self.spec);
-            let mut record = ctx
-                .tokens
-                .load(&key)
-                .await
-                .ok()
-                .flatten()
-                .unwrap_or_default();
-            record.wanted_scopes = scopes;
-            if let Err(e) = ctx.tokens.save(&key, &record).await {
+            if let Err(e) = ctx.want_scopes(&self.spec, scopes).await {
                 tracing::warn!(server = %name, "cannot keep the wanted scopes: {e}");
             }
         }
@@ -94,6 +84,7 @@ impl ServerEntry {
                     let mut state = self.state();
                     state.status = Some(ServerStatus::Authenticating);
                     state.authorize_url = Some(url);
+                    state.authorize_since = Some(tokio::time::Instant::now());
                     state.last_error = Some(format!("{refused}; waiting for authorization"));
                     state.connection.take()
                 };

@@ -61,6 +61,8 @@ pub(crate) struct State {
     pub authorize_url: Option<String>,
     /// The last failure was refused credentials (calls fail as `auth_unavailable`).
     pub auth_refused: bool,
+    /// When the server began waiting in `authenticating` (its link expires).
+    pub authorize_since: Option<tokio::time::Instant>,
 }
 
 impl ServerEntry {

@@ -45,6 +45,37 @@ pub fn idle_due(spec: &ServerSpec, last_used: Instant, in_flight: usize, now: In
     }
 }
 
+/// Whether an authorization link handed out at `since` has expired by `now`.
+pub fn authorization_expired(since: Instant, now: Instant) -> bool {
+    now.saturating_duration_since(since) >= switchboard_upstream::auth::FLOW_LIFETIME
+}
+
+/// Servers whose authorization link expired unused leave `authenticating` for `error`, so
+/// nobody is shown a dead link; returns them.
+pub fn expire_authorizations(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
+    let now = Instant::now();
+    let mut expired = Vec::new();
+    for entry in entries {
+        let mut state = entry.state();
+        let due = state.status == Some(ServerStatus::Authenticating)
+            && state
+                .authorize_since
+                .is_some_and(|since| authorization_expired(since, now));
+        if due {
+            state.status = Some(ServerStatus::Error);
+            state.authorize_url = None;
+            state.authorize_since = None;
+            state.last_error = Some(
+                "the authorization link expired unused (links last 15 minutes); reauthorize to get a new one"
+                    .into(),
+            );
+            drop(state);
+            expired.push(entry.clone());
+        }
+    }
+    expired
+}
+
 /// Stops the stdio servers that sat idle too long (their tools stay listed, status `idle`);
 /// returns the ones stopped.
 pub async fn stop_idle(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
@@ -115,6 +146,27 @@ mod tests {
             idle_due(&stdio(None), used, 0, Instant::now()),
             "default 300 s"
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unused_authorization_link_expires_after_fifteen_minutes() {
+        let entry = Arc::new(ServerEntry::new(stdio(None), &Default::default()));
+        {
+            let mut state = entry.state();
+            state.status = Some(ServerStatus::Authenticating);
+            state.authorize_url = Some("https://as.test/authorize?state=s".into());
+            state.authorize_since = Some(Instant::now());
+        }
+        let entries = [entry.clone()];
+        tokio::time::advance(Duration::from_secs(15 * 60 - 1)).await;
+        assert!(expire_authorizations(&entries).is_empty());
+        assert_eq!(entry.status(), ServerStatus::Authenticating);
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert_eq!(expire_authorizations(&entries).len(), 1);
+        let info = entry.info();
+        assert_eq!(info.status, ServerStatus::Error);
+        assert_eq!(info.authorize_url, None, "no dead link is shown");
+        assert!(info.last_error.unwrap().contains("expired"));
     }
 
     #[test]

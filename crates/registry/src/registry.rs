@@ -816,6 +816,9 @@ async fn reap_idle(inner: std::sync::Weak<Inner>, shutdown: CancellationToken) {
         for entry in crate::lifecycle::stop_idle(&entries).await {
             let _ = inner.status.send(entry.info());
         }
+        for entry in crate::lifecycle::expire_authorizations(&entries) {
+            let _ = inner.status.send(entry.info());
+        }
     }
 }
 

@@ -382,6 +382,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_state(server)
         .merge(protected);
     println!("listening on {base}/mcp");
+    // Streamed answers would otherwise wait for the client's delayed ACK (~40 ms each).
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app).await?;
     Ok(())
 }

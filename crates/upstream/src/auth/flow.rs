@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use switchboard_core::{OAuthSpec, ServerSpec};
 
 /// A flow not finished within this long is forgotten.
-const FLOW_LIFETIME: Duration = Duration::from_secs(15 * 60);
+pub const FLOW_LIFETIME: Duration = Duration::from_secs(15 * 60);
 /// Flows waiting at once, at most (older ones are dropped first).
 const MAX_FLOWS: usize = 1000;
 

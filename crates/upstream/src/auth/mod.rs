@@ -11,7 +11,7 @@ mod source;
 mod store;
 
 pub(crate) use client::Authorized;
-pub use flow::{AuthorizationDone, FlowError, Flows};
+pub use flow::{AuthorizationDone, FLOW_LIFETIME, FlowError, Flows};
 pub(crate) use http::GuardedOAuthHttp;
 #[cfg(feature = "keychain")]
 pub use keychain::KeychainTokens;
@@ -37,6 +37,8 @@ pub struct OAuthContext {
     /// e.g. `http://127.0.0.1:8750`; the redirect URI is `{base}/oauth/callback/{server}`.
     pub redirect_base: String,
     refreshing: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
+    /// Records read lately, so a call does not read and unseal its tokens from the store.
+    cache: store::RecordCache,
 }
 
 impl std::fmt::Debug for OAuthContext {
@@ -54,6 +56,7 @@ impl OAuthContext {
             flows: Flows::default(),
             redirect_base: redirect_base.into().trim_end_matches('/').to_string(),
             refreshing: Default::default(),
+            cache: Default::default(),
         }
     }
 
@@ -99,7 +102,17 @@ impl OAuthContext {
             key,
             url,
             refreshing,
+            cache: self.cache.clone(),
         }
+    }
+
+    /// Remembers that a call to `spec` needs `scopes` (an `insufficient_scope` refusal): the
+    /// next authorization, here or by `switchboard auth login`, asks for them too.
+    pub async fn want_scopes(&self, spec: &ServerSpec, scopes: Vec<String>) -> Result<(), String> {
+        self.credentials(spec)
+            .update(|r| r.wanted_scopes = scopes)
+            .await
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -212,6 +225,9 @@ pub(crate) async fn token_source(
         .await
         .map_err(auth_failed)?;
     let credentials = ctx.credentials(spec);
+    // A new connection reads the store afresh (another replica or `auth login` may have
+    // saved new tokens since).
+    credentials.forget_cached();
     manager.set_credential_store(credentials.clone());
     let redirect = ctx.redirect_uri(spec);
     match oauth {

@@ -174,6 +174,13 @@ impl TokenStore for FileTokens {
     }
 }
 
+/// How long a record read from the store serves calls before it is read again (a refresh,
+/// a new connection or a write reads it at once).
+const CACHE_FOR: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Records by key, with when they were read.
+pub(crate) type RecordCache = Arc<Mutex<HashMap<String, (TokenRecord, std::time::Instant)>>>;
+
 /// One server's record seen as rmcp's credential store; refreshes of one key take turns.
 #[derive(Clone)]
 pub(crate) struct KeyedCredentials {
@@ -182,6 +189,7 @@ pub(crate) struct KeyedCredentials {
     /// The server's URL now; records kept for another URL count as empty.
     pub url: String,
     pub refreshing: Arc<tokio::sync::Mutex<()>>,
+    pub cache: RecordCache,
 }
 
 fn store_error(e: String) -> AuthError {
@@ -189,13 +197,41 @@ fn store_error(e: String) -> AuthError {
 }
 
 impl KeyedCredentials {
+    /// Reads the store again on the next use.
+    pub fn forget_cached(&self) {
+        self.cache
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&self.key);
+    }
+
+    fn cached(&self) -> Option<TokenRecord> {
+        let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        let (record, read_at) = cache.get(&self.key)?;
+        (read_at.elapsed() < CACHE_FOR).then(|| record.clone())
+    }
+
+    fn remember(&self, record: &TokenRecord) {
+        self.cache.lock().unwrap_or_else(|p| p.into_inner()).insert(
+            self.key.clone(),
+            (record.clone(), std::time::Instant::now()),
+        );
+    }
+
     pub async fn record(&self) -> Result<TokenRecord, AuthError> {
-        let record = self
-            .store
-            .load(&self.key)
-            .await
-            .map_err(store_error)?
-            .unwrap_or_default();
+        let record = match self.cached() {
+            Some(record) => record,
+            None => {
+                let record = self
+                    .store
+                    .load(&self.key)
+                    .await
+                    .map_err(store_error)?
+                    .unwrap_or_default();
+                self.remember(&record);
+                record
+            }
+        };
         match &record.url {
             Some(url) if *url != self.url => {
                 tracing::warn!(key = %self.key, "the server's URL changed; its kept tokens are not sent to the new one");
@@ -209,10 +245,16 @@ impl KeyedCredentials {
         let mut record = self.record().await?;
         change(&mut record);
         record.url = Some(self.url.clone());
-        self.store
+        let result = self
+            .store
             .save(&self.key, &record)
             .await
-            .map_err(store_error)
+            .map_err(store_error);
+        match &result {
+            Ok(()) => self.remember(&record),
+            Err(_) => self.forget_cached(),
+        }
+        result
     }
 }
 
@@ -240,6 +282,8 @@ impl CredentialStore for KeyedCredentials {
             .refresh_lock(&self.key)
             .await
             .map_err(store_error)?;
+        // What rmcp reads next must be the store's latest (maybe refreshed meanwhile).
+        self.forget_cached();
         Ok(Some(CredentialRefreshGuard::new((here, everywhere))))
     }
 }
