@@ -62,7 +62,11 @@ pub fn expire_authorizations(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntr
                 .authorize_since
                 .is_some_and(|since| authorization_expired(since, now));
         if due {
+            // Until someone reauthorizes: a call must not quietly begin another flow.
             state.status = Some(ServerStatus::Error);
+            state.failures = crate::lifecycle::MAX_FAILURES;
+            state.auth_refused = true;
+            state.retry_at = None;
             state.authorize_url = None;
             state.authorize_since = None;
             state.last_error = Some(

@@ -508,16 +508,21 @@ impl Registry {
             .await
     }
 
-    /// Records that the authorization `name` waited for did not finish (refused, expired,
-    /// failed exchange): it leaves `authenticating` for `error` with the reason. A server not
-    /// waiting for one is left alone (an old link replayed changes nothing).
-    pub fn authorization_failed(&self, name: &str, why: &str) {
+    /// Records that the authorization `name` waits for (the one whose link carries `flow`,
+    /// its `state` value) did not finish (refused, failed exchange): it leaves
+    /// `authenticating` for `error` with the reason. Any other callback (an old link, a
+    /// made-up one) changes nothing.
+    pub fn authorization_failed(&self, name: &str, flow: &str, why: &str) {
         let Some(entry) = self.entry(name) else {
             return;
         };
         {
             let mut state = entry.state();
-            if state.status != Some(ServerStatus::Authenticating) {
+            let this_flow = state.authorize_url.as_deref().is_some_and(|url| {
+                url::Url::parse(url)
+                    .is_ok_and(|u| u.query_pairs().any(|(k, v)| k == "state" && v == flow))
+            });
+            if state.status != Some(ServerStatus::Authenticating) || !this_flow {
                 return;
             }
             state.status = Some(ServerStatus::Error);

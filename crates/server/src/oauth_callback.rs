@@ -44,8 +44,8 @@ fn page(status: StatusCode, title: &str, text: &str) -> Response {
 
 /// A callback that did not finish: the page says why, and a config-file server waiting for
 /// it shows why too (so `switchboard auth login` and the dashboard stop waiting).
-async fn failed(cb: &CallbackState, server: &str, title: &str, why: &str) -> Response {
-    cb.registry.authorization_failed(server, why);
+async fn failed(cb: &CallbackState, server: &str, state: &str, title: &str, why: &str) -> Response {
+    cb.registry.authorization_failed(server, state, why);
     page(
         StatusCode::BAD_REQUEST,
         title,
@@ -73,11 +73,12 @@ pub async fn finish(
         );
     };
     if let Some(error) = &q.error {
-        oauth.flows.cancel(state);
+        oauth.flows.cancel(state, oauth).await;
         let detail = q.error_description.as_deref().unwrap_or("");
         return failed(
             &cb,
             &server,
+            state,
             "Authorization refused",
             &format!("the authorization server answered {error}: {detail}"),
         )
@@ -96,7 +97,9 @@ pub async fn finish(
         .await
     {
         Ok(done) => done,
-        Err(e) => return failed(&cb, &server, "Authorization failed", &e.to_string()).await,
+        Err(e) => {
+            return failed(&cb, &server, state, "Authorization failed", &e.to_string()).await;
+        }
     };
     let info = match (done.origin.strip_prefix("api:"), &cb.api) {
         (Some(row_id), Some(api)) => api.reconnect_row(row_id).await,

@@ -108,12 +108,18 @@ impl SqlStore {
         if self.backend() != Backend::Postgres {
             return Ok(None);
         }
+        let slot = self
+            .lock_slots()
+            .acquire_owned()
+            .await
+            .map_err(|e| StoreError::Corrupt(e.to_string()))?;
         let mut tx = self.pool().begin().await?;
         sqlx::query("SELECT pg_advisory_xact_lock($1)")
             .bind(job_lock(&format!("lock:{key}")))
             .execute(&mut *tx)
             .await?;
-        Ok(Some(Box::new(tx)))
+        // Dropped together: the transaction (rolling back releases the lock), then the slot.
+        Ok(Some(Box::new((tx, slot))))
     }
 
     pub(crate) async fn claim(

@@ -28,7 +28,13 @@ pub struct SqlStore {
     backend: Backend,
     /// Kept for connections outside the pool (the change listener).
     url: String,
+    /// Connections that locks may hold at once: the rest of the pool stays for the work done
+    /// while holding them (and for everything else).
+    lock_slots: std::sync::Arc<tokio::sync::Semaphore>,
 }
+
+/// Pool size on Postgres; locks may hold half of it.
+const PG_POOL: u32 = 8;
 
 /// A random id such as `srv_3f9a…` (24 hex characters after the prefix).
 pub fn new_id(prefix: &str) -> String {
@@ -71,7 +77,7 @@ impl SqlStore {
         };
         let mut options = AnyPoolOptions::new().max_connections(match backend {
             Backend::Sqlite => 4,
-            Backend::Postgres => 8,
+            Backend::Postgres => PG_POOL,
         });
         if backend == Backend::Sqlite {
             options = options.after_connect(|conn, _| {
@@ -101,11 +107,16 @@ impl SqlStore {
             pool,
             backend,
             url: url.to_string(),
+            lock_slots: std::sync::Arc::new(tokio::sync::Semaphore::new(PG_POOL as usize / 2)),
         })
     }
 
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    pub(crate) fn lock_slots(&self) -> std::sync::Arc<tokio::sync::Semaphore> {
+        self.lock_slots.clone()
     }
 
     pub(crate) fn url(&self) -> &str {

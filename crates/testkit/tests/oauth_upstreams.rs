@@ -345,8 +345,25 @@ async fn a_refused_authorization_is_shown_and_the_next_call_starts_a_new_one() {
     )
     .await;
     let first = registry.servers().remove(0).authorize_url.unwrap();
+    let state = url::Url::parse(&first)
+        .unwrap()
+        .query_pairs()
+        .find(|(k, _)| k == "state")
+        .map(|(_, v)| v.into_owned())
+        .unwrap();
+    // A callback for some other link changes nothing.
+    registry.authorization_failed(
+        "fx",
+        "made-up",
+        "the authorization server answered access_denied",
+    );
+    assert_eq!(registry.servers()[0].status, ServerStatus::Authenticating);
     // The person said no (the callback carried `error=access_denied`).
-    registry.authorization_failed("fx", "the authorization server answered access_denied");
+    registry.authorization_failed(
+        "fx",
+        &state,
+        "the authorization server answered access_denied",
+    );
     let info = registry.servers().remove(0);
     assert_eq!(info.status, ServerStatus::Error, "{info:?}");
     assert!(

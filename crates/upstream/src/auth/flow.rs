@@ -215,6 +215,7 @@ impl Flows {
                 registered: registered.clone(),
                 started_ms: now_ms(),
                 pkce,
+                challenge: challenge.filter(|c| !c.is_empty()).map(String::from),
             };
             let json =
                 serde_json::to_string(&saved).map_err(|e| auth_failed_text(e.to_string()))?;
@@ -274,6 +275,8 @@ impl Flows {
         match ctx.tokens.take_flow(&flow_key(state)).await {
             Ok(None) if pending.shared => return Err(FlowError::UnknownState),
             Ok(_) => {}
+            // Unsure whether another replica may still use it: refuse rather than use it twice.
+            Err(e) if pending.shared => return Err(FlowError::Exchange(e)),
             Err(e) => tracing::warn!("cannot forget a finished flow: {e}"),
         }
         pending
@@ -289,8 +292,12 @@ impl Flows {
         })
     }
 
-    /// Forgets the flow `state` belongs to (the authorization server sent an error back).
-    pub fn cancel(&self, state: &str) -> Option<AuthorizationDone> {
+    /// Forgets the flow `state` belongs to (the authorization server sent an error back),
+    /// here and in the store.
+    pub async fn cancel(&self, state: &str, ctx: &OAuthContext) -> Option<AuthorizationDone> {
+        if let Err(e) = ctx.tokens.take_flow(&flow_key(state)).await {
+            tracing::warn!("cannot forget a refused flow: {e}");
+        }
         let pending = self
             .0
             .lock()

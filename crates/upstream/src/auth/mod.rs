@@ -110,7 +110,7 @@ impl OAuthContext {
     /// next authorization, here or by `switchboard auth login`, asks for them too.
     pub async fn want_scopes(&self, spec: &ServerSpec, scopes: Vec<String>) -> Result<(), String> {
         self.credentials(spec)
-            .update(|r| r.wanted_scopes = scopes)
+            .update_guarded(|r| r.wanted_scopes = scopes)
             .await
             .map_err(|e| e.to_string())
     }
@@ -193,7 +193,7 @@ async fn seed(
     }
     let response = token_response(access, refresh)?;
     credentials
-        .update(|r| {
+        .update_guarded(|r| {
             r.credentials = Some(StoredCredentials::new(
                 client_id.to_string(),
                 Some(response),
@@ -288,7 +288,10 @@ pub(crate) async fn token_source(
                     manager.configure_client(config).map_err(auth_failed)?;
                 }
             }
-            Ok(TokenSource::Refreshing(tokio::sync::Mutex::new(manager)))
+            Ok(TokenSource::Refreshing {
+                manager: tokio::sync::Mutex::new(manager),
+                credentials,
+            })
         }
         OAuthSpec::AuthorizationCode {
             client,
@@ -318,7 +321,7 @@ pub(crate) async fn token_source(
                             "the server names another authorization server; its kept tokens are not sent"
                         );
                         credentials
-                            .update(|r| r.credentials = None)
+                            .update_guarded(|r| r.credentials = None)
                             .await
                             .map_err(auth_failed)?;
                     }
@@ -353,7 +356,10 @@ pub(crate) async fn token_source(
                     }
                 }
             }
-            Ok(TokenSource::Refreshing(tokio::sync::Mutex::new(manager)))
+            Ok(TokenSource::Refreshing {
+                manager: tokio::sync::Mutex::new(manager),
+                credentials,
+            })
         }
     }
 }

@@ -30,6 +30,9 @@ pub(super) struct SavedFlow {
     pub registered: Option<RegisteredClient>,
     pub started_ms: u64,
     pub pkce: StoredAuthorizationState,
+    /// The refusal that began it: discovery finds the same authorization server from it.
+    #[serde(default)]
+    pub challenge: Option<String>,
 }
 
 pub(super) fn now_ms() -> u64 {
@@ -90,7 +93,10 @@ pub(super) async fn finish_saved(
             .map_err(failed)?;
     let credentials = ctx.credentials_at(&flow.key, &flow.url);
     manager.set_credential_store(credentials.clone());
-    let found = manager.resolve_metadata().await.map_err(failed)?;
+    let found = manager
+        .resolve_metadata_from_challenge(flow.challenge.as_deref())
+        .await
+        .map_err(failed)?;
     manager.set_metadata(found.metadata);
     let mut config = OAuthClientConfig::new(flow.client_id.clone(), flow.redirect_uri.clone());
     if let Some(secret) = &flow.client_secret {
@@ -119,7 +125,7 @@ pub(super) async fn keep_registration(
         return Ok(());
     };
     credentials
-        .update(|r| r.client = Some(client))
+        .update_guarded(|r| r.client = Some(client))
         .await
         .map_err(|e| FlowError::Exchange(e.to_string()))
 }

@@ -1,5 +1,6 @@
 //! Where a connection's access token comes from, and how a rejected one is renewed.
 
+use super::store::KeyedCredentials;
 use oauth2::TokenResponse;
 use rmcp::transport::auth::{AuthError, AuthorizationManager, ClientCredentialsConfig};
 use std::time::{Duration, Instant};
@@ -10,7 +11,10 @@ const EXPIRY_MARGIN: Duration = Duration::from_secs(60);
 /// How one connection gets tokens.
 pub(crate) enum TokenSource {
     /// Stored tokens, refreshed by rmcp's manager (before expiry, and after a 401).
-    Refreshing(tokio::sync::Mutex<AuthorizationManager>),
+    Refreshing {
+        manager: tokio::sync::Mutex<AuthorizationManager>,
+        credentials: KeyedCredentials,
+    },
     /// The client credentials grant, exchanged again before expiry or after a 401.
     ClientCredentials {
         manager: AuthorizationManager,
@@ -25,7 +29,7 @@ impl TokenSource {
     /// then says what it wants).
     pub async fn token(&self) -> Result<Option<String>, AuthError> {
         match self {
-            TokenSource::Refreshing(manager) => {
+            TokenSource::Refreshing { manager, .. } => {
                 match manager.lock().await.get_access_token().await {
                     Ok(token) => Ok(Some(token)),
                     Err(AuthError::AuthorizationRequired) => Ok(None),
@@ -68,9 +72,14 @@ impl TokenSource {
     /// person (no refresh token, or it was refused).
     pub async fn renew(&self, rejected: &str) -> Result<Option<String>, AuthError> {
         match self {
-            TokenSource::Refreshing(manager) => {
+            TokenSource::Refreshing {
+                manager,
+                credentials,
+            } => {
                 let manager = manager.lock().await;
-                // Another request may have refreshed it meanwhile.
+                // Another request (or replica) may have refreshed it meanwhile: look in the
+                // store, not the cache.
+                credentials.forget_cached();
                 if let Ok(token) = manager.get_access_token().await
                     && token != rejected
                 {

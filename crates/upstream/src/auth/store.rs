@@ -211,6 +211,7 @@ impl KeyedCredentials {
         (read_at.elapsed() < CACHE_FOR).then(|| record.clone())
     }
 
+    /// Caches what was just written.
     fn remember(&self, record: &TokenRecord) {
         self.cache.lock().unwrap_or_else(|p| p.into_inner()).insert(
             self.key.clone(),
@@ -218,20 +219,43 @@ impl KeyedCredentials {
         );
     }
 
+    /// Caches what was read, unless a write landed meanwhile (it is newer than this read).
+    fn remember_read(&self, record: &TokenRecord) {
+        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        let fresh = cache
+            .get(&self.key)
+            .is_some_and(|(_, at)| at.elapsed() < CACHE_FOR);
+        if !fresh {
+            cache.insert(
+                self.key.clone(),
+                (record.clone(), std::time::Instant::now()),
+            );
+        }
+    }
+
+    async fn load_fresh(&self) -> Result<TokenRecord, AuthError> {
+        Ok(self
+            .store
+            .load(&self.key)
+            .await
+            .map_err(store_error)?
+            .unwrap_or_default())
+    }
+
     pub async fn record(&self) -> Result<TokenRecord, AuthError> {
         let record = match self.cached() {
             Some(record) => record,
             None => {
-                let record = self
-                    .store
-                    .load(&self.key)
-                    .await
-                    .map_err(store_error)?
-                    .unwrap_or_default();
-                self.remember(&record);
+                let record = self.load_fresh().await?;
+                self.remember_read(&record);
                 record
             }
         };
+        self.for_this_url(record)
+    }
+
+    /// A record kept for another URL counts as empty.
+    fn for_this_url(&self, record: TokenRecord) -> Result<TokenRecord, AuthError> {
         match &record.url {
             Some(url) if *url != self.url => {
                 tracing::warn!(key = %self.key, "the server's URL changed; its kept tokens are not sent to the new one");
@@ -241,8 +265,11 @@ impl KeyedCredentials {
         }
     }
 
+    /// Changes the record: read from the store (never the cache: writing back an old copy
+    /// would undo a refresh made meanwhile), changed, written. rmcp calls it (through `save`)
+    /// inside or outside its refresh guard; our own writers use [`Self::update_guarded`].
     pub async fn update(&self, change: impl FnOnce(&mut TokenRecord)) -> Result<(), AuthError> {
-        let mut record = self.record().await?;
+        let mut record = self.for_this_url(self.load_fresh().await?)?;
         change(&mut record);
         record.url = Some(self.url.clone());
         let result = self
@@ -255,6 +282,18 @@ impl KeyedCredentials {
             Err(_) => self.forget_cached(),
         }
         result
+    }
+}
+
+impl KeyedCredentials {
+    /// [`Self::update`] while holding the refresh guard, so no refresh (here or on another
+    /// replica) writes between the read and the write. Never call it inside the guard.
+    pub async fn update_guarded(
+        &self,
+        change: impl FnOnce(&mut TokenRecord),
+    ) -> Result<(), AuthError> {
+        let _guard = self.acquire_refresh_guard().await?;
+        self.update(change).await
     }
 }
 
