@@ -67,7 +67,9 @@ impl ServerEntry {
         if more_scope && mid_call {
             // The other tools keep working; the URL for more scope is shown with the status.
             if let Ok(url) = begun {
-                self.state().authorize_url = Some(url);
+                let mut state = self.state();
+                state.authorize_url = Some(url);
+                state.authorize_since = Some(tokio::time::Instant::now());
             }
             return Some(CallError::new(
                 ErrorKind::AuthUnavailable,
@@ -111,6 +113,7 @@ impl ServerEntry {
             state.retry_at = None;
             state.auth_refused = true;
             state.authorize_url = None;
+            state.authorize_since = None;
             state.last_error = Some(message);
             state.connection.take()
         };

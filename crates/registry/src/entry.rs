@@ -221,6 +221,7 @@ impl ServerEntry {
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
                 state.authorize_url = None;
+                state.authorize_since = None;
                 state.discovered_at = Some(SystemTime::now());
                 state.last_used = Some(tokio::time::Instant::now());
             }
@@ -264,6 +265,7 @@ impl ServerEntry {
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
                 state.authorize_url = None;
+                state.authorize_since = None;
                 state.retry_at = None;
                 state.last_used = Some(tokio::time::Instant::now());
                 Ok(conn)

@@ -51,16 +51,23 @@ pub fn authorization_expired(since: Instant, now: Instant) -> bool {
 }
 
 /// Servers whose authorization link expired unused leave `authenticating` for `error`, so
-/// nobody is shown a dead link; returns them.
+/// nobody is shown a dead link (a working server's link for more scope is just dropped);
+/// returns them.
 pub fn expire_authorizations(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
     let now = Instant::now();
     let mut expired = Vec::new();
     for entry in entries {
         let mut state = entry.state();
-        let due = state.status == Some(ServerStatus::Authenticating)
-            && state
-                .authorize_since
-                .is_some_and(|since| authorization_expired(since, now));
+        let due = state
+            .authorize_since
+            .is_some_and(|since| authorization_expired(since, now));
+        if due && state.status != Some(ServerStatus::Authenticating) {
+            state.authorize_url = None;
+            state.authorize_since = None;
+            drop(state);
+            expired.push(entry.clone());
+            continue;
+        }
         if due {
             // Until someone reauthorizes: a call must not quietly begin another flow.
             state.status = Some(ServerStatus::Error);
@@ -171,6 +178,18 @@ mod tests {
         assert_eq!(info.status, ServerStatus::Error);
         assert_eq!(info.authorize_url, None, "no dead link is shown");
         assert!(info.last_error.unwrap().contains("expired"));
+
+        // A working server's link for more scope is dropped; the server stays as it is.
+        {
+            let mut state = entry.state();
+            state.status = Some(ServerStatus::Ready);
+            state.authorize_url = Some("https://as.test/authorize?state=t".into());
+            state.authorize_since = Some(Instant::now());
+        }
+        tokio::time::advance(Duration::from_secs(15 * 60)).await;
+        assert_eq!(expire_authorizations(&entries).len(), 1);
+        assert_eq!(entry.status(), ServerStatus::Ready);
+        assert_eq!(entry.info().authorize_url, None);
     }
 
     #[test]

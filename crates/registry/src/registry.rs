@@ -527,6 +527,7 @@ impl Registry {
             }
             state.status = Some(ServerStatus::Error);
             state.authorize_url = None;
+            state.authorize_since = None;
             state.auth_refused = true;
             state.last_error = Some(format!(
                 "the authorization did not finish: {why}; reauthorize to try again"
