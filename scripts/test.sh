@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 # The store suite also runs against Postgres (the local one unless you point elsewhere).
 export SWITCHBOARD_TEST_DATABASE_URL="${SWITCHBOARD_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 bash scripts/fixtures.sh
+# The dashboard test's browser: the one on PATH unless CHROMIUM says otherwise.
+export CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
 # With the OS keychain token store (a cargo feature) built in, so its test runs too, against
 # this machine's kernel keyring.
 cargo test --workspace --all-targets --no-fail-fast --features switchboard/keychain

@@ -107,7 +107,17 @@ async fn serve(
     let listener = tokio::net::TcpListener::bind(&addr)
         .await
         .with_context(|| format!("cannot listen on {addr}; pick another with --listen"))?;
-    let bound = listener.local_addr().map(|a| format!("http://{a}")).ok();
+    let bound = listener.local_addr().ok();
+    if bound.is_some_and(|a| a.ip().is_unspecified())
+        && config.gateway.oauth_redirect_base.is_none()
+        && setup::uses_oauth(&config)
+    {
+        tracing::warn!(
+            "listening on every address: browsers cannot come back to http://{}; set [oauth] redirect_base to the address people reach this gateway at",
+            bound.map(|a| a.to_string()).unwrap_or_default()
+        );
+    }
+    let bound = bound.map(|a| format!("http://{a}"));
     let oauth = setup::oauth(global, &config, Some(&control), bound)?;
     let registry = setup::registry(
         global,
@@ -261,16 +271,12 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
 
 async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
+    let specs: Vec<_> = match &only {
+        Some(name) => vec![setup::server_spec(&config, name)?],
+        None => config.servers.iter().collect(),
+    };
     let oauth = setup::oauth_if_used(global, &config).await?;
     let registry = setup::registry(global, &config, None, None, oauth)?;
-    let specs: Vec<_> = config
-        .servers
-        .iter()
-        .filter(|s| only.as_deref().is_none_or(|name| s.name.as_str() == name))
-        .collect();
-    if let Some(name) = &only {
-        setup::server_spec(&config, name)?;
-    }
     let bar = setup::progress_bar(specs.len() as u64, "testing servers");
     let reports = futures::future::join_all(specs.iter().map(|spec| {
         let registry = registry.clone();

@@ -2,7 +2,6 @@
 //! browser sent back to a loopback listener of this process.
 
 use crate::args::Global;
-use crate::control::Control;
 use crate::setup;
 use anyhow::{Context, bail};
 use serde_json::json;
@@ -36,12 +35,10 @@ pub async fn run(
         .await
         .with_context(|| format!("cannot listen on 127.0.0.1:{port} for the callback"))?;
     let base = format!("http://{}", listener.local_addr()?);
-    let control = match config.gateway.oauth_token_store.as_deref() {
-        Some("file" | "keychain") => None,
-        _ => Some(Control::open(global).await?),
-    };
     // The browser comes back to this process, whatever the gateway's redirect base is.
-    let oauth = setup::oauth(global, &config, control.as_ref(), None)?.with_redirect_base(base);
+    let oauth = setup::oauth_opening_store(global, &config)
+        .await?
+        .with_redirect_base(base);
     let tokens = oauth.tokens.clone();
     let registry = setup::registry(global, &config, None, None, Some(oauth))?;
     let callback = tokio::spawn(switchboard_server::serve_oauth_callback(

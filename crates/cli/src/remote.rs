@@ -28,6 +28,18 @@ fn unreachable(remote: &Remote) -> String {
     )
 }
 
+/// What a person should know about a server beyond its state: where to authorize it, or
+/// its last error.
+fn detail(server: &Value) -> String {
+    match server["authorize_url"].as_str() {
+        Some(url) => format!("authorize at {url}"),
+        None => server["last_error"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
 pub async fn status(remote: &Remote, watch: bool, json: bool) -> anyhow::Result<ExitCode> {
     if watch {
         return watch_status(remote, json).await;
@@ -56,10 +68,7 @@ pub async fn status(remote: &Remote, watch: bool, json: bool) -> anyhow::Result<
                     .as_array()
                     .map_or(0, Vec::len)
                     .to_string(),
-                match s["authorize_url"].as_str() {
-                    Some(url) => format!("authorize at {url}"),
-                    None => s["last_error"].as_str().unwrap_or_default().to_string(),
-                },
+                detail(s),
             ]
         })
         .collect();
@@ -104,11 +113,7 @@ async fn watch_status(remote: &Remote, json: bool) -> anyhow::Result<ExitCode> {
                     event["status"].as_str().unwrap_or_default(),
                     event["tool_count"],
                     event["pid"],
-                    event["authorize_url"]
-                        .as_str()
-                        .map(|url| format!("authorize at {url}"))
-                        .or_else(|| event["last_error"].as_str().map(String::from))
-                        .unwrap_or_default(),
+                    detail(&event),
                 );
             }
         }

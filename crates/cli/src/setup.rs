@@ -155,11 +155,17 @@ pub async fn oauth_if_used(
     if !uses_oauth(config) {
         return Ok(None);
     }
+    oauth_opening_store(global, config).await.map(Some)
+}
+
+/// [`oauth`] for a command that has not opened the store: opens it when the tokens are
+/// kept there.
+pub async fn oauth_opening_store(global: &Global, config: &Config) -> anyhow::Result<OAuthContext> {
     let control = match config.gateway.oauth_token_store.as_deref() {
         Some("file" | "keychain") => None,
         _ => Some(crate::control::Control::open(global).await?),
     };
-    oauth(global, config, control.as_ref(), None).map(Some)
+    oauth(global, config, control.as_ref(), None)
 }
 
 pub fn registry(

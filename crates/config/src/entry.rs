@@ -428,11 +428,7 @@ fn auth(e: &mut Entry<'_>, headers: &mut BTreeMap<String, String>) -> Option<Aut
                 );
                 return None;
             };
-            let valid_name = !header.is_empty()
-                && header
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-            if !valid_name {
+            if !switchboard_core::names::is_header_name(&header) {
                 e.problem(
                     "auth",
                     format!("{header:?} is not an HTTP header name"),

@@ -22,6 +22,15 @@ pub fn is_valid_name(name: &str, max: usize) -> bool {
 }
 
 /// Whether an upstream tool name is acceptable (`^[a-zA-Z0-9_-]{1,64}$`).
+/// An HTTP header name (RFC 9110 token characters), at most 100 of them.
+pub fn is_header_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 100
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 pub fn is_valid_tool_name(name: &str) -> bool {
     is_valid_name(name, DEFAULT_MAX_NAME_LEN)
 }
@@ -201,6 +210,13 @@ impl NamingTemplate {
 
     pub fn max_len(&self) -> usize {
         self.max_len
+    }
+
+    /// What every exposed name of `server` starts with (the template up to `{tool}`); empty
+    /// for templates that start with the tool name.
+    pub fn prefix(&self, server: &ServerSlug) -> String {
+        let head = self.template.split("{tool}").next().unwrap_or_default();
+        head.replace("{server}", server.as_str())
     }
 
     /// The exposed name for one tool: the template filled in, shortened with a stable hash

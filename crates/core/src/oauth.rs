@@ -45,15 +45,6 @@ pub struct OAuthClient {
 }
 
 impl OAuthSpec {
-    /// The name used in config files and the REST API.
-    pub fn mode(&self) -> &'static str {
-        match self {
-            OAuthSpec::Tokens { .. } => "oauth2",
-            OAuthSpec::ClientCredentials { .. } => "clientCredentials",
-            OAuthSpec::AuthorizationCode { .. } => "authorizationCode",
-        }
-    }
-
     /// Every secret value in the settings (for redaction).
     pub fn secrets(&self) -> Vec<String> {
         let client_secret = |c: &Option<OAuthClient>| c.as_ref().and_then(|c| c.secret.clone());

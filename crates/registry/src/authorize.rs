@@ -3,7 +3,6 @@
 //! `auth_unavailable` and the reason, instead of retrying credentials that cannot work.
 
 use crate::entry::ServerEntry;
-use crate::lifecycle::MAX_FAILURES;
 use switchboard_core::{CallError, ErrorKind, OAuthSpec, ServerStatus, Transport};
 use switchboard_upstream::{ConnectOptions, UpstreamError};
 
@@ -106,17 +105,7 @@ impl ServerEntry {
     /// Stops using credentials that were refused and cannot be renewed: `error` until the
     /// server is refreshed or given new credentials; calls fail at once.
     async fn refuse(&self, message: String) {
-        let dead = {
-            let mut state = self.state();
-            state.status = Some(ServerStatus::Error);
-            state.failures = MAX_FAILURES;
-            state.retry_at = None;
-            state.auth_refused = true;
-            state.authorize_url = None;
-            state.authorize_since = None;
-            state.last_error = Some(message);
-            state.connection.take()
-        };
+        let dead = self.state().refuse(message);
         if let Some(dead) = dead {
             dead.close().await;
         }

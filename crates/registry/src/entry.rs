@@ -65,6 +65,28 @@ pub(crate) struct State {
     pub authorize_since: Option<tokio::time::Instant>,
 }
 
+impl State {
+    /// Drops the authorization link (and its age).
+    pub fn clear_link(&mut self) {
+        self.authorize_url = None;
+        self.authorize_since = None;
+    }
+
+    /// Credentials refused for good (or an authorization that did not finish): `error` with
+    /// `message` until the server is refreshed, reauthorized or given new credentials; calls
+    /// fail at once as `auth_unavailable` instead of quietly starting over. Returns the
+    /// connection to close.
+    pub fn refuse(&mut self, message: String) -> Option<Arc<Connection>> {
+        self.status = Some(ServerStatus::Error);
+        self.failures = MAX_FAILURES;
+        self.retry_at = None;
+        self.auth_refused = true;
+        self.clear_link();
+        self.last_error = Some(message);
+        self.connection.take()
+    }
+}
+
 impl ServerEntry {
     pub fn new(spec: ServerSpec, limits: &Limits) -> Self {
         let slots = spec
@@ -220,8 +242,7 @@ impl ServerEntry {
                 state.snapshot = Some(snapshot);
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
-                state.authorize_url = None;
-                state.authorize_since = None;
+                state.clear_link();
                 state.discovered_at = Some(SystemTime::now());
                 state.last_used = Some(tokio::time::Instant::now());
             }
@@ -264,8 +285,7 @@ impl ServerEntry {
                 state.connection = Some(conn.clone());
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
-                state.authorize_url = None;
-                state.authorize_since = None;
+                state.clear_link();
                 state.retry_at = None;
                 state.last_used = Some(tokio::time::Instant::now());
                 Ok(conn)

@@ -61,28 +61,20 @@ pub fn expire_authorizations(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntr
         let due = state
             .authorize_since
             .is_some_and(|since| authorization_expired(since, now));
-        if due && state.status != Some(ServerStatus::Authenticating) {
-            state.authorize_url = None;
-            state.authorize_since = None;
-            drop(state);
-            expired.push(entry.clone());
+        if !due {
             continue;
         }
-        if due {
-            // Until someone reauthorizes: a call must not quietly begin another flow.
-            state.status = Some(ServerStatus::Error);
-            state.failures = crate::lifecycle::MAX_FAILURES;
-            state.auth_refused = true;
-            state.retry_at = None;
-            state.authorize_url = None;
-            state.authorize_since = None;
-            state.last_error = Some(
+        if state.status == Some(ServerStatus::Authenticating) {
+            // (No connection is open while it waits.)
+            let _ = state.refuse(
                 "the authorization link expired unused (links last 15 minutes); reauthorize to get a new one"
                     .into(),
             );
-            drop(state);
-            expired.push(entry.clone());
+        } else {
+            state.clear_link();
         }
+        drop(state);
+        expired.push(entry.clone());
     }
     expired
 }

@@ -297,6 +297,11 @@ impl Registry {
         read(&self.inner.servers).iter().map(|e| e.info()).collect()
     }
 
+    /// One server with its status.
+    pub fn server(&self, name: &str) -> Option<ServerInfo> {
+        self.entry(name).map(|e| e.info())
+    }
+
     /// The current catalogue (an immutable snapshot).
     pub fn catalog(&self) -> Arc<Catalog> {
         read(&self.inner.catalog).clone()
@@ -401,10 +406,10 @@ impl Registry {
         let waiting = read(&self.inner.servers)
             .iter()
             .find(|e| {
-                let name = e.spec.name.as_str();
+                let prefix = self.inner.naming.prefix(&e.spec.name);
                 e.status() == ServerStatus::Authenticating
-                    && (exposed.starts_with(&format!("{name}__"))
-                        || exposed.starts_with(&format!("mcp__{name}__")))
+                    && !prefix.is_empty()
+                    && exposed.starts_with(&prefix)
             })
             .cloned();
         match waiting {
@@ -501,7 +506,7 @@ impl Registry {
     {
         let connect = &self.inner.connect;
         let Some(ctx) = &connect.oauth else {
-            return Err(switchboard_upstream::auth::FlowError::UnknownState);
+            return Err(switchboard_upstream::auth::FlowError::NoOAuth);
         };
         ctx.flows
             .complete(state, code, issuer, &connect.http, ctx)
@@ -525,11 +530,8 @@ impl Registry {
             if state.status != Some(ServerStatus::Authenticating) || !this_flow {
                 return;
             }
-            state.status = Some(ServerStatus::Error);
-            state.authorize_url = None;
-            state.authorize_since = None;
-            state.auth_refused = true;
-            state.last_error = Some(format!(
+            // (No connection is open while it waits.)
+            let _ = state.refuse(format!(
                 "the authorization did not finish: {why}; reauthorize to try again"
             ));
         }
@@ -703,9 +705,14 @@ impl Registry {
         }
         self.publish_status(entry, ServerStatus::Connecting);
         entry.start(&self.inner.connect).await;
-        let snapshot = entry.state().snapshot.clone();
-        if let (Some(cache), Some(snapshot)) = (cache, snapshot) {
-            cache.save(&fingerprint, &snapshot).await;
+        // Only lazy servers are ever listed from a snapshot: only theirs are kept.
+        if entry.spec.is_lazy()
+            && let Some(cache) = cache
+        {
+            let snapshot = entry.state().snapshot.clone();
+            if let Some(snapshot) = snapshot {
+                cache.save(&fingerprint, &snapshot).await;
+            }
         }
         if entry.spec.is_lazy() && entry.status() == ServerStatus::Ready {
             entry.close().await;

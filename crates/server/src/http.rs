@@ -115,15 +115,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .clone()
         .map(|api| crate::api::router(api.with_mcp_config(mcp_config(options))))
         .unwrap_or_default();
-    let callback = Router::new()
-        .route(
-            "/oauth/callback/{server}",
-            get(crate::oauth_callback::finish),
-        )
-        .with_state(crate::oauth_callback::CallbackState {
-            registry: registry.clone(),
-            api: options.api.clone(),
-        });
+    let callback = crate::oauth_callback::router(registry.clone(), options.api.clone());
     Router::new()
         .merge(api)
         .merge(callback)

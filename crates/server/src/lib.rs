@@ -25,16 +25,7 @@ pub async fn serve_oauth_callback(
     listener: tokio::net::TcpListener,
     registry: Registry,
 ) -> std::io::Result<()> {
-    let app = axum::Router::new()
-        .route(
-            "/oauth/callback/{server}",
-            axum::routing::get(oauth_callback::finish),
-        )
-        .with_state(oauth_callback::CallbackState {
-            registry,
-            api: None,
-        });
-    axum::serve(listener, app).await
+    axum::serve(listener, oauth_callback::router(registry, None)).await
 }
 
 use switchboard_registry::Registry;

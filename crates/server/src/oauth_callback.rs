@@ -14,6 +14,14 @@ pub struct CallbackState {
     pub api: Option<ApiState>,
 }
 
+/// `GET /oauth/callback/{server}`: config-file servers of `registry`, and the orgs' API
+/// servers when `api` is given.
+pub fn router(registry: Registry, api: Option<ApiState>) -> axum::Router {
+    axum::Router::new()
+        .route("/oauth/callback/{server}", axum::routing::get(finish))
+        .with_state(CallbackState { registry, api })
+}
+
 #[derive(Debug, Deserialize)]
 pub struct CallbackQuery {
     code: Option<String>,
@@ -102,7 +110,7 @@ pub async fn finish(
         }
     };
     let info = match (done.origin.strip_prefix("api:"), &cb.api) {
-        (Some(row_id), Some(api)) => api.reconnect_row(row_id).await,
+        (Some(row_id), Some(api)) => api.reconnect_row(&done.server, row_id).await,
         (_, api) => {
             let info = cb.registry.refresh(&done.server).await;
             // The tokens are in the shared store: the other replicas connect with them too.

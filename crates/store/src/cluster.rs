@@ -112,7 +112,7 @@ impl SqlStore {
             .lock_slots()
             .acquire_owned()
             .await
-            .map_err(|e| StoreError::Corrupt(e.to_string()))?;
+            .map_err(|_| StoreError::Database("the store is closing".into()))?;
         let mut tx = self.pool().begin().await?;
         sqlx::query("SELECT pg_advisory_xact_lock($1)")
             .bind(job_lock(&format!("lock:{key}")))

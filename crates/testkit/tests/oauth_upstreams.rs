@@ -307,6 +307,11 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
 
     // Tokens belong to their issuer: kept ones from another authorization server are not sent.
     let mut kept: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    // The authorization server is kept with the tokens: connects need no discovery.
+    assert_eq!(
+        kept["config:fx"]["authorization_server"]["token_endpoint"],
+        json!(format!("{}/token", server.base))
+    );
     kept["config:fx"]["credentials"]["issuer"] = json!("http://127.0.0.1:1");
     std::fs::write(&file, kept.to_string()).unwrap();
     let (registry, _config) = registry_with(servers, oauth()).await;

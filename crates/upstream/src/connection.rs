@@ -84,7 +84,7 @@ impl Connection {
                         Some(oauth) => {
                             let ctx = opts.oauth.as_ref().ok_or_else(|| {
                                 UpstreamError::Unauthorized(
-                                    "OAuth servers need a token store; this surface has none"
+                                    "this server uses OAuth, and tokens need a token store: embedders pass RegistryOptions::with_oauth; the switchboard commands set one up from [oauth] token_store"
                                         .into(),
                                 )
                             })?;

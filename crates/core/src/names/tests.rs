@@ -155,3 +155,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_template_prefix_is_what_every_name_of_a_server_starts_with() {
+    let fx = ServerSlug::parse("fx").unwrap();
+    let prefix = |t: &str| NamingTemplate::parse(t).unwrap().prefix(&fx);
+    assert_eq!(prefix("{server}__{tool}"), "fx__");
+    assert_eq!(prefix("mcp__{server}__{tool}"), "mcp__fx__");
+    assert_eq!(prefix("{tool}"), "");
+    let template = NamingTemplate::parse("mcp__{server}__{tool}").unwrap();
+    assert!(
+        template
+            .render(&fx, "echo")
+            .starts_with(&template.prefix(&fx))
+    );
+}

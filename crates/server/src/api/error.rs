@@ -43,6 +43,20 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// What went wrong, in words (internal details included: for logs and stored rows).
+    pub fn message(&self) -> &str {
+        match self {
+            ApiError::Unauthenticated(m)
+            | ApiError::Forbidden(m)
+            | ApiError::NotFound(m)
+            | ApiError::Invalid(m)
+            | ApiError::Conflict(m)
+            | ApiError::Internal(m) => m,
+        }
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
@@ -59,11 +73,7 @@ impl IntoResponse for ApiError {
                 tracing::error!("API request failed: {detail}");
                 "internal error; the gateway's log has the details".to_string()
             }
-            ApiError::Unauthenticated(m)
-            | ApiError::Forbidden(m)
-            | ApiError::NotFound(m)
-            | ApiError::Invalid(m)
-            | ApiError::Conflict(m) => m.clone(),
+            other => other.message().to_string(),
         };
         let body = json!({"error": {"kind": self.kind().as_str(), "message": message}});
         (self.status(), Json(body)).into_response()

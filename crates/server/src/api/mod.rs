@@ -69,6 +69,14 @@ impl OrgRegistries {
             .clone()
     }
 
+    /// The org whose registry serves `name` declared as `origin` (an API row).
+    pub fn org_serving(&self, name: &str, origin: &str) -> Option<String> {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.iter()
+            .find(|(_, registry)| registry.server(name).is_some_and(|s| s.origin == origin))
+            .map(|(org, _)| org.clone())
+    }
+
     /// Stops every org's servers.
     pub async fn shutdown(&self) {
         let all: Vec<Registry> = self
@@ -158,16 +166,10 @@ impl ApiState {
             .filter(|r| r.deleted_at.is_none())
             .collect();
         let count = rows.len();
-        futures::future::join_all(rows.into_iter().map(|mut row| async move {
-            if let Err(e) = self.reconnect_stored(&mut row).await {
-                // Never connect without the credentials the row says it needs.
-                row.status = "error".into();
-                row.last_error = Some(format!("{e:?}; set the credentials again with PATCH"));
-            }
-            if let Err(e) = self.store.update_server(&row).await {
-                tracing::warn!(server = %row.id, "cannot record status: {e}");
-            }
-        }))
+        futures::future::join_all(
+            rows.into_iter()
+                .map(|mut row| async move { self.reconnect_and_record(&mut row).await }),
+        )
         .await;
         Ok(count)
     }

@@ -23,6 +23,25 @@ enum Operation {
 }
 
 impl Operation {
+    /// What the other replicas are told to do on a config-file server.
+    fn change(self) -> ChangeKind {
+        match self {
+            Operation::Disable => ChangeKind::Disabled,
+            Operation::Enable => ChangeKind::Enabled,
+            Operation::Refresh | Operation::Reauthorize => ChangeKind::Refreshed,
+        }
+    }
+
+    /// The operation another replica announced, if it was one.
+    fn announced(kind: ChangeKind) -> Option<Self> {
+        match kind {
+            ChangeKind::Disabled => Some(Operation::Disable),
+            ChangeKind::Enabled => Some(Operation::Enable),
+            ChangeKind::Refreshed => Some(Operation::Refresh),
+            ChangeKind::Saved | ChangeKind::Rediscovered => None,
+        }
+    }
+
     fn parse(name: &str) -> Result<Self, ApiError> {
         match name {
             "refresh" => Ok(Self::Refresh),
@@ -45,32 +64,18 @@ pub async fn run(
     if let Some(name) = id.strip_prefix(CONFIG_PREFIX) {
         caller.require_role(OPERATE)?;
         let info = run_on_config_server(&state.registry, name, op).await?;
-        let kind = match op {
-            Operation::Disable => ChangeKind::Disabled,
-            Operation::Enable => ChangeKind::Enabled,
-            Operation::Refresh | Operation::Reauthorize => ChangeKind::Refreshed,
-        };
-        state.announce_config(name, kind).await;
+        state.announce_config(name, op.change()).await;
         audit(&state, &caller, &operation, name, &id);
         return Ok(Json(status_json(&info, Source::Config, true)));
     }
     caller.require(MANAGE)?;
     let mut row = state.live_row(&caller, &id).await?;
     match op {
-        Operation::Refresh if row.status == DISABLED => {
-            return Err(ApiError::Conflict(format!(
-                "server {} is disabled; enable it first",
-                row.slug
-            )));
+        Operation::Refresh | Operation::Reauthorize if row.status == DISABLED => {
+            return Err(disabled(&row.slug));
         }
         Operation::Refresh | Operation::Enable => row.status = "connecting".into(),
         Operation::Disable => row.status = DISABLED.into(),
-        Operation::Reauthorize if row.status == DISABLED => {
-            return Err(ApiError::Conflict(format!(
-                "server {} is disabled; enable it first",
-                row.slug
-            )));
-        }
         Operation::Reauthorize => {
             let registry = state.org_registry(&row.org_id);
             let info = registry
@@ -97,18 +102,12 @@ async fn run_on_config_server(
     op: Operation,
 ) -> Result<switchboard_registry::ServerInfo, ApiError> {
     let missing = || ApiError::NotFound(format!("no server {name} in the gateway's config files"));
-    let current = registry
-        .servers()
-        .into_iter()
-        .find(|s| s.name == name)
-        .ok_or_else(missing)?;
+    let current = registry.server(name).ok_or_else(missing)?;
     let info = match op {
         Operation::Disable => registry.disable(name).await,
         Operation::Enable => registry.enable(name).await,
         Operation::Refresh if current.status == switchboard_core::ServerStatus::Disabled => {
-            return Err(ApiError::Conflict(format!(
-                "server {name} is disabled; enable it first"
-            )));
+            return Err(disabled(name));
         }
         Operation::Refresh => registry.refresh(name).await,
         Operation::Reauthorize => Some(
@@ -123,15 +122,16 @@ async fn run_on_config_server(
 
 /// Applies an operation another replica ran on a config-file server.
 pub(super) async fn follow(registry: &Registry, name: &str, kind: ChangeKind) {
-    let op = match kind {
-        ChangeKind::Disabled => Operation::Disable,
-        ChangeKind::Enabled => Operation::Enable,
-        ChangeKind::Refreshed => Operation::Refresh,
-        ChangeKind::Saved | ChangeKind::Rediscovered => return,
+    let Some(op) = Operation::announced(kind) else {
+        return;
     };
     if let Err(e) = run_on_config_server(registry, name, op).await {
         tracing::debug!(server = name, "not following {kind:?}: {e:?}");
     }
+}
+
+fn disabled(name: &str) -> ApiError {
+    ApiError::Conflict(format!("server {name} is disabled; enable it first"))
 }
 
 fn audit(state: &ApiState, caller: &ApiCaller, operation: &str, name: &str, id: &str) {

@@ -42,27 +42,24 @@ impl JobOptions {
 impl ApiState {
     /// Tells the other replicas that `row` changed; call after the row is saved.
     pub(super) async fn announce(&self, row: &ServerRow, kind: ChangeKind) {
-        let change = Change {
-            org_id: row.org_id.clone(),
-            server_id: row.id.clone(),
-            replica: self.replica.to_string(),
-            kind,
-        };
-        if let Err(e) = self.store.publish_change(&change).await {
-            tracing::warn!(server = %row.id, "cannot tell the other replicas: {e}");
-        }
+        self.publish(row.org_id.clone(), row.id.clone(), kind).await;
     }
 
     /// Tells the other replicas to run `kind` on their config-file server `name`.
     pub async fn announce_config(&self, name: &str, kind: ChangeKind) {
+        let id = format!("{}{name}", servers::CONFIG_PREFIX);
+        self.publish(String::new(), id, kind).await;
+    }
+
+    async fn publish(&self, org_id: String, server_id: String, kind: ChangeKind) {
         let change = Change {
-            org_id: String::new(),
-            server_id: format!("{}{name}", servers::CONFIG_PREFIX),
+            org_id,
+            server_id,
             replica: self.replica.to_string(),
             kind,
         };
         if let Err(e) = self.store.publish_change(&change).await {
-            tracing::warn!(server = name, "cannot tell the other replicas: {e}");
+            tracing::warn!(server = %change.server_id, "cannot tell the other replicas: {e}");
         }
     }
 
@@ -223,10 +220,14 @@ async fn run_if_due(state: &ApiState, job: &str, every: Duration, options: &JobO
             .map(|n| format!("{n} server(s) changed")),
         _ => {
             let before = now_ms() - options.session_lifetime.as_millis() as i64;
-            // Authorization flows nobody finished within the hour.
-            let flows_before = now_ms() - 3_600_000;
+            // Authorization flows nobody finished (they expire long before).
+            let flows_before =
+                now_ms() - 4 * switchboard_upstream::auth::FLOW_LIFETIME.as_millis() as i64;
             let sessions = state.store.prune_sessions(before).await;
-            let flows = state.store.prune_oauth_tokens("flow:", flows_before).await;
+            let flows = state
+                .store
+                .prune_oauth_tokens(switchboard_upstream::auth::FLOW_KEY_PREFIX, flows_before)
+                .await;
             match (sessions, flows) {
                 (Ok(s), Ok(f)) => Ok(format!(
                     "{s} old session(s) and {f} unfinished authorization(s) forgotten"

@@ -97,16 +97,18 @@ pub(super) fn view(row: &ServerRow) -> Value {
 /// waits for that.
 pub(super) fn live_view(row: &ServerRow, registry: &Registry) -> Value {
     let mut out = view(row);
-    let origin = format!("api:{}", row.id);
-    if let Some(url) = registry
-        .servers()
-        .into_iter()
-        .find(|s| s.origin == origin)
-        .and_then(|s| s.authorize_url)
-    {
+    if let Some(url) = authorize_url(row, registry) {
         out["authorize_url"] = url.into();
     }
     out
+}
+
+/// Where a person authorizes `row`'s server, while it waits for that.
+fn authorize_url(row: &ServerRow, registry: &Registry) -> Option<String> {
+    registry
+        .server(&row.slug)
+        .filter(|s| s.origin == format!("api:{}", row.id))
+        .and_then(|s| s.authorize_url)
 }
 
 fn validate_name(name: &str) -> Result<(), ApiError> {
@@ -147,12 +149,7 @@ fn upstream_auth(
             let name = c
                 .and_then(|c| c.header_name.clone())
                 .unwrap_or_else(|| "Authorization".into());
-            let valid = !name.is_empty()
-                && name.len() <= 100
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b));
-            if !valid {
+            if !switchboard_core::names::is_header_name(&name) {
                 return Err(ApiError::Invalid(format!(
                     "credentials.header_name {name:?} is not an HTTP header name; use letters, digits and '-', e.g. \"X-API-Key\""
                 )));
@@ -300,22 +297,25 @@ impl ApiState {
         record_outcome(row, &registry, info);
     }
 
-    /// Reconnects the live row `id` (of any org) after its authorization finished; its new
-    /// status and error, or `None` if there is no such row.
-    pub async fn reconnect_row(&self, id: &str) -> Option<(String, Option<String>)> {
-        let mut row = self
-            .store
-            .all_servers()
-            .await
-            .ok()?
-            .into_iter()
-            .find(|r| r.id == id && r.deleted_at.is_none())?;
-        if let Err(e) = self.reconnect_stored(&mut row).await {
-            return Some(("error".into(), Some(format!("{e:?}"))));
-        }
-        if let Err(e) = self.store.update_server(&row).await {
-            tracing::warn!(server = %row.id, "cannot record status: {e}");
-        }
+    /// Reconnects the API server `name` (row `id`) after its authorization finished; its
+    /// new status and error, or `None` if it is no longer served here.
+    pub async fn reconnect_row(&self, name: &str, id: &str) -> Option<(String, Option<String>)> {
+        // The org whose registry has it; a replica that has not connected it yet looks
+        // through every org's rows.
+        let found = match self.orgs.org_serving(name, &format!("api:{id}")) {
+            Some(org) => self.store.server(&org, id).await,
+            None => self
+                .store
+                .all_servers()
+                .await
+                .map(|rows| rows.into_iter().find(|r| r.id == id)),
+        };
+        let mut row = match found {
+            Ok(Some(row)) if row.deleted_at.is_none() => row,
+            Ok(_) => return None,
+            Err(e) => return Some(("error".into(), Some(e.to_string()))),
+        };
+        self.reconnect_and_record(&mut row).await;
         self.announce(&row, ChangeKind::Saved).await;
         Some((row.status.clone(), row.last_error.clone()))
     }
@@ -326,6 +326,21 @@ impl ApiState {
             && let Err(e) = oauth.tokens.delete(&format!("api:{}", row.id)).await
         {
             tracing::warn!(server = %row.id, "cannot delete its OAuth tokens: {e}");
+        }
+    }
+
+    /// Reconnects a stored row and saves the outcome; a row whose credentials cannot be
+    /// opened is an error, never connected without them.
+    pub(super) async fn reconnect_and_record(&self, row: &mut ServerRow) {
+        if let Err(e) = self.reconnect_stored(row).await {
+            row.status = "error".into();
+            row.last_error = Some(format!(
+                "{}; set the credentials again with PATCH",
+                e.message()
+            ));
+        }
+        if let Err(e) = self.store.update_server(row).await {
+            tracing::warn!(server = %row.id, "cannot record status: {e}");
         }
     }
 
@@ -439,7 +454,7 @@ pub async fn create(
             "status": row.status,
             "tool_count": row.discovered_tools.len(),
             "error": row.last_error,
-            "authorize_url": live_view(&row, &state.org_registry(&row.org_id))["authorize_url"],
+            "authorize_url": authorize_url(&row, &state.org_registry(&row.org_id)),
         })),
     ))
 }
@@ -488,7 +503,7 @@ pub(super) const CONFIG_PREFIX: &str = "config:";
 pub(super) fn refuse_config_server(id: &str) -> Result<(), ApiError> {
     match id.strip_prefix(CONFIG_PREFIX) {
         Some(name) => Err(ApiError::Forbidden(format!(
-            "server {name} is declared in a config file and is read-only through the API; change it in the file (switchboard config check shows where)"
+            "server {name} is declared in a config file: its settings are read-only through the API, so change them in the file (switchboard config check shows where); refresh, disable, enable and reauthorize work with a gateway:operate token"
         ))),
         None => Ok(()),
     }

@@ -1,12 +1,12 @@
 //! The authorization code flow (OAuth 2.1 with PKCE) for a person: begun when a server
 //! refuses us, finished when the authorization server sends the browser back with a code.
 
-use super::shared_flow::{
-    CapturedState, SavedFlow, finish_saved, flow_key, keep_registration, now_ms,
-};
+use super::shared_flow::{CapturedState, SavedFlow, finish_saved, flow_key, keep_client, now_ms};
 use super::{OAuthContext, RegisteredClient, auth_failed};
 use crate::{UpstreamError, UpstreamHttp};
-use rmcp::transport::auth::{AuthorizationManager, AuthorizationRequest, AuthorizationSession};
+use rmcp::transport::auth::{
+    AuthorizationManager, AuthorizationMetadata, AuthorizationRequest, AuthorizationSession,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -27,6 +27,7 @@ pub struct Flows(Arc<Mutex<HashMap<String, Pending>>>);
 
 struct Pending {
     key: String,
+    metadata: AuthorizationMetadata,
     credentials: super::store::KeyedCredentials,
     server: String,
     origin: String,
@@ -52,8 +53,8 @@ pub enum FlowError {
         "this authorization link is unknown, used or expired (links work once, for 15 minutes, on the gateway that made them); reauthorize the server (dashboard, `switchboard server reauthorize ID`, or `switchboard auth login NAME`) for a new one"
     )]
     UnknownState,
-    #[error("the authorization server refused: {0}")]
-    Refused(String),
+    #[error("this gateway serves no OAuth servers, so it has no authorization to finish")]
+    NoOAuth,
     #[error("exchanging the code for tokens failed: {0}")]
     Exchange(String),
 }
@@ -93,7 +94,7 @@ impl Flows {
             .await
             .map_err(|e| {
                 UpstreamError::Unauthorized(format!(
-                    "cannot find the server's authorization server: {e}"
+                    "cannot find the server's authorization server: {e}; check the server's url, or give its tokens (auth type oauth2 or clientCredentials with tokenUrl)"
                 ))
             })?;
         let issuer = found.metadata.issuer.clone();
@@ -104,6 +105,7 @@ impl Flows {
             .and_then(|v| v.as_bool())
             .unwrap_or(false);
         let can_register = found.metadata.registration_endpoint.is_some();
+        let metadata = found.metadata.clone();
         manager.set_metadata(found.metadata);
         let record = credentials.record().await.map_err(auth_failed)?;
         let redirect = ctx.redirect_uri(spec);
@@ -165,6 +167,13 @@ impl Flows {
                 redirect_uri: redirect.clone(),
                 issuer: issuer.clone(),
             };
+            // Kept at once: the next flow (a restart, a reauthorize, a step-up) reuses it
+            // instead of registering again.
+            let keep = kept.clone();
+            credentials
+                .update_guarded(|r| r.client = Some(keep))
+                .await
+                .map_err(auth_failed)?;
             request = request.with_preregistered_client(kept.id.clone());
             if let Some(secret) = &kept.secret {
                 request = request.with_client_secret(secret.clone());
@@ -216,6 +225,7 @@ impl Flows {
                 started_ms: now_ms(),
                 pkce,
                 challenge: challenge.filter(|c| !c.is_empty()).map(String::from),
+                metadata: Some(metadata.clone()),
             };
             let json =
                 serde_json::to_string(&saved).map_err(|e| auth_failed_text(e.to_string()))?;
@@ -240,6 +250,7 @@ impl Flows {
             state,
             Pending {
                 key: credentials.key.clone(),
+                metadata,
                 credentials: credentials.clone(),
                 server: spec.name.to_string(),
                 origin: spec.origin.clone(),
@@ -284,7 +295,7 @@ impl Flows {
             .handle_callback_with_issuer(code, state, issuer)
             .await
             .map_err(|e| FlowError::Exchange(e.to_string()))?;
-        keep_registration(&pending.credentials, pending.client).await?;
+        keep_client(&pending.credentials, pending.client, pending.metadata).await?;
         Ok(AuthorizationDone {
             key: pending.key,
             server: pending.server,

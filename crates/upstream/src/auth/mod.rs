@@ -15,6 +15,7 @@ pub use flow::{AuthorizationDone, FLOW_LIFETIME, FlowError, Flows};
 pub(crate) use http::GuardedOAuthHttp;
 #[cfg(feature = "keychain")]
 pub use keychain::KeychainTokens;
+pub use shared_flow::FLOW_KEY_PREFIX;
 pub use store::{FileTokens, MemoryTokens, RegisteredClient, TokenRecord, TokenStore};
 
 use crate::{UpstreamError, UpstreamHttp};
@@ -206,6 +207,23 @@ async fn seed(
         .map_err(auth_failed)
 }
 
+/// The authorization server of a connection's tokens: kept with them, or discovered once and
+/// kept (a connect then costs no discovery round trips).
+async fn authorization_server(
+    manager: &AuthorizationManager,
+    credentials: &KeyedCredentials,
+) -> Result<AuthorizationMetadata, AuthError> {
+    if let Some(kept) = credentials.record().await?.authorization_server {
+        return Ok(kept);
+    }
+    let found = manager.resolve_metadata().await?.metadata;
+    let keep = found.clone();
+    credentials
+        .update_guarded(|r| r.authorization_server = Some(keep))
+        .await?;
+    Ok(found)
+}
+
 fn metadata_with_token_url(token_url: &str) -> AuthorizationMetadata {
     let mut metadata = AuthorizationMetadata::default();
     metadata.authorization_endpoint = token_url.to_string();
@@ -228,7 +246,10 @@ pub(crate) async fn token_source(
     // A new connection reads the store afresh (another replica or `auth login` may have
     // saved new tokens since).
     credentials.forget_cached();
-    manager.set_credential_store(credentials.clone());
+    // Client-credentials tokens live in the connection only (a new one is exchanged for).
+    if !matches!(oauth, OAuthSpec::ClientCredentials { .. }) {
+        manager.set_credential_store(credentials.clone());
+    }
     let redirect = ctx.redirect_uri(spec);
     match oauth {
         OAuthSpec::ClientCredentials {
@@ -271,8 +292,8 @@ pub(crate) async fn token_source(
             if refresh_token.is_some() {
                 let metadata = match token_url {
                     Some(token_url) => Some(metadata_with_token_url(token_url)),
-                    None => match manager.resolve_metadata().await {
-                        Ok(found) => Some(found.metadata),
+                    None => match authorization_server(&manager, &credentials).await {
+                        Ok(found) => Some(found),
                         Err(e) => {
                             tracing::warn!(server = %spec.name, "no token endpoint found, so tokens cannot be refreshed: {e}; set tokenUrl");
                             None
@@ -306,18 +327,18 @@ pub(crate) async fn token_source(
             if let Some(stored) = &record.credentials {
                 // Refreshing needs the authorization server and the client the tokens
                 // belong to; without them the tokens are used until refused.
-                match manager.resolve_metadata().await {
+                match authorization_server(&manager, &credentials).await {
                     // Tokens are the issuer's: a server now naming another authorization server
                     // gets none of them (it must be authorized again).
                     Ok(found)
                         if stored.issuer.is_some()
-                            && found.metadata.issuer.is_some()
-                            && stored.issuer != found.metadata.issuer =>
+                            && found.issuer.is_some()
+                            && stored.issuer != found.issuer =>
                     {
                         tracing::warn!(
                             server = %spec.name,
                             kept = ?stored.issuer,
-                            now = ?found.metadata.issuer,
+                            now = ?found.issuer,
                             "the server names another authorization server; its kept tokens are not sent"
                         );
                         credentials
@@ -326,23 +347,16 @@ pub(crate) async fn token_source(
                             .map_err(auth_failed)?;
                     }
                     Ok(found) => {
-                        manager.set_metadata(found.metadata);
+                        manager.set_metadata(found);
+                        // The client the tokens belong to: the configured one, or the one
+                        // registered for them.
+                        let kept = record.client.as_ref().filter(|c| c.id == stored.client_id);
                         let secret = client
                             .as_ref()
                             .filter(|c| c.id == stored.client_id)
                             .and_then(|c| c.secret.clone())
-                            .or_else(|| {
-                                record
-                                    .client
-                                    .as_ref()
-                                    .filter(|c| c.id == stored.client_id)
-                                    .and_then(|c| c.secret.clone())
-                            });
-                        let redirect = record
-                            .client
-                            .as_ref()
-                            .filter(|c| c.id == stored.client_id)
-                            .map_or(redirect, |c| c.redirect_uri.clone());
+                            .or_else(|| kept.and_then(|c| c.secret.clone()));
+                        let redirect = kept.map_or(redirect, |c| c.redirect_uri.clone());
                         let mut config = OAuthClientConfig::new(stored.client_id.clone(), redirect);
                         if let Some(secret) = secret {
                             config = config.with_client_secret(secret);

@@ -6,15 +6,18 @@ use super::store::KeyedCredentials;
 use super::{AuthorizationDone, FlowError, OAuthContext, RegisteredClient};
 use crate::UpstreamHttp;
 use rmcp::transport::auth::{
-    AuthError, AuthorizationManager, OAuthClientConfig, StateStore, StoredAuthorizationState,
+    AuthError, AuthorizationManager, AuthorizationMetadata, OAuthClientConfig, StateStore,
+    StoredAuthorizationState,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Flows in the store are keyed `flow:<state>`.
+pub const FLOW_KEY_PREFIX: &str = "flow:";
+
 pub(super) fn flow_key(state: &str) -> String {
-    format!("flow:{state}")
+    format!("{FLOW_KEY_PREFIX}{state}")
 }
 
 /// Everything needed to finish a flow elsewhere.
@@ -33,6 +36,9 @@ pub(super) struct SavedFlow {
     /// The refusal that began it: discovery finds the same authorization server from it.
     #[serde(default)]
     pub challenge: Option<String>,
+    /// The authorization server the flow began with (no discovery needed to finish it).
+    #[serde(default)]
+    pub metadata: Option<AuthorizationMetadata>,
 }
 
 pub(super) fn now_ms() -> u64 {
@@ -93,11 +99,17 @@ pub(super) async fn finish_saved(
             .map_err(failed)?;
     let credentials = ctx.credentials_at(&flow.key, &flow.url);
     manager.set_credential_store(credentials.clone());
-    let found = manager
-        .resolve_metadata_from_challenge(flow.challenge.as_deref())
-        .await
-        .map_err(failed)?;
-    manager.set_metadata(found.metadata);
+    let metadata = match flow.metadata {
+        Some(kept) => kept,
+        None => {
+            manager
+                .resolve_metadata_from_challenge(flow.challenge.as_deref())
+                .await
+                .map_err(failed)?
+                .metadata
+        }
+    };
+    manager.set_metadata(metadata.clone());
     let mut config = OAuthClientConfig::new(flow.client_id.clone(), flow.redirect_uri.clone());
     if let Some(secret) = &flow.client_secret {
         config = config.with_client_secret(secret.clone());
@@ -108,7 +120,7 @@ pub(super) async fn finish_saved(
         .exchange_code_for_token_with_issuer(code, state, issuer)
         .await
         .map_err(failed)?;
-    keep_registration(&credentials, flow.registered).await?;
+    keep_client(&credentials, flow.registered, metadata).await?;
     Ok(AuthorizationDone {
         key: flow.key,
         server: flow.server,
@@ -116,16 +128,20 @@ pub(super) async fn finish_saved(
     })
 }
 
-/// Keeps the client a flow registered, so refreshes (here and after restarts) can use it.
-pub(super) async fn keep_registration(
+/// Keeps what a finished flow found: the client it registered (so refreshes, here and after
+/// restarts, use it) and the authorization server (so connects need no discovery).
+pub(super) async fn keep_client(
     credentials: &KeyedCredentials,
     registered: Option<RegisteredClient>,
+    metadata: AuthorizationMetadata,
 ) -> Result<(), FlowError> {
-    let Some(client) = registered else {
-        return Ok(());
-    };
     credentials
-        .update_guarded(|r| r.client = Some(client))
+        .update_guarded(|r| {
+            if registered.is_some() {
+                r.client = registered;
+            }
+            r.authorization_server = Some(metadata);
+        })
         .await
         .map_err(|e| FlowError::Exchange(e.to_string()))
 }

@@ -95,7 +95,17 @@ impl TokenSource {
                     Err(AuthError::InternalError(reason)) if reason.contains("not configured") => {
                         Ok(None)
                     }
-                    Err(e) => Err(e),
+                    // The kept authorization server may have moved: the next connect finds it
+                    // again.
+                    Err(e) => {
+                        let forgot = credentials
+                            .update_guarded(|r| r.authorization_server = None)
+                            .await;
+                        if let Err(store) = forgot {
+                            tracing::warn!("cannot forget the kept authorization server: {store}");
+                        }
+                        Err(e)
+                    }
                 }
             }
             // Another request may have exchanged it meanwhile.

@@ -2,7 +2,7 @@
 //! (the gateway's store seals them; a 0600 JSON file; memory for tests).
 
 use rmcp::transport::auth::{
-    AuthError, CredentialRefreshGuard, CredentialStore, StoredCredentials,
+    AuthError, AuthorizationMetadata, CredentialRefreshGuard, CredentialStore, StoredCredentials,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -28,6 +28,10 @@ pub struct TokenRecord {
     /// The server URL the tokens were obtained for: a server pointed elsewhere gets none.
     #[serde(default)]
     pub url: Option<String>,
+    /// The authorization server's metadata, found once (when the tokens were obtained or
+    /// first refreshed) instead of discovered again at every connect.
+    #[serde(default)]
+    pub authorization_server: Option<AuthorizationMetadata>,
 }
 
 impl std::fmt::Debug for TokenRecord {
@@ -179,7 +183,7 @@ impl TokenStore for FileTokens {
 const CACHE_FOR: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Records by key, with when they were read.
-pub(crate) type RecordCache = Arc<Mutex<HashMap<String, (TokenRecord, std::time::Instant)>>>;
+pub(crate) type RecordCache = Arc<Mutex<HashMap<String, (Arc<TokenRecord>, std::time::Instant)>>>;
 
 /// One server's record seen as rmcp's credential store; refreshes of one key take turns.
 #[derive(Clone)]
@@ -205,7 +209,7 @@ impl KeyedCredentials {
             .remove(&self.key);
     }
 
-    fn cached(&self) -> Option<TokenRecord> {
+    fn cached(&self) -> Option<Arc<TokenRecord>> {
         let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         let (record, read_at) = cache.get(&self.key)?;
         (read_at.elapsed() < CACHE_FOR).then(|| record.clone())
@@ -215,12 +219,12 @@ impl KeyedCredentials {
     fn remember(&self, record: &TokenRecord) {
         self.cache.lock().unwrap_or_else(|p| p.into_inner()).insert(
             self.key.clone(),
-            (record.clone(), std::time::Instant::now()),
+            (Arc::new(record.clone()), std::time::Instant::now()),
         );
     }
 
     /// Caches what was read, unless a write landed meanwhile (it is newer than this read).
-    fn remember_read(&self, record: &TokenRecord) {
+    fn remember_read(&self, record: &Arc<TokenRecord>) {
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         let fresh = cache
             .get(&self.key)
@@ -243,25 +247,33 @@ impl KeyedCredentials {
     }
 
     pub async fn record(&self) -> Result<TokenRecord, AuthError> {
+        Ok(self.shared_record().await?.as_ref().clone())
+    }
+
+    /// The record as cached (shared, not copied: every request reads it).
+    async fn shared_record(&self) -> Result<Arc<TokenRecord>, AuthError> {
         let record = match self.cached() {
             Some(record) => record,
             None => {
-                let record = self.load_fresh().await?;
+                let record = Arc::new(self.load_fresh().await?);
                 self.remember_read(&record);
                 record
             }
         };
-        self.for_this_url(record)
+        Ok(match self.for_this_url(&record) {
+            true => record,
+            false => Arc::default(),
+        })
     }
 
-    /// A record kept for another URL counts as empty.
-    fn for_this_url(&self, record: TokenRecord) -> Result<TokenRecord, AuthError> {
+    /// Whether `record` belongs to this URL (one kept for another counts as empty).
+    fn for_this_url(&self, record: &TokenRecord) -> bool {
         match &record.url {
             Some(url) if *url != self.url => {
                 tracing::warn!(key = %self.key, "the server's URL changed; its kept tokens are not sent to the new one");
-                Ok(TokenRecord::default())
+                false
             }
-            _ => Ok(record),
+            _ => true,
         }
     }
 
@@ -269,7 +281,11 @@ impl KeyedCredentials {
     /// would undo a refresh made meanwhile), changed, written. rmcp calls it (through `save`)
     /// inside or outside its refresh guard; our own writers use [`Self::update_guarded`].
     pub async fn update(&self, change: impl FnOnce(&mut TokenRecord)) -> Result<(), AuthError> {
-        let mut record = self.for_this_url(self.load_fresh().await?)?;
+        let fresh = self.load_fresh().await?;
+        let mut record = match self.for_this_url(&fresh) {
+            true => fresh,
+            false => TokenRecord::default(),
+        };
         change(&mut record);
         record.url = Some(self.url.clone());
         let result = self
@@ -300,7 +316,7 @@ impl KeyedCredentials {
 #[async_trait::async_trait]
 impl CredentialStore for KeyedCredentials {
     async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
-        Ok(self.record().await?.credentials)
+        Ok(self.shared_record().await?.credentials.clone())
     }
     async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
         self.update(|r| {
