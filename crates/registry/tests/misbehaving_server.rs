@@ -66,12 +66,17 @@ async fn a_timeout_is_reported_as_timeout_and_the_upstream_is_told_to_cancel() {
 async fn a_caller_that_goes_away_cancels_the_upstream_call() {
     let (_dir, registry) = registry().await;
     let token = CancellationToken::new();
+    let (started_tx, mut started) = tokio::sync::mpsc::channel(4);
     let call = {
         let registry = registry.clone();
-        let opts = CallOptions::default().with_cancel(token.clone());
+        let opts = CallOptions::default()
+            .with_cancel(token.clone())
+            .with_progress(started_tx.clone());
         tokio::spawn(async move { registry.call_tool("fx__hang", None, opts).await })
     };
-    // A concurrent call proves the hang is in flight without timing assumptions.
+    // The server says the hang started: it is in flight upstream before the caller leaves.
+    started.recv().await.expect("the hang call started");
+    // A concurrent call still goes through meanwhile.
     let echo = registry
         .call_tool(
             "fx__echo",
@@ -88,12 +93,10 @@ async fn a_caller_that_goes_away_cancels_the_upstream_call() {
     // Dropping the call future is the other way a caller goes away.
     let dropped = {
         let registry = registry.clone();
-        tokio::spawn(async move {
-            registry
-                .call_tool("fx__hang", None, CallOptions::default())
-                .await
-        })
+        let opts = CallOptions::default().with_progress(started_tx);
+        tokio::spawn(async move { registry.call_tool("fx__hang", None, opts).await })
     };
+    started.recv().await.expect("the second hang call started");
     registry
         .call_tool(
             "fx__echo",
