@@ -75,8 +75,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the exposed tool names with their server and description.
+    /// List the exposed tool names with their server and description (quarantined and
+    /// withheld tools say why); `diff` and `approve` definitions that changed.
     Tools {
+        #[command(subcommand)]
+        command: Option<ToolsCommand>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Scan tool definitions for poisoning: a tools/list result in FILE, or every configured
+    /// server live; per tool a verdict (clean, warn, quarantine, block) and findings.
+    Scan {
+        /// A tools/list result (`{"tools": [...]}`) or a bare list of tools.
+        #[arg(long, value_name = "FILE")]
+        tools: Option<std::path::PathBuf>,
         #[arg(long)]
         json: bool,
     },
@@ -196,6 +208,31 @@ pub enum ServerOperation {
     Reauthorize,
     /// Remove an API server (soft delete: credentials and tokens wiped, row kept).
     Remove,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ToolsCommand {
+    /// Show definitions waiting for approval next to the approved ones.
+    Diff {
+        server: String,
+        tool: Option<String>,
+        /// An org's API server (its pins belong to the org) instead of a config-file server.
+        #[arg(long, value_name = "ORG")]
+        org: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Approve the waiting definition of one tool (or every tool of the server with --all).
+    Approve {
+        server: String,
+        tool: Option<String>,
+        #[arg(long, conflicts_with = "tool")]
+        all: bool,
+        #[arg(long, value_name = "ORG")]
+        org: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

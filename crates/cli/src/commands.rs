@@ -56,7 +56,15 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => crate::remote::operate(&remote, operation, &id, json).await,
         Command::Stdio => stdio(global).await,
         Command::Test { server, json } => test(global, server, json).await,
-        Command::Tools { json } => tools(global, json).await,
+        Command::Tools {
+            command: None,
+            json,
+        } => crate::policy_cmds::tools(global, json).await,
+        Command::Tools {
+            command: Some(command),
+            ..
+        } => crate::policy_cmds::tools_command(global, command).await,
+        Command::Scan { tools, json } => crate::policy_cmds::scan(global, tools, json).await,
         Command::Call {
             tool,
             args,
@@ -119,19 +127,24 @@ async fn serve(
     }
     let bound = bound.map(|a| format!("http://{a}"));
     let oauth = setup::oauth(global, &config, Some(&control), bound)?;
+    let http = setup::http(global, &config);
+    let pipeline =
+        crate::policy::pipeline(&config, http.clone(), Some(&control), Some(audit.clone())).await?;
     let registry = setup::registry(
         global,
         &config,
         observer,
         Some(control.snapshots()),
         Some(oauth),
+        Some((&pipeline, http)),
     )?;
     let api = ApiState::new(
         registry.clone(),
         control.store.clone(),
         control.sealer.clone(),
         audit,
-    );
+    )
+    .with_pipeline(pipeline);
     let g = &config.gateway;
     let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
     if !loopback && g.token.is_none() {
@@ -250,12 +263,16 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
     let oauth = setup::oauth(global, &config, Some(&control), None)?;
+    let http = setup::http(global, &config);
+    let pipeline =
+        crate::policy::pipeline(&config, http.clone(), Some(&control), Some(audit.clone())).await?;
     let registry = setup::registry(
         global,
         &config,
         Some(Arc::new(audit)),
         Some(control.snapshots()),
         Some(oauth),
+        Some((&pipeline, http)),
     )?;
     registry.apply_config(&config).await;
     // Hosts close stdin and soon after signal: commit the audit log before stopping servers.
@@ -276,7 +293,7 @@ async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Resu
         None => config.servers.iter().collect(),
     };
     let oauth = setup::oauth_if_used(global, &config).await?;
-    let registry = setup::registry(global, &config, None, None, oauth)?;
+    let registry = setup::registry(global, &config, None, None, oauth, None)?;
     let bar = setup::progress_bar(specs.len() as u64, "testing servers");
     let reports = futures::future::join_all(specs.iter().map(|spec| {
         let registry = registry.clone();
@@ -325,70 +342,6 @@ async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Resu
     })
 }
 
-async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
-    let config = setup::load_config(global)?;
-    let oauth = setup::oauth_if_used(global, &config).await?;
-    let registry = setup::registry(global, &config, None, None, oauth)?;
-    setup::connect_all(&registry, &config).await;
-    let tools = registry.tools();
-    if json {
-        let list: Vec<Value> = tools
-            .iter()
-            .map(|t| {
-                json!({
-                    "name": t.exposed_name,
-                    "server": t.server.as_str(),
-                    "tool": t.upstream_name,
-                    "action_id": t.action_id.as_str(),
-                    "description": t.tool.description,
-                    "input_schema": t.tool.input_schema,
-                })
-            })
-            .collect();
-        println!("{}", serde_json::to_string_pretty(&list)?);
-    } else {
-        let rows: Vec<Vec<String>> = tools
-            .iter()
-            .map(|t| {
-                let description = t.tool.description.as_deref().unwrap_or("");
-                let first_line = description.lines().next().unwrap_or("");
-                vec![
-                    t.exposed_name.clone(),
-                    t.server.to_string(),
-                    truncate(first_line, 80),
-                ]
-            })
-            .collect();
-        print!(
-            "{}",
-            table::render(&["TOOL", "SERVER", "DESCRIPTION"], &rows)
-        );
-    }
-    let failed: Vec<_> = registry
-        .servers()
-        .into_iter()
-        .filter(|s| s.last_error.is_some())
-        .collect();
-    for s in &failed {
-        eprintln!(
-            "warning: server {} is {}: {}",
-            s.name,
-            s.status,
-            s.last_error.as_deref().unwrap_or("")
-        );
-    }
-    registry.shutdown().await;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn truncate(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        s.to_string()
-    } else {
-        format!("{}…", s.chars().take(max - 1).collect::<String>())
-    }
-}
-
 async fn call(
     global: &Global,
     tool: &str,
@@ -406,7 +359,17 @@ async fn call(
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
     let oauth = setup::oauth(global, &config, Some(&control), None)?;
-    let registry = setup::registry(global, &config, Some(Arc::new(audit)), None, Some(oauth))?;
+    let http = setup::http(global, &config);
+    let pipeline =
+        crate::policy::pipeline(&config, http.clone(), Some(&control), Some(audit.clone())).await?;
+    let registry = setup::registry(
+        global,
+        &config,
+        Some(Arc::new(audit)),
+        None,
+        Some(oauth),
+        Some((&pipeline, http)),
+    )?;
     setup::connect_all(&registry, &config).await;
     let mut opts = CallOptions::default().with_caller(Caller {
         surface: "cli",
@@ -471,7 +434,13 @@ fn report_error(error: &CallError, json: bool) {
 fn config_check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let paths = setup::config_paths(global)?;
     let (problems, servers) = match switchboard_config::load(&paths) {
-        Ok(config) => (config.warnings, config.servers.len()),
+        Ok(config) => {
+            let mut problems = config.warnings.clone();
+            if let Err(policy) = crate::policy::operator_doc(&config) {
+                problems.extend(policy);
+            }
+            (problems, config.servers.len())
+        }
         Err(problems) => (problems.0, 0),
     };
     let errors = problems

@@ -5,6 +5,8 @@ mod args;
 mod commands;
 mod control;
 mod login;
+mod policy;
+mod policy_cmds;
 mod remote;
 mod setup;
 mod table;

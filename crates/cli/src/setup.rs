@@ -168,12 +168,27 @@ pub async fn oauth_opening_store(global: &Global, config: &Config) -> anyhow::Re
     oauth(global, config, control.as_ref(), None)
 }
 
+/// The outbound HTTP client every upstream and webhook goes through (egress-checked).
+pub fn http(global: &Global, config: &Config) -> switchboard_registry::UpstreamHttp {
+    let g = &config.gateway;
+    switchboard_registry::UpstreamHttp::new(EgressPolicy {
+        dev: global.dev,
+        allow_hosts: g.egress_allow_hosts.clone().unwrap_or_default(),
+        allow_cidrs: g.egress_allow_cidrs.clone().unwrap_or_default(),
+    })
+}
+
+/// A registry whose calls pass `guard`'s pipeline (when given, with the HTTP client it uses).
 pub fn registry(
     global: &Global,
     config: &Config,
     observer: Option<Arc<dyn CallObserver>>,
     snapshots: Option<Arc<dyn SnapshotCache>>,
     oauth: Option<OAuthContext>,
+    guard: Option<(
+        &switchboard_policy::Pipeline,
+        switchboard_registry::UpstreamHttp,
+    )>,
 ) -> anyhow::Result<Registry> {
     let g = &config.gateway;
     let egress = EgressPolicy {
@@ -207,6 +222,11 @@ pub fn registry(
     }
     if let Some(oauth) = oauth {
         options = options.with_oauth(oauth);
+    }
+    if let Some((pipeline, http)) = guard {
+        options = options
+            .with_guard(crate::policy::guard(pipeline))
+            .with_http(http);
     }
     Ok(Registry::new(options))
 }

@@ -264,10 +264,13 @@ pub fn server(
             .iter()
             .filter_map(|id| id.strip_prefix(&prefix).map(String::from))
             .collect();
-        spec.tools = Some(match spec.tools.take() {
-            Some(own) => own.into_iter().filter(|t| listed.contains(t)).collect(),
-            None => listed,
-        });
+        // A server named by no id exposes everything (as holaOS reads the allowlist).
+        if !listed.is_empty() {
+            spec.tools = Some(match spec.tools.take() {
+                Some(own) => own.into_iter().filter(|t| listed.contains(t)).collect(),
+                None => listed,
+            });
+        }
     }
     let mut warnings = Vec::new();
     for unknown in map.keys().filter(|k| !KNOWN_KEYS.contains(&k.as_str())) {

@@ -87,6 +87,41 @@ impl GatewaySettings {
     }
 }
 
+/// A `[policy]` section as written (the policy crate reads it, with [`PolicySource::line`]
+/// to point its problems at the file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicySource {
+    pub file: String,
+    pub text: String,
+    pub value: serde_json::Value,
+}
+
+impl PolicySource {
+    /// The line of a field given as a document path such as `rules[2].when[0].gt`: the
+    /// n-th `[[policy.rules]]` (or n-th inline entry), then each key after it.
+    pub fn line(&self, path: &str) -> Option<usize> {
+        let mut offset = locate::offset_of(&self.text, "policy", 0)?;
+        for segment in path.split('.').filter(|s| !s.is_empty()) {
+            let (key, index) = match segment.split_once('[') {
+                Some((key, rest)) => (key, rest.trim_end_matches(']').parse::<usize>().ok()),
+                None => (segment, None),
+            };
+            let header = format!("[[policy.{key}]]");
+            offset = match index {
+                Some(n) if self.text[offset..].contains(&header) => {
+                    locate::nth_offset(&self.text, &header, n, offset)?
+                }
+                Some(n) => {
+                    let at = locate::offset_of(&self.text, key, offset)?;
+                    locate::nth_offset(&self.text, "{", n, at)?
+                }
+                None => locate::offset_of(&self.text, key, offset)?,
+            };
+        }
+        Some(self.text[..offset].matches('\n').count() + 1)
+    }
+}
+
 /// Everything the files declare, layered: later files win on a server-name collision.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
@@ -94,6 +129,8 @@ pub struct Config {
     pub gateway: GatewaySettings,
     /// Problems that do not stop anything (unknown keys, dropped duplicates).
     pub warnings: Vec<Problem>,
+    /// Every `[policy]` section, in file order (later ones layer over earlier ones).
+    pub policy: Vec<PolicySource>,
 }
 
 impl Config {
@@ -115,6 +152,7 @@ pub fn load_with_env(
 ) -> Result<Config, Problems> {
     let mut servers: BTreeMap<ServerSlug, (usize, ServerSpec)> = BTreeMap::new();
     let mut gateway = GatewaySettings::default();
+    let mut policy = Vec::new();
     let mut problems = Vec::new();
     let mut order = 0usize;
     for path in paths {
@@ -132,6 +170,7 @@ pub fn load_with_env(
             servers.insert(spec.name.clone(), (position, spec));
         }
         gateway.layer(parsed.gateway);
+        policy.extend(parsed.policy);
     }
     let allowed = gateway.allow_env.clone().unwrap_or_default();
     for (_, spec) in servers.values() {
@@ -166,6 +205,7 @@ pub fn load_with_env(
         servers: ordered.into_iter().map(|(_, spec)| spec).collect(),
         gateway,
         warnings,
+        policy,
     })
 }
 
@@ -173,6 +213,7 @@ pub(crate) struct ParsedFile {
     pub servers: Vec<ServerSpec>,
     pub gateway: GatewaySettings,
     pub problems: Vec<Problem>,
+    pub policy: Option<PolicySource>,
 }
 
 fn load_file(

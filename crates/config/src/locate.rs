@@ -17,6 +17,24 @@ pub fn line_of(text: &str, path: &[&str]) -> Option<usize> {
     found.map(|at| text[..at].matches('\n').count() + 1)
 }
 
+/// Byte offset of the first `token` (as an identifier) at or after `from`.
+pub fn offset_of(text: &str, token: &str, from: usize) -> Option<usize> {
+    find_token(&text[from..], token).map(|at| at + from)
+}
+
+/// Byte offset of the `n`-th (0-based) plain occurrence of `needle` at or after `from`.
+pub fn nth_offset(text: &str, needle: &str, n: usize, from: usize) -> Option<usize> {
+    let mut at = from;
+    for i in 0..=n {
+        let found = text[at..].find(needle)? + at;
+        if i == n {
+            return Some(found);
+        }
+        at = found + needle.len();
+    }
+    None
+}
+
 /// The first occurrence of `token` not inside a longer identifier.
 fn find_token(haystack: &str, token: &str) -> Option<usize> {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';

@@ -7,7 +7,7 @@ use crate::{GatewaySettings, Problem};
 use serde_json::{Map, Value};
 
 /// The top-level tables this module reads.
-pub const SECTIONS: [&str; 5] = ["gateway", "egress", "limits", "stdio", "oauth"];
+pub const SECTIONS: [&str; 6] = ["gateway", "egress", "limits", "stdio", "oauth", "policy"];
 
 const LIMIT_KEYS: [&str; 7] = [
     "max_message_bytes",

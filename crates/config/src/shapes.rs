@@ -85,6 +85,7 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
         servers: Vec::new(),
         gateway: GatewaySettings::default(),
         problems: Vec::new(),
+        policy: None,
     };
     let Some(root) = doc.as_object() else {
         parsed.problems.push(Problem::error(
@@ -115,6 +116,13 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
             Some(Value::Array(list)) => ("mcp.servers", list_entries(list, ctx, &mut parsed)),
             _ => ("mcp.servers", Vec::new()),
         }
+    } else if ctx.file.ends_with(".toml")
+        && root
+            .keys()
+            .any(|k| crate::settings::SECTIONS.contains(&k.as_str()))
+    {
+        // A native file holding only settings (gateway, policy…) layers with others.
+        ("servers", Vec::new())
     } else {
         parsed.problems.push(Problem::error(
                 ctx.file,
@@ -126,6 +134,13 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
         return parsed;
     };
     parsed.gateway = crate::settings::parse(root, ctx, &mut parsed.problems);
+    if let Some(policy) = root.get("policy") {
+        parsed.policy = Some(crate::PolicySource {
+            file: ctx.file.to_string(),
+            text: ctx.text.to_string(),
+            value: policy.clone(),
+        });
+    }
     if ctx.file.ends_with(".toml") {
         let known = |k: &str| k == "servers" || crate::settings::SECTIONS.contains(&k);
         for key in root.keys().filter(|k| !known(k)) {
@@ -134,7 +149,7 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
                 line_of(ctx.text, &[key]),
                 key,
                 "unknown section, ignored",
-                "use [gateway], [egress], [limits], [stdio] or [servers.NAME]",
+                "use [gateway], [egress], [limits], [stdio], [oauth], [policy] or [servers.NAME]",
             ));
         }
     }

@@ -334,3 +334,38 @@ fn the_documented_switchboard_toml_loads() {
     };
     assert_eq!(stdio.limits.open_files, Some(256));
 }
+
+#[test]
+fn a_workspace_allowlist_limits_only_the_servers_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "workspace.yaml",
+        "mcp_registry:\n  servers:\n    time:\n      type: stdio\n      command: time-server\n    github:\n      type: remote\n      url: https://gh.test/mcp\n  allowlist:\n    tool_ids: [time.get_current_time]\n",
+    );
+    let cfg = load(&[p]).unwrap();
+    let time = cfg.server("time").unwrap();
+    assert!(time.allows_tool("get_current_time") && !time.allows_tool("convert_time"));
+    let github = cfg.server("github").unwrap();
+    assert!(
+        github.allows_tool("create_issue"),
+        "a server the allowlist does not name keeps every tool"
+    );
+}
+
+#[test]
+fn a_policy_section_is_kept_with_lines_for_its_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "switchboard.toml",
+        "[gateway]\nlisten = \"127.0.0.1:0\"\n\n[policy]\nmode = \"observe\"\n\n[[policy.rules]]\nname = \"a\"\nactions = [\"mcp.x.*\"]\neffect = \"deny\"\n\n[[policy.rules]]\nname = \"b\"\nactions = [\"mcp.y.*\"]\neffect = \"nope\"\n",
+    );
+    let cfg = load(&[p]).unwrap();
+    assert!(cfg.servers.is_empty(), "a settings-only file is valid");
+    let policy = &cfg.policy[0];
+    assert_eq!(policy.value["mode"], "observe");
+    assert_eq!(policy.line("rules[1].effect"), Some(15));
+    assert_eq!(policy.line("rules[0].name"), Some(8));
+    assert_eq!(policy.line("mode"), Some(5));
+}

@@ -12,6 +12,9 @@ pub struct Caller {
     pub token_id: Option<String>,
     /// `mcp`, `rest` or `cli`.
     pub surface: &'static str,
+    /// The downstream MCP session (or the caller's `_meta["switchboard/conversation_id"]`):
+    /// what information-flow taint is kept under.
+    pub session: Option<String>,
 }
 
 /// One finished tool call, as the audit log records it (never argument values).
@@ -26,6 +29,8 @@ pub struct CallRecord {
     pub duration: Duration,
     pub request_bytes: usize,
     pub response_bytes: usize,
+    /// Every policy stage's verdict on the call.
+    pub verdicts: Vec<crate::Verdict>,
 }
 
 /// Hears about every tool call. Must return quickly: it runs on the call path.

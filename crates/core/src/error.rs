@@ -55,6 +55,9 @@ impl fmt::Display for ErrorKind {
 pub struct CallError {
     pub kind: ErrorKind,
     pub message: String,
+    /// For `rate_limited`: when a retry may succeed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
 }
 
 impl CallError {
@@ -62,7 +65,13 @@ impl CallError {
         Self {
             kind,
             message: message.into(),
+            retry_after_ms: None,
         }
+    }
+
+    pub fn with_retry_after_ms(mut self, ms: u64) -> Self {
+        self.retry_after_ms = Some(ms);
+        self
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod caller;
 pub mod env;
 pub mod error;
+pub mod guard;
 pub mod limits;
 pub mod names;
 pub mod oauth;
@@ -11,6 +12,10 @@ pub mod status;
 
 pub use caller::{CallObserver, CallRecord, Caller};
 pub use error::{CallError, ErrorKind};
+pub use guard::{
+    Admission, CallContext, CallGuard, Effect, GuardFuture, Mode, Owner, Review, ToolRef, Verdict,
+    Visibility,
+};
 pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
 pub use oauth::{OAuthClient, OAuthSpec};

@@ -3,7 +3,9 @@
 use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
 use std::collections::HashMap;
 use switchboard_core::names::NameConflict;
-use switchboard_core::{ActionId, Limits, NameTable, NamingTemplate, ServerSlug, ServerSpec};
+use switchboard_core::{
+    ActionId, CallGuard, Limits, NameTable, NamingTemplate, Owner, Review, ServerSlug, ServerSpec,
+};
 use switchboard_upstream::Snapshot;
 
 /// Prefix for resource URIs that more than one server offers.
@@ -17,6 +19,23 @@ pub struct ExposedTool {
     pub upstream_name: String,
     /// The upstream definition with `name` replaced by the exposed name.
     pub tool: Tool,
+    /// What the policy pipeline decided at discovery (quarantine, findings).
+    pub review: Review,
+}
+
+impl ExposedTool {
+    /// Whether discovery held this tool back until an operator approves it.
+    pub fn quarantined(&self) -> Option<&str> {
+        self.review.quarantined.as_deref()
+    }
+}
+
+/// A tool a server offers that the catalogue does not expose, and why.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct WithheldTool {
+    pub server: ServerSlug,
+    pub tool: String,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone)]
@@ -49,6 +68,8 @@ pub struct Catalog {
     pub resources: Vec<ExposedResource>,
     pub resource_templates: Vec<ExposedResourceTemplate>,
     pub warnings: Vec<String>,
+    /// Tools kept out by configuration (allowlists) or dropped by the policy pipeline.
+    pub withheld: Vec<WithheldTool>,
     tool_names: NameTable,
     prompt_names: NameTable,
     tool_index: HashMap<String, usize>,
@@ -60,11 +81,18 @@ impl Catalog {
         template: &NamingTemplate,
         servers: &[(&ServerSpec, &Snapshot)],
         limits: &Limits,
+        guard: Option<(&dyn CallGuard, &Owner)>,
     ) -> Self {
         let mut catalog = Catalog::default();
+        let mut reviews: Vec<Vec<Review>> = Vec::with_capacity(servers.len());
         let kept: Vec<Vec<Tool>> = servers
             .iter()
-            .map(|(spec, snap)| catalog.bounded_tools(spec, &snap.tools, limits))
+            .map(|(spec, snap)| {
+                let tools = catalog.bounded_tools(spec, &snap.tools, limits);
+                let (tools, review) = catalog.reviewed(spec, tools, guard);
+                reviews.push(review);
+                tools
+            })
             .collect();
         let tool_entries: Vec<(&ServerSlug, &str)> = servers
             .iter()
@@ -73,8 +101,8 @@ impl Catalog {
             .collect();
         let (tool_names, conflicts) = NameTable::build(template, tool_entries);
         catalog.note(conflicts);
-        for ((spec, _), tools) in servers.iter().zip(&kept) {
-            for tool in tools {
+        for (((spec, _), tools), reviews) in servers.iter().zip(&kept).zip(&reviews) {
+            for (tool, review) in tools.iter().zip(reviews) {
                 let Some(exposed) = tool_names.exposed(&spec.name, &tool.name) else {
                     continue;
                 };
@@ -93,6 +121,7 @@ impl Catalog {
                     server: spec.name.clone(),
                     upstream_name: tool.name.to_string(),
                     tool: def,
+                    review: review.clone(),
                 });
             }
         }
@@ -132,7 +161,16 @@ impl Catalog {
     fn bounded_tools(&mut self, spec: &ServerSpec, tools: &[Tool], limits: &Limits) -> Vec<Tool> {
         let server = &spec.name;
         let mut kept = Vec::new();
-        for tool in tools.iter().filter(|t| spec.allows_tool(&t.name)) {
+        for tool in tools {
+            if !spec.allows_tool(&tool.name) {
+                self.withheld.push(WithheldTool {
+                    server: server.clone(),
+                    tool: tool.name.to_string(),
+                    reason: "not in the server's tool allowlist (tools / allowlist.tool_ids)"
+                        .into(),
+                });
+                continue;
+            }
             if kept.len() == limits.max_tools_per_server {
                 self.warn(format!(
                     "server {server}: only the first {} tools are kept (max_tools_per_server)",
@@ -169,6 +207,42 @@ impl Catalog {
             kept.push(tool);
         }
         kept
+    }
+
+    /// Asks the guard about each tool; drops those it drops (recording why) and pairs the
+    /// rest with their review.
+    fn reviewed(
+        &mut self,
+        spec: &ServerSpec,
+        tools: Vec<Tool>,
+        guard: Option<(&dyn CallGuard, &Owner)>,
+    ) -> (Vec<Tool>, Vec<Review>) {
+        let Some((guard, owner)) = guard else {
+            let reviews = vec![Review::default(); tools.len()];
+            return (tools, reviews);
+        };
+        let json: Vec<serde_json::Value> = tools
+            .iter()
+            .map(|t| serde_json::to_value(t).unwrap_or_default())
+            .collect();
+        let refs: Vec<&serde_json::Value> = json.iter().collect();
+        let reviews = guard.review(owner, &spec.name, &refs);
+        let mut kept = Vec::with_capacity(tools.len());
+        let mut kept_reviews = Vec::with_capacity(tools.len());
+        for (tool, review) in tools.into_iter().zip(reviews) {
+            match &review.dropped {
+                Some(reason) => self.withheld.push(WithheldTool {
+                    server: spec.name.clone(),
+                    tool: tool.name.to_string(),
+                    reason: reason.clone(),
+                }),
+                None => {
+                    kept.push(tool);
+                    kept_reviews.push(review);
+                }
+            }
+        }
+        (kept, kept_reviews)
     }
 
     fn warn(&mut self, text: String) {

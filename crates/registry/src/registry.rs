@@ -1,22 +1,19 @@
 //! The registry itself: servers in, one catalogue out, calls routed to the right connection.
 
+mod calls;
+
 use crate::catalog::Catalog;
 use crate::entry::{ServerEntry, ServerInfo, connect_and_discover};
 use crate::lifecycle::SnapshotCache;
 use futures::StreamExt;
-use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
-use serde_json::Value;
-use std::future::Future;
 use std::sync::{Arc, RwLock};
 use std::time::{Instant, SystemTime};
 use switchboard_config::Config;
 use switchboard_core::{
-    CallError, CallObserver, CallRecord, ErrorKind, Limits, NamingTemplate, ServerSpec,
-    ServerStatus,
+    CallGuard, CallObserver, Limits, NamingTemplate, Owner, ServerSpec, ServerStatus,
 };
 use switchboard_upstream::{
-    CallOptions, ConnectOptions, Connection, EgressPolicy, Snapshot, UpstreamError, UpstreamEvent,
-    UpstreamHttp, result_size,
+    ConnectOptions, Connection, EgressPolicy, Snapshot, UpstreamEvent, UpstreamHttp,
 };
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -41,6 +38,10 @@ pub struct RegistryOptions {
     pub refresh_every: Option<std::time::Duration>,
     /// Token store, pending authorizations and redirect base for OAuth servers.
     pub oauth: Option<switchboard_upstream::auth::OAuthContext>,
+    /// The policy pipeline every call passes (and every discovery is reviewed by).
+    pub guard: Option<Arc<dyn CallGuard>>,
+    /// Who declared this registry's servers (pins and rules are kept under it).
+    pub owner: Owner,
 }
 
 impl RegistryOptions {
@@ -86,6 +87,14 @@ impl RegistryOptions {
         self.http = Some(http);
         self
     }
+    pub fn with_guard(mut self, guard: Arc<dyn CallGuard>) -> Self {
+        self.guard = Some(guard);
+        self
+    }
+    pub fn with_owner(mut self, owner: Owner) -> Self {
+        self.owner = owner;
+        self
+    }
 }
 
 /// What `test_server` found.
@@ -121,6 +130,8 @@ struct Inner {
     shutdown: CancellationToken,
     observer: Option<Arc<dyn CallObserver>>,
     snapshots: Option<Arc<dyn SnapshotCache>>,
+    guard: RwLock<Option<Arc<dyn CallGuard>>>,
+    owner: Owner,
 }
 
 /// What a registry shares with its siblings.
@@ -131,6 +142,8 @@ struct Shared {
     observer: Option<Arc<dyn CallObserver>>,
     snapshots: Option<Arc<dyn SnapshotCache>>,
     refresh_every: Option<std::time::Duration>,
+    guard: Option<Arc<dyn CallGuard>>,
+    owner: Owner,
 }
 
 const EVENT_QUEUE: usize = 256;
@@ -160,6 +173,8 @@ impl Registry {
             observer: options.observer,
             snapshots: options.snapshots,
             refresh_every: options.refresh_every,
+            guard: options.guard,
+            owner: options.owner,
         })
     }
 
@@ -171,6 +186,8 @@ impl Registry {
             observer,
             snapshots,
             refresh_every,
+            guard,
+            owner,
         } = shared;
         let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
         let (changes, _) = broadcast::channel(16);
@@ -187,6 +204,8 @@ impl Registry {
                 shutdown: CancellationToken::new(),
                 observer,
                 snapshots,
+                guard: RwLock::new(guard),
+                owner,
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
@@ -240,9 +259,9 @@ impl Registry {
         true
     }
 
-    /// A new, empty registry sharing this one's naming, HTTP client, limits and observer
-    /// (one per org for servers connected through the API).
-    pub fn sibling(&self) -> Registry {
+    /// A new, empty registry sharing this one's naming, HTTP client, limits, observer and
+    /// guard, for servers `owner` declares (one per org for servers connected through the API).
+    pub fn sibling(&self, owner: Owner) -> Registry {
         Self::assemble(Shared {
             naming: self.inner.naming.clone(),
             connect: self.inner.connect.clone(),
@@ -250,7 +269,36 @@ impl Registry {
             snapshots: self.inner.snapshots.clone(),
             // An org's API servers are re-listed by the cluster's scheduled job instead.
             refresh_every: None,
+            guard: self.guard(),
+            owner,
         })
+    }
+
+    /// The policy pipeline calls pass, if any.
+    pub fn guard(&self) -> Option<Arc<dyn CallGuard>> {
+        read(&self.inner.guard).clone()
+    }
+
+    /// Installs the pipeline (for a registry built before it); catalogues are reviewed again.
+    pub fn set_guard(&self, guard: Arc<dyn CallGuard>) {
+        *write(&self.inner.guard) = Some(guard);
+        self.rebuild();
+    }
+
+    /// The outbound HTTP client (egress-checked) this registry reaches upstreams with.
+    pub fn http(&self) -> &UpstreamHttp {
+        &self.inner.connect.http
+    }
+
+    /// Who declared this registry's servers.
+    pub fn owner(&self) -> &Owner {
+        &self.inner.owner
+    }
+
+    /// Reviews every server's tools again (after pins were approved or the policy changed)
+    /// and tells subscribers.
+    pub fn review_again(&self) {
+        self.rebuild();
     }
 
     /// Makes the registry match `config`: unchanged servers are left alone, changed ones are
@@ -352,121 +400,6 @@ impl Registry {
         self.catalog()
             .route_tool(exposed)
             .map(|(s, t)| (s.to_string(), t.to_string()))
-    }
-
-    /// Calls a tool by its exposed name.
-    pub async fn call_tool(
-        &self,
-        exposed: &str,
-        arguments: Option<Value>,
-        opts: CallOptions,
-    ) -> Result<CallToolResult, CallError> {
-        let started = Instant::now();
-        // Sizes are for the audit log: skip the serialisation when nobody records them.
-        let request_bytes = match (&self.inner.observer, &arguments) {
-            (Some(_), Some(a)) => serde_json::to_vec(a).map_or(0, |v| v.len()),
-            _ => 0,
-        };
-        let route = self.route(exposed);
-        let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
-        let outcome = match route.clone() {
-            None => Err(self.unknown_tool(exposed)),
-            Some((server, tool)) => match object_arguments(arguments) {
-                Err(e) => Err(e),
-                Ok(arguments) => {
-                    self.on_server(&server, opts, |conn, opts| async move {
-                        conn.call_tool(&tool, arguments, opts).await
-                    })
-                    .await
-                }
-            },
-        };
-        if let Some(observer) = &self.inner.observer {
-            let (action_id, server) = match &route {
-                Some((server, tool)) => (format!("mcp.{server}.{tool}"), Some(server.clone())),
-                None => (format!("mcp.unknown.{exposed}"), None),
-            };
-            observer.observe(CallRecord {
-                caller,
-                end_user_id,
-                action_id,
-                server,
-                outcome: outcome.as_ref().map(|_| ()).map_err(|e| e.kind),
-                duration: started.elapsed(),
-                request_bytes,
-                response_bytes: outcome.as_ref().map_or(0, result_size),
-            });
-        }
-        outcome
-    }
-
-    /// Why `exposed` names no tool: unknown, or (likely) one of a server whose tools are not
-    /// known yet because it waits for authorization.
-    fn unknown_tool(&self, exposed: &str) -> CallError {
-        let waiting = read(&self.inner.servers)
-            .iter()
-            .find(|e| {
-                let prefix = self.inner.naming.prefix(&e.spec.name);
-                e.status() == ServerStatus::Authenticating
-                    && !prefix.is_empty()
-                    && exposed.starts_with(&prefix)
-            })
-            .cloned();
-        match waiting {
-            Some(entry) => {
-                let why = entry.waiting_for_authorization();
-                CallError::new(
-                    why.kind,
-                    format!("no tool named {exposed:?} is known yet: {}", why.message),
-                )
-            }
-            None => CallError::new(
-                ErrorKind::ToolNotFound,
-                format!("no tool named {exposed:?}; `switchboard tools` lists the available names"),
-            ),
-        }
-    }
-
-    /// Reads a resource by its exposed URI.
-    pub async fn read_resource(
-        &self,
-        uri: &str,
-        opts: CallOptions,
-    ) -> Result<ReadResourceResult, CallError> {
-        let (server, upstream_uri) = self.catalog().route_resource(uri).ok_or_else(|| {
-            CallError::new(
-                ErrorKind::InvalidRequest,
-                format!("no server offers resource {uri:?}"),
-            )
-        })?;
-        self.on_server(server.as_str(), opts, |conn, opts| async move {
-            conn.read_resource(&upstream_uri, opts).await
-        })
-        .await
-    }
-
-    /// Gets a prompt by its exposed name.
-    pub async fn get_prompt(
-        &self,
-        exposed: &str,
-        arguments: Option<Value>,
-        opts: CallOptions,
-    ) -> Result<GetPromptResult, CallError> {
-        let (server, prompt) = self
-            .catalog()
-            .route_prompt(exposed)
-            .map(|(s, p)| (s.to_string(), p.to_string()))
-            .ok_or_else(|| {
-                CallError::new(
-                    ErrorKind::InvalidRequest,
-                    format!("no prompt named {exposed:?}"),
-                )
-            })?;
-        let arguments = object_arguments(arguments)?;
-        self.on_server(&server, opts, |conn, opts| async move {
-            conn.get_prompt(&prompt, arguments, opts).await
-        })
-        .await
     }
 
     /// Lists one server's offer again on its live connection, so calls in flight carry on;
@@ -640,53 +573,6 @@ impl Registry {
             .cloned()
     }
 
-    /// Runs `work` on `server`'s connection within the server's concurrency limit; failures
-    /// come back classified, with the server's secrets redacted.
-    async fn on_server<T, F, Fut>(
-        &self,
-        server: &str,
-        opts: CallOptions,
-        work: F,
-    ) -> Result<T, CallError>
-    where
-        F: FnOnce(Arc<Connection>, CallOptions) -> Fut,
-        Fut: Future<Output = Result<T, UpstreamError>>,
-    {
-        let entry = self.entry(server).ok_or_else(|| {
-            CallError::new(
-                ErrorKind::ToolNotFound,
-                format!("server {server} is not configured"),
-            )
-        })?;
-        let _slot = entry.acquire(opts.timeout).await?;
-        let budget = opts.timeout.unwrap_or(entry.spec.call_timeout());
-        let before = entry.status();
-        let conn = match entry.connection(&self.inner.connect, budget).await {
-            Ok(conn) => conn,
-            Err(e) => {
-                self.publish(&entry);
-                return Err(e);
-            }
-        };
-        if entry.status() != before {
-            self.publish(&entry);
-        }
-        let outcome = match work(conn, opts).await {
-            Ok(done) => Ok(done),
-            // Tokens revoked mid-session, or a tool needing more scope: a person must act.
-            Err(e) => match entry.authorize(&e, &self.inner.connect, true).await {
-                // Tokens revoked mid-session, or a tool needing more scope.
-                Some(refused) => {
-                    self.publish(&entry);
-                    Err(refused)
-                }
-                None => Err(entry.call_error(e)),
-            },
-        };
-        entry.mark_used(outcome.is_ok());
-        outcome
-    }
-
     /// Connects and discovers `entry`, or, for a lazy server, lists it from its saved
     /// snapshot without starting it (discovering once and stopping it when there is none).
     async fn start(&self, entry: &Arc<ServerEntry>) {
@@ -746,7 +632,14 @@ fn rebuild(inner: &Inner) {
         .filter_map(|e| e.state().snapshot.clone().map(|s| (e.spec.clone(), s)))
         .collect();
     let refs: Vec<(&ServerSpec, &Snapshot)> = snapshots.iter().map(|(a, b)| (a, b)).collect();
-    let catalog = Arc::new(Catalog::build(&inner.naming, &refs, &inner.connect.limits));
+    let guard = read(&inner.guard).clone();
+    let guard = guard.as_deref().map(|g| (g, &inner.owner));
+    let catalog = Arc::new(Catalog::build(
+        &inner.naming,
+        &refs,
+        &inner.connect.limits,
+        guard,
+    ));
     *inner.catalog.write().unwrap_or_else(|p| p.into_inner()) = catalog;
     let _ = inner.changes.send(());
 }
@@ -847,21 +740,10 @@ async fn relist(
     Ok(())
 }
 
-fn object_arguments(arguments: Option<Value>) -> Result<Option<JsonObject>, CallError> {
-    match arguments {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Object(map)) => Ok(Some(map)),
-        Some(other) => Err(CallError::new(
-            ErrorKind::InvalidRequest,
-            format!("arguments must be a JSON object, got {other}"),
-        )),
-    }
-}
-
-fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+pub(crate) fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(|p| p.into_inner())
 }
 
-fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+pub(crate) fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write().unwrap_or_else(|p| p.into_inner())
 }

@@ -6,33 +6,64 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
-/// Lets a request through when no token is configured or it carries the right one.
-pub async fn require_token(
-    State(token): State<Option<Arc<str>>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let Some(token) = token else {
-        return next.run(request).await;
-    };
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if presented.is_some_and(|p| constant_time_eq(p.as_bytes(), token.as_bytes())) {
-        return next.run(request).await;
-    }
-    let body = serde_json::json!({"error": {
-        "kind": "auth_unavailable",
-        "message": "this endpoint needs a bearer token: send Authorization: Bearer <the [gateway] token>",
-    }});
+/// What `/mcp` accepts: the operator's `[gateway] token`, or an org's API token (which
+/// scopes the endpoint to that org's servers plus the config-file ones).
+#[derive(Clone)]
+pub struct TokenCheck {
+    pub token: Option<Arc<str>>,
+    pub api: Option<crate::api::ApiState>,
+}
+
+fn refused(status: StatusCode, message: &str) -> Response {
+    let body = serde_json::json!({"error": {"kind": "auth_unavailable", "message": message}});
     (
-        StatusCode::UNAUTHORIZED,
+        status,
         [(header::WWW_AUTHENTICATE, "Bearer")],
         axum::Json(body),
     )
         .into_response()
+}
+
+/// Lets a request through as the operator (no token configured, or the right one), or as
+/// the org whose API token it carries.
+pub async fn require_token(
+    State(check): State<TokenCheck>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::to_string);
+    if let (Some(token), Some(p)) = (&check.token, &presented)
+        && constant_time_eq(p.as_bytes(), token.as_bytes())
+    {
+        return next.run(request).await;
+    }
+    if let (Some(p), Some(api)) = (&presented, &check.api)
+        && p.starts_with("sb_")
+    {
+        return match api.org_caller(p).await {
+            Ok(org) => {
+                request.extensions_mut().insert(org);
+                next.run(request).await
+            }
+            Err(e) => e.into_response(),
+        };
+    }
+    match (&check.token, presented) {
+        (None, None) => next.run(request).await,
+        (None, Some(_)) => refused(
+            StatusCode::UNAUTHORIZED,
+            "unknown bearer token: send an org's API token (sb_…) or none on loopback",
+        ),
+        (Some(_), _) => refused(
+            StatusCode::UNAUTHORIZED,
+            "this endpoint needs a bearer token: send Authorization: Bearer <the [gateway] token> or an org's API token",
+        ),
+    }
 }
 
 /// Equality that takes the same time wherever the first difference is.

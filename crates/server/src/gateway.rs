@@ -17,93 +17,117 @@ use tokio::sync::mpsc;
 /// Where a failed tool result carries its machine-readable kind.
 pub const KIND_META_KEY: &str = "switchboard/error";
 
-/// One downstream session's view of the registry.
+/// One downstream session's view: the operator's config-file registry, plus an org's
+/// registry when the request carries the org's API token (or the endpoint is an agent's).
 #[derive(Clone)]
 pub struct Gateway {
     registry: Registry,
-    scope: Option<AgentScope>,
+    orgs: Option<crate::api::ApiState>,
+    agent: Option<AgentScope>,
 }
 
-/// Limits a gateway to one agent's enabled actions (`/mcp/agents/{agent}`).
-#[derive(Clone)]
+/// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
+/// shows and calls only the agent's enabled actions.
+#[derive(Clone, Debug)]
 pub struct AgentScope {
-    pub store: std::sync::Arc<dyn switchboard_store::Store>,
-    /// Org and agent; the token id is taken from each request (see [`CallerToken`]).
-    pub caller: Caller,
-    /// The operator's config-file servers, whose actions agents may be given too.
-    pub shared: Option<Registry>,
+    pub org_id: String,
+    pub agent_id: String,
 }
 
-/// The API token behind one HTTP request, put in its extensions by the agent endpoint so
-/// every call is audited under the token that made it.
+/// The API token behind one HTTP request, put in its extensions so every call is audited
+/// under the token that made it.
 #[derive(Debug, Clone)]
 pub struct CallerToken(pub String);
 
-impl AgentScope {
-    async fn enabled(&self) -> Vec<String> {
-        let (Some(org), Some(agent)) = (&self.caller.org_id, &self.caller.agent_id) else {
-            return Vec::new();
-        };
-        self.store
-            .enabled_actions(org, agent)
-            .await
-            .unwrap_or_else(|e| {
-                tracing::error!("cannot read enabled actions: {e}");
-                Vec::new()
-            })
-    }
+/// The org whose API token authorised a `/mcp` request (put in its extensions by the
+/// endpoint's token check).
+#[derive(Debug, Clone)]
+pub struct OrgCaller {
+    pub org_id: String,
+    pub token_id: String,
 }
+
+/// Who one request is for and which registries it sees, in lookup order.
+struct View {
+    caller: Caller,
+    registries: Vec<Registry>,
+}
+
+/// Where a caller's `_meta` names its conversation (information-flow taint is kept per
+/// conversation, or per MCP session without one).
+pub const CONVERSATION_META_KEY: &str = "switchboard/conversation_id";
 
 impl Gateway {
     pub fn new(registry: Registry) -> Self {
         Self {
             registry,
-            scope: None,
+            orgs: None,
+            agent: None,
         }
     }
 
-    /// A gateway that shows and calls only `scope`'s enabled actions.
-    pub fn scoped(registry: Registry, scope: AgentScope) -> Self {
+    /// A gateway that also serves orgs' registries to requests carrying an org token.
+    pub fn with_orgs(registry: Registry, api: crate::api::ApiState) -> Self {
         Self {
             registry,
-            scope: Some(scope),
+            orgs: Some(api),
+            agent: None,
         }
     }
 
-    /// Every registry this gateway shows tools of: its own, then the shared one if scoped.
-    fn registries(&self) -> impl Iterator<Item = &Registry> {
-        std::iter::once(&self.registry).chain(self.scope.as_ref().and_then(|s| s.shared.as_ref()))
+    /// A gateway for one agent of one org.
+    pub fn for_agent(registry: Registry, api: crate::api::ApiState, agent: AgentScope) -> Self {
+        Self {
+            registry,
+            orgs: Some(api),
+            agent: Some(agent),
+        }
     }
 
-    /// The registry that knows tool `exposed` (its own when none does: the call then fails
-    /// there as `tool_not_found`).
-    fn route(&self, exposed: &str) -> &Registry {
-        self.registries()
-            .find(|r| r.catalog().tool(exposed).is_some())
-            .unwrap_or(&self.registry)
-    }
-
-    /// The catalogue for resources and prompts: agent endpoints offer enabled actions only.
-    fn unscoped_catalog(&self) -> Option<std::sync::Arc<switchboard_registry::Catalog>> {
-        self.scope.is_none().then(|| self.registry.catalog())
+    fn view(
+        &self,
+        extensions: &rmcp::model::Extensions,
+        meta: Option<&rmcp::model::RequestMetaObject>,
+    ) -> View {
+        let parts = extensions.get::<axum::http::request::Parts>();
+        let session = meta
+            .and_then(|m| m.0.get(CONVERSATION_META_KEY))
+            .and_then(Value::as_str)
+            .map(String::from)
+            .or_else(|| {
+                parts
+                    .and_then(|p| p.headers.get("mcp-session-id"))
+                    .and_then(|v| v.to_str().ok())
+                    .map(|id| format!("mcp:{id}"))
+            });
+        let token = parts
+            .and_then(|p| p.extensions.get::<CallerToken>())
+            .map(|t| t.0.clone());
+        let org = parts.and_then(|p| p.extensions.get::<OrgCaller>());
+        let (org_id, agent_id, token_id) = match (&self.agent, org) {
+            (Some(a), _) => (Some(a.org_id.clone()), Some(a.agent_id.clone()), token),
+            (None, Some(o)) => (Some(o.org_id.clone()), None, Some(o.token_id.clone())),
+            (None, None) => (None, None, None),
+        };
+        let mut registries = Vec::with_capacity(2);
+        if let (Some(api), Some(org)) = (&self.orgs, &org_id) {
+            registries.push(api.org_registry(org));
+        }
+        registries.push(self.registry.clone());
+        View {
+            caller: Caller {
+                org_id,
+                agent_id,
+                token_id,
+                surface: "mcp",
+                session,
+            },
+            registries,
+        }
     }
 
     /// Per-call options from the request context: cancellation, progress and end user.
-    fn call_options(&self, ctx: &RequestContext<RoleServer>) -> CallOptions {
-        let caller = match &self.scope {
-            Some(scope) => Caller {
-                token_id: ctx
-                    .extensions
-                    .get::<axum::http::request::Parts>()
-                    .and_then(|p| p.extensions.get::<CallerToken>())
-                    .map(|t| t.0.clone()),
-                ..scope.caller.clone()
-            },
-            None => Caller {
-                surface: "mcp",
-                ..Caller::default()
-            },
-        };
+    fn call_options(&self, ctx: &RequestContext<RoleServer>, caller: Caller) -> CallOptions {
         let mut opts = CallOptions::default()
             .with_cancel(ctx.ct.clone())
             .with_caller(caller);
@@ -139,7 +163,14 @@ fn failed_result(error: CallError) -> CallToolResult {
         KIND_META_KEY.into(),
         json!({"kind": error.kind.as_str(), "message": error.message}),
     );
-    result.meta = Some(MetaObject(meta));
+    let mut meta = Value::Object(meta);
+    if let Some(ms) = error.retry_after_ms {
+        meta[KIND_META_KEY]["retry_after_ms"] = json!(ms);
+    }
+    result.meta = match meta {
+        Value::Object(meta) => Some(MetaObject(meta)),
+        _ => None,
+    };
     result
 }
 
@@ -198,33 +229,25 @@ impl rmcp::ServerHandler for Gateway {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        for registry in self.registries() {
-            forward_changes(registry, context.peer.clone());
+        for registry in self.view(&context.extensions, None).registries {
+            forward_changes(&registry, context.peer.clone());
         }
     }
 
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let enabled = match &self.scope {
-            Some(scope) => Some(scope.enabled().await),
-            None => None,
-        };
+        let view = self.view(&context.extensions, Some(&context.meta));
         let mut tools = Vec::new();
-        for registry in self.registries() {
+        for registry in &view.registries {
             tools.extend(
                 registry
-                    .catalog()
-                    .tools
-                    .iter()
-                    .filter(|t| {
-                        enabled
-                            .as_ref()
-                            .is_none_or(|e| e.contains(&t.action_id.to_string()))
-                    })
-                    .map(|t| t.tool.clone()),
+                    .visible_tools(&view.caller)
+                    .await
+                    .into_iter()
+                    .map(|t| t.tool),
             );
         }
         Ok(ListToolsResult::with_all_items(tools))
@@ -235,28 +258,15 @@ impl rmcp::ServerHandler for Gateway {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // Unscoped (`/mcp`): one registry, and `call_tool` routes by name itself.
-        let registry = match &self.scope {
-            Some(_) => self.route(&request.name),
-            None => &self.registry,
-        };
-        if let Some(scope) = &self.scope {
-            let action = registry
-                .catalog()
-                .tool(&request.name)
-                .map(|t| t.action_id.to_string());
-            let allowed = match action {
-                Some(action) => scope.enabled().await.contains(&action),
-                None => true, // unknown names fail below as tool_not_found
-            };
-            if !allowed {
-                return Ok(CallToolResponse::Complete(failed_result(CallError::new(
-                    ErrorKind::PolicyDenied,
-                    format!("{} is not enabled for this agent", request.name),
-                ))));
-            }
-        }
-        let opts = self.call_options(&context);
+        let view = self.view(&context.extensions, Some(&context.meta));
+        // The registry that knows the name; the first otherwise (it answers tool_not_found
+        // and audits the attempt).
+        let registry = view
+            .registries
+            .iter()
+            .find(|r| r.catalog().tool(&request.name).is_some())
+            .unwrap_or(&view.registries[0]);
+        let opts = self.call_options(&context, view.caller.clone());
         let arguments = request.arguments.map(Value::Object);
         let result = match registry.call_tool(&request.name, arguments, opts).await {
             Ok(result) => result,
@@ -268,35 +278,49 @@ impl rmcp::ServerHandler for Gateway {
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let Some(catalog) = self.unscoped_catalog() else {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        if self.agent.is_some() {
             return Ok(ListResourcesResult::default());
-        };
-        Ok(ListResourcesResult::with_all_items(
-            catalog
-                .resources
-                .iter()
-                .map(|r| r.resource.clone())
-                .collect(),
-        ))
+        }
+        let mut items = Vec::new();
+        for registry in &view.registries {
+            let catalog = registry.catalog();
+            for r in &catalog.resources {
+                if registry
+                    .server_visible(&view.caller, r.server.as_str())
+                    .await
+                {
+                    items.push(r.resource.clone());
+                }
+            }
+        }
+        Ok(ListResourcesResult::with_all_items(items))
     }
 
     async fn list_resource_templates(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let Some(catalog) = self.unscoped_catalog() else {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        if self.agent.is_some() {
             return Ok(ListResourceTemplatesResult::default());
-        };
-        Ok(ListResourceTemplatesResult::with_all_items(
-            catalog
-                .resource_templates
-                .iter()
-                .map(|t| t.template.clone())
-                .collect(),
-        ))
+        }
+        let mut items = Vec::new();
+        for registry in &view.registries {
+            let catalog = registry.catalog();
+            for t in &catalog.resource_templates {
+                if registry
+                    .server_visible(&view.caller, t.server.as_str())
+                    .await
+                {
+                    items.push(t.template.clone());
+                }
+            }
+        }
+        Ok(ListResourceTemplatesResult::with_all_items(items))
     }
 
     async fn read_resource(
@@ -304,10 +328,17 @@ impl rmcp::ServerHandler for Gateway {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.unscoped_catalog()
-            .ok_or_else(agents_get_actions_only)?;
-        let opts = self.call_options(&context);
-        self.registry
+        if self.agent.is_some() {
+            return Err(agents_get_actions_only());
+        }
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let registry = view
+            .registries
+            .iter()
+            .find(|r| r.catalog().route_resource(&request.uri).is_some())
+            .unwrap_or(&view.registries[0]);
+        let opts = self.call_options(&context, view.caller.clone());
+        registry
             .read_resource(&request.uri, opts)
             .await
             .map(ReadResourceResponse::Complete)
@@ -317,14 +348,25 @@ impl rmcp::ServerHandler for Gateway {
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let Some(catalog) = self.unscoped_catalog() else {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        if self.agent.is_some() {
             return Ok(ListPromptsResult::default());
-        };
-        Ok(ListPromptsResult::with_all_items(
-            catalog.prompts.iter().map(|p| p.prompt.clone()).collect(),
-        ))
+        }
+        let mut items = Vec::new();
+        for registry in &view.registries {
+            let catalog = registry.catalog();
+            for p in &catalog.prompts {
+                if registry
+                    .server_visible(&view.caller, p.server.as_str())
+                    .await
+                {
+                    items.push(p.prompt.clone());
+                }
+            }
+        }
+        Ok(ListPromptsResult::with_all_items(items))
     }
 
     async fn get_prompt(
@@ -332,11 +374,18 @@ impl rmcp::ServerHandler for Gateway {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.unscoped_catalog()
-            .ok_or_else(agents_get_actions_only)?;
-        let opts = self.call_options(&context);
+        if self.agent.is_some() {
+            return Err(agents_get_actions_only());
+        }
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let registry = view
+            .registries
+            .iter()
+            .find(|r| r.catalog().route_prompt(&request.name).is_some())
+            .unwrap_or(&view.registries[0]);
+        let opts = self.call_options(&context, view.caller.clone());
         let arguments = request.arguments.map(Value::Object);
-        self.registry
+        registry
             .get_prompt(&request.name, arguments, opts)
             .await
             .map(GetPromptResponse::Complete)

@@ -97,8 +97,14 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         config.session_store = Some(Arc::new(SharedSessions::new(api.store.clone(), "mcp")));
     }
     let factory_registry = registry.clone();
+    let factory_api = options.api.clone();
     let mcp = StreamableHttpService::new(
-        move || Ok(Gateway::new(factory_registry.clone())),
+        move || {
+            Ok(match &factory_api {
+                Some(api) => Gateway::with_orgs(factory_registry.clone(), api.clone()),
+                None => Gateway::new(factory_registry.clone()),
+            })
+        },
         Arc::new(LocalSessionManager::default()),
         config,
     );
@@ -107,7 +113,10 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let mcp = Router::new()
         .fallback_service(mcp)
         .layer(axum::middleware::from_fn_with_state(
-            options.token.clone().map(Arc::<str>::from),
+            crate::auth::TokenCheck {
+                token: options.token.clone().map(Arc::<str>::from),
+                api: options.api.clone(),
+            },
             crate::auth::require_token,
         ));
     let api = options

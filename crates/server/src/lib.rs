@@ -12,7 +12,9 @@ mod sessions;
 mod snapshots;
 mod tokens;
 
-pub use gateway::{AgentScope, CallerToken, Gateway, KIND_META_KEY};
+pub use gateway::{
+    AgentScope, CONVERSATION_META_KEY, CallerToken, Gateway, KIND_META_KEY, OrgCaller,
+};
 pub use http::{HttpOptions, router, serve_http};
 pub use in_flight::InFlight;
 pub use sessions::SharedSessions;

@@ -29,6 +29,9 @@ pub struct AuditEntry {
     pub request_bytes: i64,
     pub response_bytes: i64,
     pub detail: Option<String>,
+    /// Every policy stage's verdict (JSON list); `None` on rows from before the pipeline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
 }
 
 /// An entry in the chain.
@@ -60,7 +63,7 @@ impl Chain {
 
     /// The MAC of a row at `seq` after `prev_hash`.
     pub fn hash(&self, seq: i64, entry: &AuditEntry, prev_hash: &str) -> String {
-        let canonical = serde_json::json!([
+        let mut canonical = serde_json::json!([
             seq,
             entry.at,
             entry.org_id,
@@ -76,6 +79,10 @@ impl Chain {
             entry.response_bytes,
             entry.detail,
         ]);
+        // Rows written before the policy column existed hash exactly as they did then.
+        if let (Some(policy), Some(list)) = (&entry.policy, canonical.as_array_mut()) {
+            list.push(serde_json::Value::String(policy.clone()));
+        }
         let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&self.key).expect("any key length");
         mac.update(prev_hash.as_bytes());
         mac.update(b"\n");
@@ -220,6 +227,17 @@ mod tests {
             v.push(row)?;
         }
         v.finish()
+    }
+
+    #[test]
+    fn rows_with_and_without_policy_verdicts_chain_together() {
+        let chain = Chain::new([3; 32]);
+        let mut with_policy = entry(2);
+        with_policy.policy = Some(r#"[{"stage":"rules","effect":"deny","mode":"enforce"}]"#.into());
+        let mut rows = chain.link(0, GENESIS, &[entry(1), with_policy, entry(3)]);
+        assert_eq!(verify(&chain, rows.clone()), Ok(3));
+        rows[1].entry.policy = Some("[]".into());
+        assert_eq!(verify(&chain, rows), Err(ChainBreak::Altered { seq: 2 }));
     }
 
     #[test]

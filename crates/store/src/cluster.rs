@@ -37,6 +37,24 @@ pub enum ChangeKind {
     Enabled,
     /// An operator asked for a config-file server to be reconnected.
     Refreshed,
+    /// Tool pins or an org's policy document changed: read them again and review every
+    /// catalogue (`org_id` empty for the operator's pins).
+    Policy,
+}
+
+impl Change {
+    /// "The pins or policy of `owner` changed", from a process that is not a replica.
+    pub fn policy(owner: &switchboard_core::Owner) -> Self {
+        Self {
+            org_id: match owner {
+                switchboard_core::Owner::Org(id) => id.clone(),
+                switchboard_core::Owner::Operator => String::new(),
+            },
+            server_id: String::new(),
+            replica: "cli".into(),
+            kind: ChangeKind::Policy,
+        }
+    }
 }
 
 /// What a [`ChangeListener`] heard.

@@ -5,13 +5,15 @@
 pub mod audit;
 mod cluster;
 mod model;
+mod policy;
 pub mod seal;
 mod sql;
 mod writer;
 
-pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, Verifier};
+pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, GENESIS, Verifier};
 pub use cluster::{CHANNEL, Change, ChangeKind, ChangeListener, Heard, create_schema, drop_schema};
 pub use model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
+pub use policy::{Admit, PinRow, PolicyStore};
 pub use seal::{SealError, Sealer};
 pub use sql::{Backend, SqlStore, new_id};
 pub use writer::{AuditWriter, AuditWriterStats, AuditWriterTask, entry_for};
@@ -20,7 +22,7 @@ use async_trait::async_trait;
 
 /// Everything the control plane keeps. Implementations must be safe to share between tasks.
 #[async_trait]
-pub trait Store: Send + Sync + 'static {
+pub trait Store: PolicyStore + Send + Sync + 'static {
     /// Which database this is (for messages and database-specific features).
     fn backend(&self) -> Backend;
 

@@ -17,7 +17,7 @@ pub enum Backend {
 }
 
 /// Columns of one audit row, and rows per INSERT (SQLite allows 32766 parameters).
-const AUDIT_COLUMNS: usize = 16;
+const AUDIT_COLUMNS: usize = 17;
 const AUDIT_ROWS_PER_INSERT: usize = 256;
 
 /// Arbitrary but fixed: the advisory lock that serialises audit appends across replicas.
@@ -190,6 +190,7 @@ fn audit_from(row: &AnyRow) -> Result<AuditRow, StoreError> {
             request_bytes: row.try_get("request_bytes")?,
             response_bytes: row.try_get("response_bytes")?,
             detail: row.try_get("detail")?,
+            policy: row.try_get("policy")?,
         },
         prev_hash: row.try_get("prev_hash")?,
         hash: row.try_get("hash")?,
@@ -433,7 +434,7 @@ impl Store for SqlStore {
         };
         for chunk in rows.chunks(per_insert) {
             let mut sql = String::from(
-                "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash) VALUES ",
+                "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy) VALUES ",
             );
             for i in 0..chunk.len() {
                 let base = i * AUDIT_COLUMNS;
@@ -467,7 +468,8 @@ impl Store for SqlStore {
                     .bind(e.response_bytes)
                     .bind(e.detail.clone())
                     .bind(r.prev_hash.clone())
-                    .bind(r.hash.clone());
+                    .bind(r.hash.clone())
+                    .bind(e.policy.clone());
             }
             query.execute(&mut *tx).await?;
         }

@@ -99,11 +99,29 @@ impl CallObserver for AuditWriter {
 
 /// The audit row for one tool call.
 pub fn entry_for(record: CallRecord) -> AuditEntry {
-    let (verdict, outcome) = match record.outcome {
-        Ok(()) => ("allowed", "ok".to_string()),
-        Err(ErrorKind::PolicyDenied) => ("denied", ErrorKind::PolicyDenied.to_string()),
-        Err(kind) => ("allowed", kind.to_string()),
+    let refused = matches!(
+        record.outcome,
+        Err(ErrorKind::PolicyDenied | ErrorKind::RateLimited)
+    );
+    let verdict = if refused {
+        "denied"
+    } else if record
+        .verdicts
+        .iter()
+        .any(|v| v.mode == switchboard_core::Mode::Observe)
+    {
+        // Let through, but a rule in observe mode would have refused it.
+        "observed"
+    } else {
+        "allowed"
     };
+    let outcome = match record.outcome {
+        Ok(()) => "ok".to_string(),
+        Err(kind) => kind.to_string(),
+    };
+    let policy = (!record.verdicts.is_empty())
+        .then(|| serde_json::to_string(&record.verdicts).ok())
+        .flatten();
     AuditEntry {
         at: crate::now_ms(),
         org_id: record.caller.org_id,
@@ -119,6 +137,7 @@ pub fn entry_for(record: CallRecord) -> AuditEntry {
         response_bytes: record.response_bytes as i64,
         detail: Some(format!("surface={}", record.caller.surface))
             .filter(|_| !record.caller.surface.is_empty()),
+        policy,
     }
 }
 

@@ -551,9 +551,13 @@ async fn the_integrations_api_end_to_end() {
             "config.connect",
             "config.refresh",
             "config.refresh",
+            // Every call leaves a row: the one refused before the action was enabled too,
+            // and the one made while the server was disabled.
+            "mcp.echo.echo",
             "config.enable",
             "mcp.echo.echo",
             "config.disable",
+            "mcp.echo.echo",
             "config.disable",
             "config.enable",
             "config.delete",
@@ -564,9 +568,27 @@ async fn the_integrations_api_end_to_end() {
         rows.iter()
             .all(|r| r.entry.org_id.as_deref() == Some(acme.id.as_str()))
     );
-    let invoked = rows
+    let calls: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|r| r.entry.action_id == "mcp.echo.echo")
+        .map(|r| (r.entry.verdict.as_str(), r.entry.outcome.as_str()))
+        .collect();
+    assert_eq!(calls[0], ("denied", "policy_denied"), "{calls:?}");
+    let refused = rows
         .iter()
         .find(|r| r.entry.action_id == "mcp.echo.echo")
+        .unwrap();
+    assert!(
+        refused
+            .entry
+            .policy
+            .as_deref()
+            .is_some_and(|p| p.contains("not enabled for agent")),
+        "{refused:?}"
+    );
+    let invoked = rows
+        .iter()
+        .find(|r| r.entry.action_id == "mcp.echo.echo" && r.entry.outcome == "ok")
         .unwrap();
     assert_eq!(invoked.entry.agent_id.as_deref(), Some("support-bot"));
     assert_eq!(invoked.entry.end_user_id.as_deref(), Some("user-1"));

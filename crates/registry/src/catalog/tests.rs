@@ -43,6 +43,7 @@ fn tools_of_two_servers_route_back_and_bad_names_are_dropped() {
         &NamingTemplate::default(),
         &[(&a, &sa), (&b, &sb)],
         &Limits::default(),
+        None,
     );
     let names: Vec<_> = catalog
         .tools
@@ -63,7 +64,12 @@ fn the_tool_allowlist_hides_other_tools() {
     let mut a = spec("a");
     a.tools = Some(vec!["keep".into()]);
     let s = snapshot(&["keep", "hide"], &[], &[]);
-    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &s)], &Limits::default());
+    let catalog = Catalog::build(
+        &NamingTemplate::default(),
+        &[(&a, &s)],
+        &Limits::default(),
+        None,
+    );
     assert_eq!(catalog.tools.len(), 1);
     assert!(catalog.route_tool("a__hide").is_none());
 }
@@ -77,6 +83,7 @@ fn shared_resource_uris_are_prefixed_and_route_back() {
         &NamingTemplate::default(),
         &[(&a, &sa), (&b, &sb)],
         &Limits::default(),
+        None,
     );
     let uris: Vec<_> = catalog
         .resources
@@ -118,7 +125,7 @@ fn limits_cap_tool_count_cut_descriptions_and_drop_huge_schemas() {
         max_schema_bytes: 200,
         ..Limits::default()
     };
-    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &snap)], &limits);
+    let catalog = Catalog::build(&NamingTemplate::default(), &[(&a, &snap)], &limits, None);
     let names: Vec<_> = catalog
         .tools
         .iter()

@@ -12,7 +12,6 @@ use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use switchboard_core::Caller;
 use tower::ServiceExt;
 
 type AgentService = StreamableHttpService<Gateway, LocalSessionManager>;
@@ -62,16 +61,11 @@ impl ApiState {
         services
             .entry(key)
             .or_insert_with(|| {
-                let registry = self.org_registry(org_id);
+                let registry = self.registry.clone();
+                let api = self.clone();
                 let scope = AgentScope {
-                    store: self.store.clone(),
-                    caller: Caller {
-                        org_id: Some(org_id.to_string()),
-                        agent_id: Some(agent.to_string()),
-                        token_id: None,
-                        surface: "mcp",
-                    },
-                    shared: Some(self.registry.clone()),
+                    org_id: org_id.to_string(),
+                    agent_id: agent.to_string(),
                 };
                 let mut config = self.mcp_config.clone();
                 config.session_store = Some(Arc::new(SharedSessions::new(
@@ -79,7 +73,13 @@ impl ApiState {
                     format!("agent/{org_id}/{agent}"),
                 )));
                 StreamableHttpService::new(
-                    move || Ok(Gateway::scoped(registry.clone(), scope.clone())),
+                    move || {
+                        Ok(Gateway::for_agent(
+                            registry.clone(),
+                            api.clone(),
+                            scope.clone(),
+                        ))
+                    },
                     Arc::new(LocalSessionManager::default()),
                     config,
                 )

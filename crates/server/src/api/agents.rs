@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use switchboard_core::{Caller, ErrorKind};
+use switchboard_core::Caller;
 use switchboard_registry::CallOptions;
 use switchboard_store::{AuditEntry, now_ms};
 
@@ -115,18 +115,8 @@ pub async fn set(
 pub struct Invoke {
     arguments: Option<Value>,
     end_user_id: Option<String>,
-}
-
-fn call_status(kind: ErrorKind) -> StatusCode {
-    match kind {
-        ErrorKind::AuthUnavailable => StatusCode::BAD_GATEWAY,
-        ErrorKind::TransportError | ErrorKind::ServerError => StatusCode::BAD_GATEWAY,
-        ErrorKind::Timeout => StatusCode::GATEWAY_TIMEOUT,
-        ErrorKind::ToolNotFound => StatusCode::NOT_FOUND,
-        ErrorKind::PolicyDenied => StatusCode::FORBIDDEN,
-        ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-        ErrorKind::InvalidRequest => StatusCode::BAD_REQUEST,
-    }
+    /// Information-flow taint is kept per conversation.
+    conversation_id: Option<String>,
 }
 
 pub async fn invoke(
@@ -142,34 +132,22 @@ pub async fn invoke(
         Err(JsonRejection::MissingJsonContentType(_)) => Invoke::default(),
         Err(e) => return Err(ApiError::Invalid(e.body_text())),
     };
-    let enabled = state.store.enabled_actions(&caller.org.id, &agent).await?;
-    if !enabled.contains(&action_id) {
-        return Err(ApiError::Forbidden(format!(
-            "action {action_id} is not enabled for agent {agent}; enable it with PUT /api/agents/{agent}/actions/{action_id}"
-        )));
-    }
-    let Some((registry, exposed)) = state.find_action(&caller.org.id, &action_id) else {
-        return Err(ApiError::NotFound(format!(
-            "action {action_id} is enabled but its server offers no such tool now"
-        )));
-    };
+    // Agent toggles, rules, limits and the audit row are all the registry's pipeline.
+    let (registry, exposed) = state
+        .find_action(&caller.org.id, &action_id)
+        .unwrap_or_else(|| (state.org_registry(&caller.org.id), action_id.clone()));
     let mut opts = CallOptions::default().with_caller(Caller {
         org_id: Some(caller.org.id.clone()),
         agent_id: Some(agent),
         token_id: Some(caller.token.id.clone()),
         surface: "rest",
+        session: body.conversation_id,
     });
     if let Some(user) = body.end_user_id {
         opts = opts.with_end_user(user);
     }
-    Ok(
-        match registry.call_tool(&exposed, body.arguments, opts).await {
-            Ok(result) => (StatusCode::OK, Json(json!({"result": result}))).into_response(),
-            Err(e) => (
-                call_status(e.kind),
-                Json(json!({"error": {"kind": e.kind.as_str(), "message": e.message}})),
-            )
-                .into_response(),
-        },
-    )
+    match registry.call_tool(&exposed, body.arguments, opts).await {
+        Ok(result) => Ok((StatusCode::OK, Json(json!({"result": result}))).into_response()),
+        Err(e) => Err(ApiError::Call(e)),
+    }
 }

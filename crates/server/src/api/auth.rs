@@ -75,3 +75,24 @@ impl FromRequestParts<ApiState> for ApiCaller {
         Ok(ApiCaller { org, token })
     }
 }
+
+impl ApiState {
+    /// The org an API token presented on `/mcp` stands for: a live token with a view role
+    /// of an org with the integrations feature.
+    pub async fn org_caller(&self, token: &str) -> Result<crate::gateway::OrgCaller, ApiError> {
+        let unknown = || ApiError::Unauthenticated("unknown or revoked API token".into());
+        let token = self
+            .store
+            .token_by_hash(&hash_api_token(token))
+            .await?
+            .filter(|t| t.revoked_at.is_none())
+            .ok_or_else(unknown)?;
+        let org = self.store.org(&token.org_id).await?.ok_or_else(unknown)?;
+        let caller = ApiCaller { org, token };
+        caller.require(VIEW)?;
+        Ok(crate::gateway::OrgCaller {
+            org_id: caller.org.id,
+            token_id: caller.token.id,
+        })
+    }
+}

@@ -4,7 +4,7 @@ use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
-use switchboard_core::ErrorKind;
+use switchboard_core::{CallError, ErrorKind};
 use switchboard_store::StoreError;
 
 #[derive(Debug)]
@@ -18,6 +18,21 @@ pub enum ApiError {
     Conflict(String),
     /// Something inside failed; the message is logged, not returned.
     Internal(String),
+    /// A tool call failed with its own kind (and, for `rate_limited`, a retry time).
+    Call(CallError),
+}
+
+/// The HTTP status of a failed call's kind: the one place REST maps kinds to statuses.
+pub fn call_status(kind: ErrorKind) -> StatusCode {
+    match kind {
+        ErrorKind::AuthUnavailable => StatusCode::BAD_GATEWAY,
+        ErrorKind::TransportError | ErrorKind::ServerError => StatusCode::BAD_GATEWAY,
+        ErrorKind::Timeout => StatusCode::GATEWAY_TIMEOUT,
+        ErrorKind::ToolNotFound => StatusCode::NOT_FOUND,
+        ErrorKind::PolicyDenied => StatusCode::FORBIDDEN,
+        ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorKind::InvalidRequest => StatusCode::BAD_REQUEST,
+    }
 }
 
 impl ApiError {
@@ -29,6 +44,7 @@ impl ApiError {
             ApiError::Invalid(_) => StatusCode::BAD_REQUEST,
             ApiError::Conflict(_) => StatusCode::CONFLICT,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::Call(e) => call_status(e.kind),
         }
     }
 
@@ -39,6 +55,7 @@ impl ApiError {
             ApiError::NotFound(_) => ErrorKind::ToolNotFound,
             ApiError::Invalid(_) | ApiError::Conflict(_) => ErrorKind::InvalidRequest,
             ApiError::Internal(_) => ErrorKind::ServerError,
+            ApiError::Call(e) => e.kind,
         }
     }
 }
@@ -53,6 +70,7 @@ impl ApiError {
             | ApiError::Invalid(m)
             | ApiError::Conflict(m)
             | ApiError::Internal(m) => m,
+            ApiError::Call(e) => &e.message,
         }
     }
 }
@@ -75,7 +93,25 @@ impl IntoResponse for ApiError {
             }
             other => other.message().to_string(),
         };
-        let body = json!({"error": {"kind": self.kind().as_str(), "message": message}});
-        (self.status(), Json(body)).into_response()
+        let mut body = json!({"error": {"kind": self.kind().as_str(), "message": message}});
+        let retry_after = match &self {
+            ApiError::Call(e) => e.retry_after_ms,
+            _ => None,
+        };
+        let mut response = match retry_after {
+            Some(ms) => {
+                body["error"]["retry_after_ms"] = json!(ms);
+                let secs = ms.div_ceil(1000).to_string();
+                (
+                    self.status(),
+                    [(axum::http::header::RETRY_AFTER, secs)],
+                    Json(body),
+                )
+                    .into_response()
+            }
+            None => (self.status(), Json(body)).into_response(),
+        };
+        response.extensions_mut().insert(self.kind());
+        response
     }
 }

@@ -8,6 +8,7 @@ mod error;
 mod events;
 mod openapi;
 mod operations;
+mod policy;
 mod replicas;
 mod servers;
 
@@ -36,6 +37,8 @@ pub struct ApiState {
     pub replica: Arc<str>,
     /// Streamable HTTP settings for the agent endpoints (hosts, origins, shutdown).
     pub(crate) mcp_config: StreamableHttpServerConfig,
+    /// The policy pipeline every registry's calls pass.
+    pub pipeline: switchboard_policy::Pipeline,
 }
 
 /// Where a server was declared.
@@ -65,8 +68,14 @@ impl OrgRegistries {
     pub fn get(&self, base: &Registry, org_id: &str) -> Registry {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
         map.entry(org_id.to_string())
-            .or_insert_with(|| base.sibling())
+            .or_insert_with(|| base.sibling(switchboard_core::Owner::Org(org_id.to_string())))
             .clone()
+    }
+
+    /// Every org's registry.
+    pub fn all(&self) -> Vec<Registry> {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.values().cloned().collect()
     }
 
     /// The org whose registry serves `name` declared as `origin` (an API row).
@@ -99,7 +108,19 @@ impl ApiState {
         sealer: Arc<Sealer>,
         audit: AuditWriter,
     ) -> Self {
+        // Agent toggles and every other check live in the pipeline: a registry built
+        // without one gets the default (no rules), so the REST API never runs unguarded.
+        let pipeline = switchboard_policy::Pipeline::new(
+            switchboard_policy::PipelineOptions::new(Default::default(), registry.http().clone())
+                .with_store(store.clone())
+                .with_audit(audit.clone()),
+        )
+        .unwrap_or_else(|_| unreachable!("an empty policy always compiles"));
+        if registry.guard().is_none() {
+            registry.set_guard(Arc::new(pipeline.clone()));
+        }
         Self {
+            pipeline,
             registry,
             store,
             sealer,
@@ -108,6 +129,20 @@ impl ApiState {
             agent_endpoints: Default::default(),
             replica: switchboard_store::new_id("replica").into(),
             mcp_config: StreamableHttpServerConfig::default(),
+        }
+    }
+
+    /// The pipeline the registry was built with (its pins, org documents and approvals).
+    pub fn with_pipeline(mut self, pipeline: switchboard_policy::Pipeline) -> Self {
+        self.pipeline = pipeline;
+        self
+    }
+
+    /// Reviews every catalogue again (pins approved, a policy changed).
+    pub fn review_all(&self) {
+        self.registry.review_again();
+        for registry in self.orgs.all() {
+            registry.review_again();
         }
     }
 
@@ -158,6 +193,9 @@ impl ApiState {
 
     /// Connects every live API server found in the store (at start-up), concurrently.
     pub async fn load_servers(&self) -> Result<usize, ApiError> {
+        if let Err(e) = self.pipeline.load().await {
+            tracing::error!("cannot read the tool pins: {e}");
+        }
         let rows: Vec<_> = self
             .store
             .all_servers()
@@ -200,6 +238,10 @@ pub fn router(state: ApiState) -> Router {
             "/api/agents/{agent}/actions/{action_id}/invoke",
             post(agents::invoke),
         )
+        .route("/api/policy", get(policy::get).put(policy::put))
+        .route("/api/policy/pending", get(policy::pending))
+        .route("/api/policy/approve", post(policy::approve))
+        .route("/api/policy/tools", get(policy::tools))
         .route("/api/openapi.json", get(openapi::document))
         .route("/mcp/agents/{agent}", axum::routing::any(agent_mcp::handle))
         .with_state(state)

@@ -38,7 +38,7 @@ impl Operation {
             ChangeKind::Disabled => Some(Operation::Disable),
             ChangeKind::Enabled => Some(Operation::Enable),
             ChangeKind::Refreshed => Some(Operation::Refresh),
-            ChangeKind::Saved | ChangeKind::Rediscovered => None,
+            ChangeKind::Saved | ChangeKind::Rediscovered | ChangeKind::Policy => None,
         }
     }
 

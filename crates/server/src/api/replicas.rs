@@ -8,6 +8,9 @@ use switchboard_store::{Change, ChangeKind, Heard, ServerRow, now_ms};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+/// How often pins are read again for approvals made by another process.
+const PIN_POLL: Duration = Duration::from_secs(3);
+
 /// Scheduled job: list every API server's offer again.
 pub const REFRESH_JOB: &str = "refresh_servers";
 /// Scheduled job: forget downstream MCP sessions older than the session lifetime.
@@ -65,6 +68,10 @@ impl ApiState {
 
     /// Brings this replica's registry in line with one stored server.
     pub async fn apply_change(&self, change: &Change) -> Result<(), ApiError> {
+        if change.kind == ChangeKind::Policy {
+            self.policy_changed(&change.org_id).await;
+            return Ok(());
+        }
         if let Some(name) = change.server_id.strip_prefix(servers::CONFIG_PREFIX) {
             super::operations::follow(&self.registry, name, change.kind).await;
             return Ok(());
@@ -83,6 +90,18 @@ impl ApiState {
             self.reconnect_stored(&mut row).await?;
         }
         Ok(())
+    }
+
+    /// Pins or an org's document changed (here, on another replica or from the CLI):
+    /// read them again and review every catalogue.
+    pub async fn policy_changed(&self, org_id: &str) {
+        if !org_id.is_empty() {
+            self.pipeline.forget_org(org_id);
+        }
+        if let Err(e) = self.pipeline.reload_pins().await {
+            tracing::error!("cannot read the tool pins again: {e}");
+        }
+        self.review_all();
     }
 
     /// Reads every stored server again after notices may have been missed: connects the
@@ -183,6 +202,23 @@ pub fn spawn_jobs(
         .unwrap_or(Duration::from_secs(60))
         .clamp(Duration::from_secs(1), Duration::from_secs(60));
     tokio::spawn(async move {
+        // Approvals made by `switchboard tools approve` in another process (on SQLite no
+        // notice reaches us) are picked up within a few seconds.
+        let pins_state = state.clone();
+        let pins_shutdown = shutdown.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    () = pins_shutdown.cancelled() => return,
+                    () = tokio::time::sleep(PIN_POLL) => {}
+                }
+                match pins_state.pipeline.reload_pins().await {
+                    Ok(true) => pins_state.review_all(),
+                    Ok(false) => {}
+                    Err(e) => tracing::debug!("cannot read the tool pins: {e}"),
+                }
+            }
+        });
         loop {
             for (job, every) in &jobs {
                 run_if_due(&state, job, *every, &options).await;

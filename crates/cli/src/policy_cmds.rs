@@ -1,0 +1,280 @@
+//! `tools` (with quarantined and withheld tools and why), `tools diff|approve` and `scan`.
+
+use crate::args::{Global, ToolsCommand};
+use crate::control::Control;
+use crate::{setup, table};
+use anyhow::Context;
+use serde_json::{Value, json};
+use std::process::ExitCode;
+use switchboard_core::Owner;
+use switchboard_store::Store;
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        format!("{}…", s.chars().take(max - 1).collect::<String>())
+    }
+}
+
+/// The exposed tools; quarantined ones and those a config withholds are listed with why.
+pub async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
+    let config = setup::load_config(global)?;
+    let oauth = setup::oauth_if_used(global, &config).await?;
+    let control = Control::open(global).await?;
+    let http = setup::http(global, &config);
+    let pipeline = crate::policy::pipeline(&config, http.clone(), Some(&control), None).await?;
+    let registry = setup::registry(global, &config, None, None, oauth, Some((&pipeline, http)))?;
+    setup::connect_all(&registry, &config).await;
+    let catalog = registry.catalog();
+    if json {
+        let mut list: Vec<Value> = catalog
+            .tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "name": t.exposed_name,
+                    "server": t.server.as_str(),
+                    "tool": t.upstream_name,
+                    "action_id": t.action_id.as_str(),
+                    "description": t.tool.description,
+                    "input_schema": t.tool.input_schema,
+                    "visible": t.quarantined().is_none(),
+                    "quarantined": t.quarantined(),
+                    "findings": t.review.findings,
+                })
+            })
+            .collect();
+        list.extend(catalog.withheld.iter().map(|w| {
+            json!({
+                "name": null, "server": w.server.as_str(), "tool": w.tool,
+                "action_id": format!("mcp.{}.{}", w.server, w.tool),
+                "visible": false, "withheld": w.reason,
+            })
+        }));
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else {
+        let mut rows: Vec<Vec<String>> = catalog
+            .tools
+            .iter()
+            .map(|t| {
+                let description = t.tool.description.as_deref().unwrap_or("");
+                let first_line = description.lines().next().unwrap_or("");
+                let status = match t.quarantined() {
+                    Some(why) => format!("quarantined: {why}"),
+                    None => truncate(first_line, 80),
+                };
+                vec![t.exposed_name.clone(), t.server.to_string(), status]
+            })
+            .collect();
+        rows.extend(catalog.withheld.iter().map(|w| {
+            vec![
+                format!("({})", w.tool),
+                w.server.to_string(),
+                format!("withheld: {}", w.reason),
+            ]
+        }));
+        print!(
+            "{}",
+            table::render(&["TOOL", "SERVER", "DESCRIPTION"], &rows)
+        );
+    }
+    for s in registry.servers().iter().filter(|s| s.last_error.is_some()) {
+        eprintln!(
+            "warning: server {} is {}: {}",
+            s.name,
+            s.status,
+            s.last_error.as_deref().unwrap_or("")
+        );
+    }
+    registry.shutdown().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn owner(control: &Control, org: Option<&str>) -> anyhow::Result<Owner> {
+    let Some(name) = org else {
+        return Ok(Owner::Operator);
+    };
+    let org = control.store.org_by_name(name).await?.with_context(|| {
+        format!("no org named {name:?}; `switchboard org create {name}` makes one")
+    })?;
+    Ok(Owner::Org(org.id))
+}
+
+pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Result<ExitCode> {
+    let control = Control::open(global).await?;
+    let config = setup::load_config(global).unwrap_or_default();
+    let http = setup::http(global, &config);
+    let pipeline = crate::policy::pipeline(&config, http, Some(&control), None).await?;
+    match command {
+        ToolsCommand::Diff {
+            server,
+            tool,
+            org,
+            json,
+        } => {
+            let owner = owner(&control, org.as_deref()).await?;
+            let waiting: Vec<_> = pipeline
+                .pending(&owner, Some(&server))
+                .await
+                .map_err(anyhow::Error::msg)?
+                .into_iter()
+                .filter(|p| tool.as_deref().is_none_or(|t| p.tool == t))
+                .collect();
+            if json {
+                println!("{}", serde_json::to_string_pretty(&waiting)?);
+            } else if waiting.is_empty() {
+                println!("nothing of {server} waits for approval");
+            } else {
+                for p in &waiting {
+                    print_diff(p);
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        ToolsCommand::Approve {
+            server,
+            tool,
+            all,
+            org,
+            json,
+        } => {
+            if tool.is_none() && !all {
+                anyhow::bail!(
+                    "name the tool to approve, or pass --all for every waiting tool of {server}"
+                );
+            }
+            let owner = owner(&control, org.as_deref()).await?;
+            let approved = pipeline
+                .approve(&owner, &server, tool.as_deref(), "cli")
+                .await
+                .map_err(anyhow::Error::msg)?;
+            if let Err(e) = control
+                .store
+                .publish_change(&switchboard_store::Change::policy(&owner))
+                .await
+            {
+                tracing::warn!("cannot tell running gateways about the approval: {e}");
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&approved)?);
+            } else {
+                for a in &approved {
+                    println!(
+                        "approved {}.{} ({} -> {}); a running gateway exposes it within seconds",
+                        a.server,
+                        a.tool,
+                        a.old_hash.as_deref().map_or("new", |h| &h[..12]),
+                        &a.new_hash[..12]
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Approved and waiting definitions, line by line: `+` only in the new, `-` only in the old.
+fn print_diff(p: &switchboard_policy::PendingChange) {
+    println!("== {}.{}: {}", p.server, p.tool, p.reason);
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    let old = p.approved.as_ref().map(pretty).unwrap_or_default();
+    let new = pretty(&p.new);
+    let old_lines: Vec<&str> = old.lines().collect();
+    let new_lines: Vec<&str> = new.lines().collect();
+    for line in &new_lines {
+        let mark = if old_lines.contains(line) { ' ' } else { '+' };
+        println!("{mark} {line}");
+    }
+    for line in old_lines.iter().filter(|l| !new_lines.contains(l)) {
+        println!("- {line}");
+    }
+}
+
+/// `scan --tools FILE`, or every configured server live; exits 1 when a tool would be
+/// quarantined or blocked.
+pub async fn scan(
+    global: &Global,
+    file: Option<std::path::PathBuf>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let tools: Vec<Value> = match &file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let value: Value = serde_json::from_str(&text).with_context(|| {
+                format!("{} is not JSON: pass a tools/list result", path.display())
+            })?;
+            match value.get("tools").cloned().unwrap_or(value) {
+                Value::Array(list) => list,
+                _ => anyhow::bail!(
+                    "{} holds no tool list: expected {{\"tools\": [...]}} or [...]",
+                    path.display()
+                ),
+            }
+        }
+        None => {
+            let config = setup::load_config(global)?;
+            let oauth = setup::oauth_if_used(global, &config).await?;
+            let registry = setup::registry(global, &config, None, None, oauth, None)?;
+            setup::connect_all(&registry, &config).await;
+            let tools = registry
+                .catalog()
+                .tools
+                .iter()
+                .map(|t| serde_json::to_value(&t.tool).unwrap_or_default())
+                .collect();
+            registry.shutdown().await;
+            tools
+        }
+    };
+    let names: Vec<String> = tools
+        .iter()
+        .filter_map(|t| t.get("name").and_then(Value::as_str).map(String::from))
+        .collect();
+    let reports: Vec<_> = tools
+        .iter()
+        .map(|t| {
+            let own = t.get("name").and_then(Value::as_str).unwrap_or_default();
+            let others: Vec<&str> = names
+                .iter()
+                .map(String::as_str)
+                .filter(|n| *n != own)
+                .collect();
+            switchboard_scan::scan_tool(t, &others)
+        })
+        .collect();
+    let flagged = reports
+        .iter()
+        .filter(|r| r.verdict >= switchboard_scan::Verdict::Quarantine)
+        .count();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    } else {
+        let rows: Vec<Vec<String>> = reports
+            .iter()
+            .map(|r| {
+                let first = r
+                    .findings
+                    .first()
+                    .map(|f| format!("{} ({:?}): {}", f.rule, f.severity, f.evidence))
+                    .unwrap_or_default();
+                vec![
+                    r.name.clone(),
+                    format!("{:?}", r.verdict).to_lowercase(),
+                    r.findings.len().to_string(),
+                    truncate(&first, 90),
+                ]
+            })
+            .collect();
+        print!(
+            "{}",
+            table::render(&["TOOL", "VERDICT", "FINDINGS", "FIRST FINDING"], &rows)
+        );
+    }
+    Ok(if flagged == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

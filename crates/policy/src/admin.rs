@@ -1,0 +1,203 @@
+//! What operators and orgs do with the pipeline: read and replace an org's document, list
+//! definitions waiting for approval, diff them against what was approved, approve them.
+
+use crate::Pipeline;
+use crate::compiled::Compiled;
+use crate::doc::{DocProblem, PolicyDoc};
+use serde::Serialize;
+use std::sync::Arc;
+use switchboard_core::Owner;
+use switchboard_store::{AuditEntry, PinRow, now_ms};
+
+/// A definition waiting for approval, with the one approved before it (if any).
+#[derive(Debug, Clone, Serialize)]
+pub struct PendingChange {
+    pub server: String,
+    pub tool: String,
+    pub reason: String,
+    pub approved_hash: Option<String>,
+    pub new_hash: String,
+    /// Canonical JSON of the approved definition.
+    pub approved: Option<serde_json::Value>,
+    pub new: serde_json::Value,
+    pub seen_at: i64,
+}
+
+/// One approval made.
+#[derive(Debug, Clone, Serialize)]
+pub struct Approval {
+    pub server: String,
+    pub tool: String,
+    pub old_hash: Option<String>,
+    pub new_hash: String,
+}
+
+impl Pipeline {
+    pub(crate) async fn read_org_doc(&self, org: &str) -> Result<PolicyDoc, String> {
+        let Some(store) = &self.inner.store else {
+            return Ok(PolicyDoc::default());
+        };
+        match store.org_policy(org).await.map_err(|e| e.to_string())? {
+            None => Ok(PolicyDoc::default()),
+            Some(text) => {
+                let value: serde_json::Value = serde_json::from_str(&text)
+                    .map_err(|e| format!("stored policy is not JSON: {e}"))?;
+                PolicyDoc::from_value(&value).map_err(|p| p.to_string())
+            }
+        }
+    }
+
+    /// The org's document as stored (empty when it has none).
+    pub async fn org_doc(&self, org: &str) -> Result<PolicyDoc, String> {
+        self.read_org_doc(org).await
+    }
+
+    /// Checks a document without keeping it: every problem, each naming its field.
+    pub fn check(value: &serde_json::Value) -> Result<PolicyDoc, Vec<DocProblem>> {
+        let doc = PolicyDoc::from_value(value).map_err(|p| vec![p])?;
+        Compiled::compile(doc.clone())?;
+        Ok(doc)
+    }
+
+    /// Replaces the org's document: checked whole first, so a bad one changes nothing.
+    pub async fn set_org_doc(
+        &self,
+        org: &str,
+        value: &serde_json::Value,
+    ) -> Result<PolicyDoc, Result<Vec<DocProblem>, String>> {
+        let doc = Self::check(value).map_err(Ok)?;
+        let store = self
+            .inner
+            .store
+            .as_ref()
+            .ok_or_else(|| Err("no store to keep the policy in".to_string()))?;
+        let text = serde_json::to_string(&doc).unwrap_or_default();
+        store
+            .save_org_policy(org, &text)
+            .await
+            .map_err(|e| Err(e.to_string()))?;
+        let compiled = Compiled::compile(doc.clone()).map_err(Ok)?;
+        self.inner
+            .orgs
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(org.to_string(), Arc::new(compiled));
+        Ok(doc)
+    }
+
+    /// Definitions of `owner`'s servers waiting for approval.
+    pub async fn pending(
+        &self,
+        owner: &Owner,
+        server: Option<&str>,
+    ) -> Result<Vec<PendingChange>, String> {
+        let Some(store) = &self.inner.store else {
+            return Ok(Vec::new());
+        };
+        let key = owner.key();
+        let rows = store.pending(Some(&key)).await.map_err(|e| e.to_string())?;
+        let pins = store.pins(Some(&key)).await.map_err(|e| e.to_string())?;
+        Ok(rows
+            .into_iter()
+            .filter(|r| server.is_none_or(|s| r.server == s))
+            .map(|r| {
+                let approved = pins
+                    .iter()
+                    .find(|p| p.server == r.server && p.tool == r.tool);
+                PendingChange {
+                    approved_hash: approved.map(|p| p.hash.clone()),
+                    approved: approved.and_then(|p| serde_json::from_str(&p.definition).ok()),
+                    new: serde_json::from_str(&r.definition).unwrap_or_default(),
+                    new_hash: r.hash,
+                    reason: r.note,
+                    server: r.server,
+                    tool: r.tool,
+                    seen_at: r.at,
+                }
+            })
+            .collect())
+    }
+
+    /// Approves the waiting definitions of `server` (one tool, or all): each is pinned,
+    /// audited with both hashes, and exposed at the next catalogue rebuild.
+    pub async fn approve(
+        &self,
+        owner: &Owner,
+        server: &str,
+        tool: Option<&str>,
+        by: &str,
+    ) -> Result<Vec<Approval>, String> {
+        let Some(store) = &self.inner.store else {
+            return Err("approvals are kept in the store, and this pipeline has none".into());
+        };
+        let waiting: Vec<PendingChange> = self
+            .pending(owner, Some(server))
+            .await?
+            .into_iter()
+            .filter(|p| tool.is_none_or(|t| p.tool == t))
+            .collect();
+        if waiting.is_empty() {
+            return Err(match tool {
+                Some(t) => format!(
+                    "{server}.{t} has no change waiting for approval; `switchboard tools diff {server}` lists what waits"
+                ),
+                None => format!("server {server} has no change waiting for approval"),
+            });
+        }
+        let mut done = Vec::new();
+        for p in waiting {
+            let row = PinRow {
+                owner: owner.key(),
+                server: p.server.clone(),
+                tool: p.tool.clone(),
+                hash: p.new_hash.clone(),
+                definition: p.new.to_string(),
+                at: now_ms(),
+                note: by.to_string(),
+            };
+            store.approve_pin(&row).await.map_err(|e| e.to_string())?;
+            self.inner.reviewer.book.put(row);
+            if let Some(audit) = self.audit() {
+                audit.record_now(AuditEntry {
+                    at: now_ms(),
+                    org_id: match owner {
+                        Owner::Org(id) => Some(id.clone()),
+                        Owner::Operator => None,
+                    },
+                    action_id: "policy.approve".into(),
+                    server: Some(p.server.clone()),
+                    verdict: "allowed".into(),
+                    outcome: "ok".into(),
+                    detail: Some(format!(
+                        "tool={} old_hash={} new_hash={} by={by}",
+                        p.tool,
+                        p.approved_hash.as_deref().unwrap_or("-"),
+                        p.new_hash
+                    )),
+                    ..Default::default()
+                });
+            }
+            done.push(Approval {
+                server: p.server,
+                tool: p.tool,
+                old_hash: p.approved_hash,
+                new_hash: p.new_hash,
+            });
+        }
+        Ok(done)
+    }
+
+    fn audit(&self) -> Option<&switchboard_store::AuditWriter> {
+        self.inner.reviewer.audit()
+    }
+
+    /// Re-reads every pin from the store; `true` when they changed (approvals made by
+    /// another process), so the caller rebuilds its catalogues.
+    pub async fn reload_pins(&self) -> Result<bool, String> {
+        let Some(store) = &self.inner.store else {
+            return Ok(false);
+        };
+        let rows = store.pins(None).await.map_err(|e| e.to_string())?;
+        Ok(self.inner.reviewer.book.replace_if_changed(rows))
+    }
+}

@@ -1,0 +1,534 @@
+//! The policy pipeline every call passes: visibility (allowlists, agent server lists,
+//! toggles), rules (allow, deny, verify; enforce or observe), information-flow control,
+//! rate limits; and, at discovery, the poisoning scan and rug-pull pins. The registry sees
+//! it through core's [`CallGuard`].
+
+#![forbid(unsafe_code)]
+
+mod admin;
+mod compiled;
+pub mod doc;
+pub mod ifc;
+pub mod pins;
+pub mod ratelimit;
+mod review;
+pub mod rules;
+
+pub use admin::{Approval, PendingChange};
+pub use compiled::Compiled;
+pub use doc::{DocProblem, PolicyDoc};
+pub use review::ReviewSettings;
+
+use ifc::{Labels, TaintBook};
+use ratelimit::{Limiter, LocalLimiter, StoreLimiter};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, RwLock};
+use switchboard_core::{
+    Admission, CallContext, CallError, CallGuard, Caller, Effect, ErrorKind, GuardFuture, Owner,
+    Review, ServerSlug, ToolRef, Verdict, Visibility,
+};
+use switchboard_store::{Admit, AuditWriter, Backend, Store};
+use switchboard_upstream::UpstreamHttp;
+
+/// Each action's argument names (from its input schema), for rule warnings.
+type ArgumentNames = HashMap<String, Vec<String>>;
+
+/// What a pipeline is built from.
+#[derive(Clone)]
+#[non_exhaustive]
+pub struct PipelineOptions {
+    /// The operator's document (switchboard.toml `[policy]`).
+    pub operator: PolicyDoc,
+    /// Pins, taint, org documents, agent toggles and (on Postgres) rate-limit cells.
+    pub store: Option<Arc<dyn Store>>,
+    /// Where quarantines and approvals are audited.
+    pub audit: Option<AuditWriter>,
+    /// Webhook evaluators go through it (egress-checked).
+    pub http: UpstreamHttp,
+}
+
+impl PipelineOptions {
+    pub fn new(operator: PolicyDoc, http: UpstreamHttp) -> Self {
+        Self {
+            operator,
+            store: None,
+            audit: None,
+            http,
+        }
+    }
+    pub fn with_store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = Some(store);
+        self
+    }
+    pub fn with_audit(mut self, audit: AuditWriter) -> Self {
+        self.audit = Some(audit);
+        self
+    }
+}
+
+/// The pipeline. Cheap to clone; clones share everything.
+#[derive(Clone)]
+pub struct Pipeline {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    operator: RwLock<Arc<Compiled>>,
+    /// Org documents read from the store, kept until a change notice.
+    orgs: RwLock<HashMap<String, Arc<Compiled>>>,
+    reviewer: review::Reviewer,
+    limiter: Arc<dyn Limiter>,
+    taint: TaintBook,
+    http: UpstreamHttp,
+    store: Option<Arc<dyn Store>>,
+    /// Annotation labels by `owner|action`, recorded at discovery.
+    annotations: RwLock<HashMap<String, Labels>>,
+    /// Servers and tool argument names seen, by owner, for rule warnings.
+    known: RwLock<HashMap<String, HashMap<String, ArgumentNames>>>,
+    warned: Mutex<HashSet<String>>,
+}
+
+impl Pipeline {
+    /// Checks and compiles the operator's document; every problem is reported.
+    pub fn new(options: PipelineOptions) -> Result<Self, Vec<DocProblem>> {
+        let doc = options.operator;
+        let settings = ReviewSettings::from_doc(doc.scan.as_ref(), doc.pinning);
+        let fallback = match doc.on_store_error {
+            Some(doc::StoreErrorMode::Local) => Some(doc.replicas.unwrap_or(1)),
+            _ => None,
+        };
+        let compiled = Compiled::compile(doc)?;
+        let limiter: Arc<dyn Limiter> = match &options.store {
+            Some(store) if store.backend() == Backend::Postgres => {
+                Arc::new(StoreLimiter::new(store.clone(), fallback))
+            }
+            _ => Arc::new(LocalLimiter::default()),
+        };
+        let policy_store = options
+            .store
+            .clone()
+            .map(|s| s as Arc<dyn switchboard_store::PolicyStore>);
+        let reviewer = review::Reviewer::new(policy_store.clone(), options.audit);
+        *reviewer.settings.write().unwrap_or_else(|p| p.into_inner()) = settings;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                operator: RwLock::new(Arc::new(compiled)),
+                orgs: RwLock::default(),
+                reviewer,
+                limiter,
+                taint: TaintBook::new(policy_store),
+                http: options.http,
+                store: options.store,
+                annotations: RwLock::default(),
+                known: RwLock::default(),
+                warned: Mutex::default(),
+            }),
+        })
+    }
+
+    /// Reads the pins from the store (call before servers are discovered).
+    pub async fn load(&self) -> Result<usize, String> {
+        let Some(store) = &self.inner.store else {
+            return Ok(0);
+        };
+        let pins = store.pins(None).await.map_err(|e| e.to_string())?;
+        let count = pins.len();
+        // The store wins; pins taken here meanwhile and not yet saved stay.
+        for pin in pins {
+            self.inner.reviewer.book.put(pin);
+        }
+        Ok(count)
+    }
+
+    /// The operator's compiled set.
+    pub fn operator(&self) -> Arc<Compiled> {
+        self.inner
+            .operator
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    /// Replaces the operator's document (a config reload), keeping the old one on error.
+    pub fn set_operator(&self, doc: PolicyDoc) -> Result<(), Vec<DocProblem>> {
+        let settings = ReviewSettings::from_doc(doc.scan.as_ref(), doc.pinning);
+        let compiled = Compiled::compile(doc)?;
+        *self
+            .inner
+            .operator
+            .write()
+            .unwrap_or_else(|p| p.into_inner()) = Arc::new(compiled);
+        *self
+            .inner
+            .reviewer
+            .settings
+            .write()
+            .unwrap_or_else(|p| p.into_inner()) = settings;
+        Ok(())
+    }
+
+    /// The org's compiled set, read from the store on first use.
+    async fn org(&self, org: Option<&str>) -> Option<Arc<Compiled>> {
+        let org = org?;
+        if let Some(hit) = self
+            .inner
+            .orgs
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(org)
+        {
+            return Some(hit.clone()).filter(|c| !c.is_empty());
+        }
+        let compiled = match self.read_org_doc(org).await {
+            Ok(doc) => Compiled::compile(doc).unwrap_or_else(|problems| {
+                tracing::error!(
+                    org,
+                    "the org's stored policy does not compile: {problems:?}"
+                );
+                Compiled::default()
+            }),
+            Err(e) => {
+                tracing::error!(org, "cannot read the org's policy: {e}");
+                return None;
+            }
+        };
+        let compiled = Arc::new(compiled);
+        self.inner
+            .orgs
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(org.to_string(), compiled.clone());
+        Some(compiled).filter(|c| !c.is_empty())
+    }
+
+    /// Forgets a cached org document (after a change here or on another replica).
+    pub fn forget_org(&self, org: &str) {
+        self.inner
+            .orgs
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(org);
+    }
+
+    fn labels(&self, tool: &ToolRef<'_>, compiled: &Compiled) -> Labels {
+        let key = format!("{}|{}", tool.owner.key(), tool.action);
+        let defaults = self
+            .inner
+            .annotations
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&key)
+            .copied()
+            .unwrap_or_default();
+        compiled.flow.labels(tool.action.as_str(), defaults)
+    }
+
+    /// The rule sets that apply to `caller`: the operator's, then its org's.
+    async fn sets(&self, caller: &Caller) -> Vec<Arc<Compiled>> {
+        let mut sets = vec![self.operator()];
+        if let Some(org) = self.org(caller.org_id.as_deref()).await {
+            sets.push(org);
+        }
+        sets
+    }
+
+    /// The actions enabled for the caller's agent, when toggles apply (an agent of an org).
+    async fn toggles(&self, caller: &Caller) -> Result<Option<HashSet<String>>, String> {
+        let (Some(org), Some(agent), Some(store)) =
+            (&caller.org_id, &caller.agent_id, &self.inner.store)
+        else {
+            return Ok(None);
+        };
+        let enabled = store
+            .enabled_actions(org, agent)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Some(enabled.into_iter().collect()))
+    }
+
+    fn visibility_of(
+        sets: &[Arc<Compiled>],
+        toggles: &Option<HashSet<String>>,
+        caller: &Caller,
+        tool: &ToolRef<'_>,
+    ) -> Visibility {
+        let mut seen = Visibility::Visible;
+        for set in sets {
+            match set.visibility(caller, tool) {
+                Visibility::Hidden => return Visibility::Hidden,
+                Visibility::Denied(r) if seen == Visibility::Visible => {
+                    seen = Visibility::Denied(r)
+                }
+                _ => {}
+            }
+        }
+        if seen == Visibility::Visible
+            && let Some(enabled) = toggles
+            && !enabled.contains(tool.action.as_str())
+        {
+            let agent = caller.agent_id.as_deref().unwrap_or_default();
+            return Visibility::Denied(format!(
+                "{} is not enabled for agent {agent}; enable it with PUT /api/agents/{agent}/actions/{}",
+                tool.action, tool.action
+            ));
+        }
+        seen
+    }
+
+    async fn admit_call(&self, call: CallContext<'_>) -> Admission {
+        let mut verdicts = Vec::new();
+        let sets = self.sets(call.caller).await;
+        let toggles = match self.toggles(call.caller).await {
+            Ok(t) => t,
+            Err(e) => {
+                verdicts.push(
+                    Verdict::new("visibility", Effect::Deny)
+                        .reason(format!("toggles unreadable: {e}")),
+                );
+                return Admission::refused(
+                    verdicts,
+                    CallError::new(
+                        ErrorKind::PolicyDenied,
+                        format!("the agent's enabled actions cannot be read: {e}"),
+                    ),
+                );
+            }
+        };
+        match Self::visibility_of(&sets, &toggles, call.caller, &call.tool) {
+            Visibility::Visible => {}
+            Visibility::Hidden => {
+                verdicts.push(
+                    Verdict::new("visibility", Effect::Deny).reason("hidden by configuration"),
+                );
+                return Admission::refused(
+                    verdicts,
+                    CallError::new(ErrorKind::ToolNotFound, "hidden"),
+                );
+            }
+            Visibility::Denied(reason) => {
+                verdicts.push(Verdict::new("visibility", Effect::Deny).reason(reason.clone()));
+                return Admission::refused(
+                    verdicts,
+                    CallError::new(ErrorKind::PolicyDenied, reason),
+                );
+            }
+        }
+        let mut allowed = false;
+        for set in &sets {
+            let outcome = set
+                .rules
+                .evaluate(&call, &self.inner.http, &mut verdicts)
+                .await;
+            allowed |= outcome.allowed;
+            if let Some(refused) = outcome.refused {
+                return Admission::refused(verdicts, refused);
+            }
+        }
+        for set in &sets {
+            let labels = self.labels(&call.tool, set);
+            if let Some(refused) = ifc::check(
+                &set.flow,
+                labels,
+                &self.inner.taint,
+                &call,
+                allowed,
+                &self.inner.http,
+                &mut verdicts,
+            )
+            .await
+            {
+                return Admission::refused(verdicts, refused);
+            }
+        }
+        for (set, owner) in sets.iter().zip([
+            "operator".to_string(),
+            format!("org:{}", call.caller.org_id.as_deref().unwrap_or("-")),
+        ]) {
+            for limit in set
+                .limits
+                .iter()
+                .filter(|l| l.applies(call.tool.action.as_str()))
+            {
+                let key = limit.key(&owner, &call);
+                match self.inner.limiter.admit(&key, limit.quota).await {
+                    Ok(Admit::Yes) => {}
+                    Ok(Admit::RetryAfterUs(us)) => {
+                        let ms = us.div_ceil(1000);
+                        verdicts.push(
+                            Verdict::new("rate_limit", Effect::Limit)
+                                .rule(&limit.name)
+                                .reason(format!("retry after {ms} ms")),
+                        );
+                        return Admission::refused(
+                            verdicts,
+                            CallError::new(
+                                ErrorKind::RateLimited,
+                                format!(
+                                    "rate limit {:?} reached for {}; retry after {ms} ms",
+                                    limit.name, call.tool.action
+                                ),
+                            )
+                            .with_retry_after_ms(ms),
+                        );
+                    }
+                    Err(e) => {
+                        verdicts.push(
+                            Verdict::new("rate_limit", Effect::Limit)
+                                .rule(&limit.name)
+                                .reason(e.clone()),
+                        );
+                        return Admission::refused(verdicts, CallError::new(ErrorKind::RateLimited, format!("{e}; limited calls fail closed (set [policy] on_store_error = \"local\" to limit in-process instead)")).with_retry_after_ms(1000));
+                    }
+                }
+            }
+        }
+        if self.scans_calls()
+            && let Some(args) = call.arguments
+        {
+            let findings = switchboard_scan::scan_text(&Value::Object(args.clone()).to_string());
+            if !findings.is_empty() {
+                verdicts.push(
+                    Verdict::new("scan", Effect::Note)
+                        .reason(format!("{} finding(s) in the arguments", findings.len())),
+                );
+            }
+        }
+        Admission::allowed(verdicts)
+    }
+
+    fn scans_calls(&self) -> bool {
+        self.operator().doc.scan.as_ref().and_then(|s| s.calls) == Some(true)
+    }
+
+    async fn after_call(
+        &self,
+        call: CallContext<'_>,
+        ok: bool,
+        result: Option<&Value>,
+    ) -> Vec<Verdict> {
+        let mut verdicts = Vec::new();
+        if let Some(result) = result {
+            let findings = switchboard_scan::scan_text(&result.to_string());
+            if !findings.is_empty() {
+                verdicts.push(
+                    Verdict::new("scan", Effect::Note)
+                        .reason(format!("{} finding(s) in the result", findings.len())),
+                );
+            }
+        }
+        let Some(session) = call.caller.session.as_deref().filter(|_| ok) else {
+            return verdicts;
+        };
+        for set in self.sets(call.caller).await {
+            if !set.flow.enabled {
+                continue;
+            }
+            let labels = self.labels(&call.tool, &set);
+            for label in [doc::Label::ReadsSensitive, doc::Label::UntrustedOutput] {
+                if !labels.has(label) {
+                    continue;
+                }
+                let verdict = match self
+                    .inner
+                    .taint
+                    .add(session, label, call.tool.action.as_str())
+                    .await
+                {
+                    Ok(()) => Verdict::new("ifc", Effect::Note)
+                        .reason(format!("session taint +{}", label.as_str())),
+                    Err(e) => Verdict::new("ifc", Effect::Note)
+                        .reason(format!("session taint +{} not saved: {e}", label.as_str())),
+                };
+                if !verdicts.contains(&verdict) {
+                    verdicts.push(verdict);
+                }
+            }
+        }
+        verdicts
+    }
+
+    /// Records what discovery taught (labels, argument names) and warns once about rules
+    /// naming servers or fields nobody offers.
+    fn learn(&self, owner: &Owner, server: &ServerSlug, tools: &[&Value]) {
+        let owner_key = owner.key();
+        let mut fields = HashMap::new();
+        {
+            let mut annotations = self
+                .inner
+                .annotations
+                .write()
+                .unwrap_or_else(|p| p.into_inner());
+            for tool in tools {
+                let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                    continue;
+                };
+                let action = switchboard_core::ActionId::new(server, name);
+                annotations.insert(
+                    format!("{owner_key}|{action}"),
+                    Labels::from_annotations(tool.get("annotations")),
+                );
+                let props = tool
+                    .pointer("/inputSchema/properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default();
+                fields.insert(action.to_string(), props);
+            }
+        }
+        let mut known = self.inner.known.write().unwrap_or_else(|p| p.into_inner());
+        let servers = known.entry(owner_key).or_default();
+        servers.insert(server.to_string(), fields);
+        let names: Vec<&str> = servers.keys().map(String::as_str).collect();
+        let lookup = |action: &str| servers.values().find_map(|f| f.get(action).cloned());
+        let warnings = self.operator().rules.lint(&names, &lookup);
+        let mut warned = self.inner.warned.lock().unwrap_or_else(|p| p.into_inner());
+        for w in warnings {
+            if warned.insert(w.clone()) {
+                tracing::warn!("policy: {w}");
+            }
+        }
+    }
+}
+
+impl CallGuard for Pipeline {
+    fn review(&self, owner: &Owner, server: &ServerSlug, tools: &[&Value]) -> Vec<Review> {
+        self.learn(owner, server, tools);
+        self.inner.reviewer.review(owner, server, tools)
+    }
+
+    fn visibility<'a>(
+        &'a self,
+        caller: &'a Caller,
+        tools: &'a [ToolRef<'a>],
+    ) -> GuardFuture<'a, Vec<Visibility>> {
+        Box::pin(async move {
+            let sets = self.sets(caller).await;
+            let toggles = self.toggles(caller).await.unwrap_or_else(|e| {
+                tracing::error!("cannot read the agent's enabled actions: {e}");
+                Some(HashSet::new())
+            });
+            tools
+                .iter()
+                .map(|t| Self::visibility_of(&sets, &toggles, caller, t))
+                .collect()
+        })
+    }
+
+    fn admit<'a>(&'a self, call: CallContext<'a>) -> GuardFuture<'a, Admission> {
+        Box::pin(self.admit_call(call))
+    }
+
+    fn finished<'a>(
+        &'a self,
+        call: CallContext<'a>,
+        ok: bool,
+        result: Option<&'a Value>,
+    ) -> GuardFuture<'a, Vec<Verdict>> {
+        Box::pin(self.after_call(call, ok, result))
+    }
+
+    fn wants_results(&self) -> bool {
+        self.scans_calls()
+    }
+}

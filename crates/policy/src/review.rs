@@ -1,0 +1,273 @@
+//! Discovery review: each tool definition is scanned for poisoning (cached by its hash) and
+//! checked against its pin; the first clean definition is pinned (trust on first use).
+
+use crate::doc::{FindingAction, ScanDoc};
+use crate::pins::{PinBook, TOFU, canonical, looks_renamed};
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, RwLock};
+use switchboard_core::{Owner, Review, ServerSlug};
+use switchboard_scan::{ScanReport, Severity};
+use switchboard_store::{AuditEntry, AuditWriter, PinRow, PolicyStore, now_ms};
+
+/// How discovery treats findings and pins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReviewSettings {
+    pub scan: bool,
+    pub high: FindingAction,
+    pub other: FindingAction,
+    pub pinning: bool,
+}
+
+impl Default for ReviewSettings {
+    fn default() -> Self {
+        Self {
+            scan: true,
+            high: FindingAction::Quarantine,
+            other: FindingAction::Warn,
+            pinning: true,
+        }
+    }
+}
+
+impl ReviewSettings {
+    pub fn from_doc(scan: Option<&ScanDoc>, pinning: Option<bool>) -> Self {
+        let d = Self::default();
+        Self {
+            scan: scan.and_then(|s| s.enabled).unwrap_or(d.scan),
+            high: scan.and_then(|s| s.high).unwrap_or(d.high),
+            other: scan.and_then(|s| s.other).unwrap_or(d.other),
+            pinning: pinning.unwrap_or(d.pinning),
+        }
+    }
+}
+
+/// Scans and pins, with what it persists and audits.
+pub struct Reviewer {
+    pub settings: RwLock<ReviewSettings>,
+    pub book: PinBook,
+    scans: Mutex<HashMap<String, Arc<ScanReport>>>,
+    /// (owner, server, tool, hash) already persisted as pending or pinned by this process.
+    persisted: Mutex<HashSet<(String, String, String, String)>>,
+    store: Option<Arc<dyn PolicyStore>>,
+    audit: Option<AuditWriter>,
+}
+
+impl Reviewer {
+    pub fn new(store: Option<Arc<dyn PolicyStore>>, audit: Option<AuditWriter>) -> Self {
+        Self {
+            settings: RwLock::new(ReviewSettings::default()),
+            book: PinBook::default(),
+            scans: Mutex::default(),
+            persisted: Mutex::default(),
+            store,
+            audit,
+        }
+    }
+
+    pub fn audit(&self) -> Option<&AuditWriter> {
+        self.audit.as_ref()
+    }
+
+    fn settings(&self) -> ReviewSettings {
+        *self.settings.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The scanner's report for a definition, computed once per distinct definition.
+    pub fn scan(&self, hash: &str, tool: &Value) -> Arc<ScanReport> {
+        if let Some(hit) = self
+            .scans
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(hash)
+        {
+            return hit.clone();
+        }
+        let report = Arc::new(switchboard_scan::scan_tool(tool, &[]));
+        let mut scans = self.scans.lock().unwrap_or_else(|p| p.into_inner());
+        if scans.len() > 50_000 {
+            scans.clear();
+        }
+        scans.insert(hash.to_string(), report.clone());
+        report
+    }
+
+    pub fn review(&self, owner: &Owner, server: &ServerSlug, tools: &[&Value]) -> Vec<Review> {
+        let settings = self.settings();
+        let owner_key = owner.key();
+        let server = server.as_str();
+        let names: Vec<&str> = tools
+            .iter()
+            .map(|t| t.get("name").and_then(Value::as_str).unwrap_or_default())
+            .collect();
+        let vanished = if settings.pinning {
+            self.book.vanished(&owner_key, server, &names)
+        } else {
+            Vec::new()
+        };
+        let mut seen = std::collections::HashSet::new();
+        tools
+            .iter()
+            .zip(&names)
+            .map(|(tool, name)| {
+                // A second tool of the same name is dropped by the catalogue: never compare
+                // it with the first one's pin.
+                if !seen.insert(*name) {
+                    return Review::default();
+                }
+                let (text, hash) = canonical(tool);
+                let report = settings.scan.then(|| self.scan(&hash, tool));
+                let mut review = Review::default();
+                let mut worst = None;
+                if let Some(report) = &report {
+                    for f in &report.findings {
+                        review.findings.push(format!("{} ({:?})", f.rule, f.severity).to_lowercase());
+                        if worst.is_none_or(|(s, _)| f.severity > s) {
+                            worst = Some((f.severity, f));
+                        }
+                    }
+                }
+                let pin = settings
+                    .pinning
+                    .then(|| self.book.get(&owner_key, server, name))
+                    .flatten();
+                let row = |note: String| PinRow {
+                    owner: owner_key.clone(),
+                    server: server.to_string(),
+                    tool: name.to_string(),
+                    hash: hash.clone(),
+                    definition: text.clone(),
+                    at: now_ms(),
+                    note,
+                };
+                // An operator approved exactly this definition: findings stay visible only.
+                if pin.as_ref().is_some_and(|p| p.hash == hash && p.note != TOFU) {
+                    return review;
+                }
+                let action = worst.map(|(severity, _)| match severity {
+                    Severity::High => settings.high,
+                    _ => settings.other,
+                });
+                if let (Some(FindingAction::Drop), Some((_, f))) = (action, worst) {
+                    review.dropped = Some(format!("dropped by the scanner: {}: {}", f.rule, f.evidence));
+                    return review;
+                }
+                if let (Some(FindingAction::Quarantine), Some((_, f))) = (action, worst) {
+                    let reason = format!("poisoning suspected ({}: {}); approve it once reviewed", f.rule, f.evidence);
+                    self.hold(row(reason.clone()), pin.as_ref());
+                    review.quarantined = Some(reason);
+                    return review;
+                }
+                match pin {
+                    Some(p) if p.hash == hash => {}
+                    Some(p) => {
+                        let reason = format!(
+                            "changed since approval (approved sha256 {}…, now {}…); `switchboard tools diff {server} {name}` shows the change",
+                            &p.hash[..12],
+                            &hash[..12]
+                        );
+                        self.hold(row(reason.clone()), Some(&p));
+                        review.quarantined = Some(reason);
+                    }
+                    None if settings.pinning => {
+                        let renamed = vanished
+                            .iter()
+                            .find(|old| looks_renamed(&old.tool, &old.definition, name, &text));
+                        match renamed {
+                            Some(old) => {
+                                let reason = format!(
+                                    "appeared as {:?} vanished: looks like a rename or a look-alike; approve it once reviewed",
+                                    old.tool
+                                );
+                                self.hold(row(reason.clone()), Some(old));
+                                review.quarantined = Some(reason);
+                            }
+                            None => self.trust_first_use(row(TOFU.into())),
+                        }
+                    }
+                    None => {}
+                }
+                review
+            })
+            .collect()
+    }
+
+    /// Pins a clean first definition, here at once and in the store in the background
+    /// (where the first replica to write wins; a different winner is adopted).
+    fn trust_first_use(&self, row: PinRow) {
+        self.book.put(row.clone());
+        if !self.first_time(&row) {
+            return;
+        }
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let book_row = row;
+        runtime.spawn(async move {
+            match store.pin_first(&book_row).await {
+                Ok(held) if held.hash != book_row.hash => tracing::warn!(
+                    server = %held.server, tool = %held.tool,
+                    "another replica pinned a different definition first; it applies at the next discovery"
+                ),
+                Ok(_) => {}
+                Err(e) => tracing::error!("cannot save the pin of {}.{}: {e}", book_row.server, book_row.tool),
+            }
+        });
+    }
+
+    /// Keeps a quarantined definition for diff/approve, and audits it once.
+    fn hold(&self, row: PinRow, approved: Option<&PinRow>) {
+        if !self.first_time(&row) {
+            return;
+        }
+        tracing::warn!(server = %row.server, tool = %row.tool, "quarantined: {}", row.note);
+        if let Some(audit) = &self.audit {
+            audit.record_now(AuditEntry {
+                at: now_ms(),
+                org_id: row.owner.strip_prefix("org:").map(String::from),
+                action_id: "policy.quarantine".into(),
+                server: Some(row.server.clone()),
+                verdict: "denied".into(),
+                outcome: "quarantined".into(),
+                detail: Some(format!(
+                    "tool={} approved_hash={} new_hash={} reason={}",
+                    row.tool,
+                    approved.map_or("-", |p| p.hash.as_str()),
+                    row.hash,
+                    row.note
+                )),
+                ..Default::default()
+            });
+        }
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        runtime.spawn(async move {
+            if let Err(e) = store.save_pending(&row).await {
+                tracing::error!(
+                    "cannot save the changed definition of {}.{}: {e}",
+                    row.server,
+                    row.tool
+                );
+            }
+        });
+    }
+
+    fn first_time(&self, row: &PinRow) -> bool {
+        self.persisted
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert((
+                row.owner.clone(),
+                row.server.clone(),
+                row.tool.clone(),
+                row.hash.clone(),
+            ))
+    }
+}

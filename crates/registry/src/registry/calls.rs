@@ -1,0 +1,315 @@
+//! The one call pipeline: route → policy → limits → connect → upstream → classify, with the
+//! audit record around all of it; and what each caller may list.
+
+use super::{Registry, read};
+use crate::catalog::ExposedTool;
+use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
+use serde_json::Value;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+use switchboard_core::{
+    CallContext, CallError, CallRecord, Caller, Effect, ErrorKind, ServerStatus, ToolRef, Verdict,
+    Visibility,
+};
+use switchboard_upstream::{CallOptions, Connection, UpstreamError, result_size};
+
+impl Registry {
+    /// Calls a tool by its exposed name, through the whole pipeline; every call, refused or
+    /// not, is heard by the observer (the audit log) with each stage's verdict.
+    pub async fn call_tool(
+        &self,
+        exposed: &str,
+        arguments: Option<Value>,
+        opts: CallOptions,
+    ) -> Result<CallToolResult, CallError> {
+        let started = Instant::now();
+        // Sizes are for the audit log: skip the serialisation when nobody records them.
+        let request_bytes = match (&self.inner.observer, &arguments) {
+            (Some(_), Some(a)) => serde_json::to_vec(a).map_or(0, |v| v.len()),
+            _ => 0,
+        };
+        let catalog = self.catalog();
+        let tool = catalog.tool(exposed);
+        let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
+        let mut verdicts = Vec::new();
+        let outcome = match tool {
+            None => Err(self.unknown_tool(exposed)),
+            Some(tool) => {
+                self.guarded_call(tool, arguments, opts, &mut verdicts)
+                    .await
+            }
+        };
+        if let Some(observer) = &self.inner.observer {
+            let (action_id, server) = match tool {
+                Some(t) => (t.action_id.to_string(), Some(t.server.to_string())),
+                None => (format!("mcp.unknown.{exposed}"), None),
+            };
+            observer.observe(CallRecord {
+                caller,
+                end_user_id,
+                action_id,
+                server,
+                outcome: outcome.as_ref().map(|_| ()).map_err(|e| e.kind),
+                duration: started.elapsed(),
+                request_bytes,
+                response_bytes: outcome.as_ref().map_or(0, result_size),
+                verdicts,
+            });
+        }
+        outcome
+    }
+
+    /// Policy, then the upstream call, then what the policy learns from the answer.
+    async fn guarded_call(
+        &self,
+        tool: &ExposedTool,
+        arguments: Option<Value>,
+        opts: CallOptions,
+        verdicts: &mut Vec<Verdict>,
+    ) -> Result<CallToolResult, CallError> {
+        let arguments = object_arguments(arguments)?;
+        if let Some(reason) = tool.quarantined() {
+            verdicts.push(Verdict::new("review", Effect::Deny).reason(reason));
+            return Err(CallError::new(
+                ErrorKind::PolicyDenied,
+                format!("{} is quarantined: {reason}", tool.exposed_name),
+            ));
+        }
+        let guard = self.guard();
+        let tool_ref = ToolRef {
+            owner: &self.inner.owner,
+            server: &tool.server,
+            tool: &tool.upstream_name,
+            action: &tool.action_id,
+        };
+        let caller = opts.caller.clone();
+        let end_user = opts.end_user_id.clone();
+        if let Some(guard) = &guard {
+            let admission = guard
+                .admit(CallContext {
+                    tool: tool_ref,
+                    caller: &caller,
+                    end_user: end_user.as_deref(),
+                    arguments: arguments.as_ref(),
+                })
+                .await;
+            verdicts.extend(admission.verdicts);
+            if let Some(refused) = admission.refused {
+                return Err(match refused.kind {
+                    // Hidden tools answer exactly as unknown ones do.
+                    ErrorKind::ToolNotFound => self.unknown_tool(&tool.exposed_name),
+                    _ => refused,
+                });
+            }
+        }
+        let upstream_name = tool.upstream_name.clone();
+        let outcome = self
+            .on_server(tool.server.as_str(), opts, |conn, opts| async move {
+                conn.call_tool(&upstream_name, arguments, opts).await
+            })
+            .await;
+        if let Some(guard) = &guard {
+            let ok = matches!(&outcome, Ok(r) if r.is_error != Some(true));
+            let json = match &outcome {
+                Ok(result) if guard.wants_results() => serde_json::to_value(result).ok(),
+                _ => None,
+            };
+            let call = CallContext {
+                tool: tool_ref,
+                caller: &caller,
+                end_user: end_user.as_deref(),
+                arguments: None,
+            };
+            verdicts.extend(guard.finished(call, ok, json.as_ref()).await);
+        }
+        outcome
+    }
+
+    /// The tools `caller` may list: quarantined ones and those the policy hides left out.
+    pub async fn visible_tools(&self, caller: &Caller) -> Vec<ExposedTool> {
+        let catalog = self.catalog();
+        let candidates: Vec<&ExposedTool> = catalog
+            .tools
+            .iter()
+            .filter(|t| t.quarantined().is_none())
+            .collect();
+        let Some(guard) = self.guard() else {
+            return candidates.into_iter().cloned().collect();
+        };
+        let refs: Vec<ToolRef<'_>> = candidates
+            .iter()
+            .map(|t| ToolRef {
+                owner: &self.inner.owner,
+                server: &t.server,
+                tool: &t.upstream_name,
+                action: &t.action_id,
+            })
+            .collect();
+        let seen = guard.visibility(caller, &refs).await;
+        candidates
+            .into_iter()
+            .zip(seen)
+            .filter(|(_, v)| *v == Visibility::Visible)
+            .map(|(t, _)| t.clone())
+            .collect()
+    }
+
+    /// Whether `caller` sees `server` at all (resources and prompts follow their server).
+    pub async fn server_visible(&self, caller: &Caller, server: &str) -> bool {
+        let Some(guard) = self.guard() else {
+            return true;
+        };
+        let Ok(slug) = switchboard_core::ServerSlug::parse(server) else {
+            return false;
+        };
+        // A server's visibility is that of a tool no allowlist names.
+        let action = switchboard_core::ActionId::new(&slug, "*");
+        let probe = [ToolRef {
+            owner: &self.inner.owner,
+            server: &slug,
+            tool: "*",
+            action: &action,
+        }];
+        guard.visibility(caller, &probe).await.first() == Some(&Visibility::Visible)
+    }
+
+    /// Why `exposed` names no tool: unknown, or (likely) one of a server whose tools are not
+    /// known yet because it waits for authorization.
+    pub(super) fn unknown_tool(&self, exposed: &str) -> CallError {
+        let waiting = read(&self.inner.servers)
+            .iter()
+            .find(|e| {
+                let prefix = self.inner.naming.prefix(&e.spec.name);
+                e.status() == ServerStatus::Authenticating
+                    && !prefix.is_empty()
+                    && exposed.starts_with(&prefix)
+            })
+            .cloned();
+        match waiting {
+            Some(entry) => {
+                let why = entry.waiting_for_authorization();
+                CallError::new(
+                    why.kind,
+                    format!("no tool named {exposed:?} is known yet: {}", why.message),
+                )
+            }
+            None => CallError::new(
+                ErrorKind::ToolNotFound,
+                format!("no tool named {exposed:?}; `switchboard tools` lists the available names"),
+            ),
+        }
+    }
+
+    /// Reads a resource by its exposed URI.
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        opts: CallOptions,
+    ) -> Result<ReadResourceResult, CallError> {
+        let (server, upstream_uri) = self.catalog().route_resource(uri).ok_or_else(|| {
+            CallError::new(
+                ErrorKind::InvalidRequest,
+                format!("no server offers resource {uri:?}"),
+            )
+        })?;
+        if !self.server_visible(&opts.caller, server.as_str()).await {
+            return Err(CallError::new(
+                ErrorKind::InvalidRequest,
+                format!("no server offers resource {uri:?}"),
+            ));
+        }
+        self.on_server(server.as_str(), opts, |conn, opts| async move {
+            conn.read_resource(&upstream_uri, opts).await
+        })
+        .await
+    }
+
+    /// Gets a prompt by its exposed name.
+    pub async fn get_prompt(
+        &self,
+        exposed: &str,
+        arguments: Option<Value>,
+        opts: CallOptions,
+    ) -> Result<GetPromptResult, CallError> {
+        let (server, prompt) = self
+            .catalog()
+            .route_prompt(exposed)
+            .map(|(s, p)| (s.to_string(), p.to_string()))
+            .ok_or_else(|| {
+                CallError::new(
+                    ErrorKind::InvalidRequest,
+                    format!("no prompt named {exposed:?}"),
+                )
+            })?;
+        if !self.server_visible(&opts.caller, &server).await {
+            return Err(CallError::new(
+                ErrorKind::InvalidRequest,
+                format!("no prompt named {exposed:?}"),
+            ));
+        }
+        let arguments = object_arguments(arguments)?;
+        self.on_server(&server, opts, |conn, opts| async move {
+            conn.get_prompt(&prompt, arguments, opts).await
+        })
+        .await
+    }
+
+    /// Runs `work` on `server`'s connection within the server's concurrency limit; failures
+    /// come back classified, with the server's secrets redacted.
+    pub(super) async fn on_server<T, F, Fut>(
+        &self,
+        server: &str,
+        opts: CallOptions,
+        work: F,
+    ) -> Result<T, CallError>
+    where
+        F: FnOnce(Arc<Connection>, CallOptions) -> Fut,
+        Fut: Future<Output = Result<T, UpstreamError>>,
+    {
+        let entry = self.entry(server).ok_or_else(|| {
+            CallError::new(
+                ErrorKind::ToolNotFound,
+                format!("server {server} is not configured"),
+            )
+        })?;
+        let _slot = entry.acquire(opts.timeout).await?;
+        let budget = opts.timeout.unwrap_or(entry.spec.call_timeout());
+        let before = entry.status();
+        let conn = match entry.connection(&self.inner.connect, budget).await {
+            Ok(conn) => conn,
+            Err(e) => {
+                self.publish(&entry);
+                return Err(e);
+            }
+        };
+        if entry.status() != before {
+            self.publish(&entry);
+        }
+        let outcome = match work(conn, opts).await {
+            Ok(done) => Ok(done),
+            // Tokens revoked mid-session, or a tool needing more scope: a person must act.
+            Err(e) => match entry.authorize(&e, &self.inner.connect, true).await {
+                // Tokens revoked mid-session, or a tool needing more scope.
+                Some(refused) => {
+                    self.publish(&entry);
+                    Err(refused)
+                }
+                None => Err(entry.call_error(e)),
+            },
+        };
+        entry.mark_used(outcome.is_ok());
+        outcome
+    }
+}
+
+fn object_arguments(arguments: Option<Value>) -> Result<Option<JsonObject>, CallError> {
+    match arguments {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(map)) => Ok(Some(map)),
+        Some(other) => Err(CallError::new(
+            ErrorKind::InvalidRequest,
+            format!("arguments must be a JSON object, got {other}"),
+        )),
+    }
+}

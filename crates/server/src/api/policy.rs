@@ -1,0 +1,166 @@
+//! `/api/policy`: an org's rules, rate limits, labels and agent server lists; definitions
+//! waiting for approval and approving them; every tool with whether it is exposed and why.
+
+use super::auth::{ApiCaller, MANAGE, OPERATE, VIEW};
+use super::{ApiError, ApiState, Source};
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Query, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use switchboard_core::Owner;
+use switchboard_store::{Change, ChangeKind};
+
+pub async fn get(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(VIEW)?;
+    let doc = state
+        .pipeline
+        .org_doc(&caller.org.id)
+        .await
+        .map_err(ApiError::Internal)?;
+    Ok(Json(json!({"org": caller.org.name, "policy": doc})))
+}
+
+/// Replaces the org's document; a bad one is a 400 naming each field, and changes nothing.
+pub async fn put(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    body: Result<Json<Value>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(MANAGE)?;
+    let Json(body) = body.map_err(|e| ApiError::Invalid(e.body_text()))?;
+    let doc = match state.pipeline.set_org_doc(&caller.org.id, &body).await {
+        Ok(doc) => doc,
+        Err(Ok(problems)) => {
+            let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+            return Err(ApiError::Invalid(format!(
+                "the policy was not saved: {}",
+                text.join("; ")
+            )));
+        }
+        Err(Err(e)) => return Err(ApiError::Internal(e)),
+    };
+    announce(&state, &caller.org.id).await;
+    state.review_all();
+    Ok(Json(json!({"org": caller.org.name, "policy": doc})))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OwnerQuery {
+    /// `operator` for the config-file servers' pins (needs gateway:operate).
+    owner: Option<String>,
+}
+
+fn owner_for(caller: &ApiCaller, owner: Option<&str>, write: bool) -> Result<Owner, ApiError> {
+    match owner {
+        None | Some("org") => {
+            caller.require(if write { MANAGE } else { VIEW })?;
+            Ok(Owner::Org(caller.org.id.clone()))
+        }
+        Some("operator") => {
+            caller.require_role(OPERATE)?;
+            Ok(Owner::Operator)
+        }
+        Some(other) => Err(ApiError::Invalid(format!(
+            "owner {other:?} is not known: use \"org\" (default) or \"operator\""
+        ))),
+    }
+}
+
+pub async fn pending(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    Query(q): Query<OwnerQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let owner = owner_for(&caller, q.owner.as_deref(), false)?;
+    let waiting = state
+        .pipeline
+        .pending(&owner, None)
+        .await
+        .map_err(ApiError::Internal)?;
+    Ok(Json(json!({"pending": waiting})))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApproveBody {
+    server: String,
+    tool: Option<String>,
+    #[serde(default)]
+    all: bool,
+    owner: Option<String>,
+}
+
+pub async fn approve(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+    body: Result<Json<ApproveBody>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Json(body) = body.map_err(|e| ApiError::Invalid(e.body_text()))?;
+    let owner = owner_for(&caller, body.owner.as_deref(), true)?;
+    if body.tool.is_none() && !body.all {
+        return Err(ApiError::Invalid(
+            "name the tool to approve, or set \"all\": true".into(),
+        ));
+    }
+    let by = format!("token:{}", caller.token.id);
+    let approved = state
+        .pipeline
+        .approve(&owner, &body.server, body.tool.as_deref(), &by)
+        .await
+        .map_err(ApiError::NotFound)?;
+    let org = match &owner {
+        Owner::Org(id) => id.clone(),
+        Owner::Operator => String::new(),
+    };
+    announce(&state, &org).await;
+    state.review_all();
+    Ok(Json(json!({"approved": approved})))
+}
+
+/// Every tool the org's endpoint could offer, with whether it is exposed and why not.
+pub async fn tools(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(VIEW)?;
+    let mut list = Vec::new();
+    for (registry, source) in [
+        (state.org_registry(&caller.org.id), Source::Api),
+        (state.registry.clone(), Source::Config),
+    ] {
+        let catalog = registry.catalog();
+        for t in &catalog.tools {
+            list.push(json!({
+                "name": t.exposed_name, "action_id": t.action_id.as_str(),
+                "server": t.server.as_str(), "source": source.as_str(),
+                "visible": t.quarantined().is_none(),
+                "quarantined": t.quarantined(), "findings": t.review.findings,
+            }));
+        }
+        for w in &catalog.withheld {
+            list.push(json!({
+                "name": null, "action_id": format!("mcp.{}.{}", w.server, w.tool),
+                "server": w.server.as_str(), "source": source.as_str(),
+                "visible": false, "withheld": w.reason,
+            }));
+        }
+    }
+    Ok(Json(json!({"tools": list})))
+}
+
+async fn announce(state: &ApiState, org_id: &str) {
+    let change = Change {
+        org_id: org_id.to_string(),
+        server_id: String::new(),
+        replica: state.replica.to_string(),
+        kind: ChangeKind::Policy,
+    };
+    if let Err(e) = state.store.publish_change(&change).await {
+        tracing::warn!("cannot tell the other replicas about the policy change: {e}");
+    }
+}

@@ -1,0 +1,259 @@
+//! What the policy pipeline keeps: approved tool definitions (pins) and changed ones waiting
+//! for approval, information-flow taint per session, rate-limit cells (GCRA on the database
+//! clock) and per-org policy documents.
+
+use crate::model::{StoreError, now_ms};
+use crate::sql::{Backend, SqlStore};
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+/// An approved (or waiting) tool definition: canonical JSON and its SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PinRow {
+    /// `operator` or `org:<id>`.
+    pub owner: String,
+    pub server: String,
+    pub tool: String,
+    pub hash: String,
+    pub definition: String,
+    /// Approval time (pins) or when the change was seen (pending).
+    pub at: i64,
+    /// Who approved it (`tofu` for trust on first use), or why it waits.
+    pub note: String,
+}
+
+/// The answer of one rate-limit cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admit {
+    Yes,
+    /// Refused; a retry after this many microseconds may pass.
+    RetryAfterUs(u64),
+}
+
+#[async_trait]
+pub trait PolicyStore: Send + Sync + 'static {
+    /// Every pin of `owner` (all owners when `None`).
+    async fn pins(&self, owner: Option<&str>) -> Result<Vec<PinRow>, StoreError>;
+    /// Pins `row` unless a pin for its tool exists (first writer wins across replicas);
+    /// returns the pin in force afterwards.
+    async fn pin_first(&self, row: &PinRow) -> Result<PinRow, StoreError>;
+    /// Pins `row` whatever was pinned before (an approval), and forgets the pending change.
+    async fn approve_pin(&self, row: &PinRow) -> Result<(), StoreError>;
+    /// Definitions that changed since approval, waiting for an operator.
+    async fn pending(&self, owner: Option<&str>) -> Result<Vec<PinRow>, StoreError>;
+    async fn save_pending(&self, row: &PinRow) -> Result<(), StoreError>;
+
+    /// Adds `label` to `session`'s taint (idempotent).
+    async fn taint(&self, session: &str, label: &str, source: &str) -> Result<(), StoreError>;
+    /// The labels `session` carries, with the action that added each.
+    async fn taints(&self, session: &str) -> Result<Vec<(String, String)>, StoreError>;
+
+    /// One GCRA step on cell `key` on the database clock: admits when the cell's theoretical
+    /// arrival time is at most `tolerance_us` ahead of now, moving it `interval_us` on.
+    async fn rate_admit(
+        &self,
+        key: &str,
+        interval_us: i64,
+        tolerance_us: i64,
+    ) -> Result<Admit, StoreError>;
+
+    async fn org_policy(&self, org_id: &str) -> Result<Option<String>, StoreError>;
+    async fn save_org_policy(&self, org_id: &str, document: &str) -> Result<(), StoreError>;
+}
+
+fn pin_from(row: &AnyRow, at: &str, note: &str) -> Result<PinRow, StoreError> {
+    Ok(PinRow {
+        owner: row.try_get("owner")?,
+        server: row.try_get("server")?,
+        tool: row.try_get("tool")?,
+        hash: row.try_get("hash")?,
+        definition: row.try_get("definition")?,
+        at: row.try_get(at)?,
+        note: row.try_get(note)?,
+    })
+}
+
+/// Microseconds on the database's clock (so replicas with skewed clocks agree).
+const PG_NOW_US: &str = "(extract(epoch from clock_timestamp()) * 1000000)::bigint";
+
+#[async_trait]
+impl PolicyStore for SqlStore {
+    async fn pins(&self, owner: Option<&str>) -> Result<Vec<PinRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM tool_pins WHERE ($1 = '' OR owner = $2) ORDER BY owner, server, tool",
+        )
+        .bind(owner.unwrap_or_default())
+        .bind(owner.unwrap_or_default())
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| pin_from(r, "approved_at", "approved_by"))
+            .collect()
+    }
+
+    async fn pin_first(&self, row: &PinRow) -> Result<PinRow, StoreError> {
+        sqlx::query(
+            "INSERT INTO tool_pins (owner, server, tool, hash, definition, approved_at, approved_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO NOTHING",
+        )
+        .bind(&row.owner)
+        .bind(&row.server)
+        .bind(&row.tool)
+        .bind(&row.hash)
+        .bind(&row.definition)
+        .bind(row.at)
+        .bind(&row.note)
+        .execute(self.pool())
+        .await?;
+        let held =
+            sqlx::query("SELECT * FROM tool_pins WHERE owner = $1 AND server = $2 AND tool = $3")
+                .bind(&row.owner)
+                .bind(&row.server)
+                .bind(&row.tool)
+                .fetch_one(self.pool())
+                .await?;
+        pin_from(&held, "approved_at", "approved_by")
+    }
+
+    async fn approve_pin(&self, row: &PinRow) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query(
+            "INSERT INTO tool_pins (owner, server, tool, hash, definition, approved_at, approved_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, approved_at = excluded.approved_at, approved_by = excluded.approved_by",
+        )
+        .bind(&row.owner)
+        .bind(&row.server)
+        .bind(&row.tool)
+        .bind(&row.hash)
+        .bind(&row.definition)
+        .bind(row.at)
+        .bind(&row.note)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM tool_pending WHERE owner = $1 AND server = $2 AND tool = $3")
+            .bind(&row.owner)
+            .bind(&row.server)
+            .bind(&row.tool)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn pending(&self, owner: Option<&str>) -> Result<Vec<PinRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT * FROM tool_pending WHERE ($1 = '' OR owner = $2) ORDER BY owner, server, tool",
+        )
+        .bind(owner.unwrap_or_default())
+        .bind(owner.unwrap_or_default())
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| pin_from(r, "seen_at", "reason"))
+            .collect()
+    }
+
+    async fn save_pending(&self, row: &PinRow) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO tool_pending (owner, server, tool, hash, definition, reason, seen_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, reason = excluded.reason, seen_at = excluded.seen_at",
+        )
+        .bind(&row.owner)
+        .bind(&row.server)
+        .bind(&row.tool)
+        .bind(&row.hash)
+        .bind(&row.definition)
+        .bind(&row.note)
+        .bind(row.at)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    async fn taint(&self, session: &str, label: &str, source: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO flow_taint (session, label, source, at) VALUES ($1, $2, $3, $4) ON CONFLICT (session, label) DO NOTHING",
+        )
+        .bind(session)
+        .bind(label)
+        .bind(source)
+        .bind(now_ms())
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    async fn taints(&self, session: &str) -> Result<Vec<(String, String)>, StoreError> {
+        let rows = sqlx::query("SELECT label, source FROM flow_taint WHERE session = $1")
+            .bind(session)
+            .fetch_all(self.pool())
+            .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("label")?, r.try_get("source")?)))
+            .collect()
+    }
+
+    async fn rate_admit(
+        &self,
+        key: &str,
+        interval_us: i64,
+        tolerance_us: i64,
+    ) -> Result<Admit, StoreError> {
+        let now = match crate::Store::backend(self) {
+            Backend::Postgres => PG_NOW_US.to_string(),
+            // One process: its clock is the only one (the pipeline limits in-process there,
+            // this path serves tests and embedders that want it anyway).
+            Backend::Sqlite => now_us().to_string(),
+        };
+        // GCRA in one statement: the cell's row lock serialises concurrent callers of one
+        // key, and a refused call changes nothing.
+        let sql = format!(
+            "INSERT INTO rate_limits AS c (key, tat) VALUES ($1, {now} + $2) ON CONFLICT (key) DO UPDATE SET tat = (CASE WHEN c.tat > {now} THEN c.tat ELSE {now} END) + $3 WHERE c.tat - {now} <= $4 RETURNING tat"
+        );
+        let admitted = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(key)
+            .bind(interval_us)
+            .bind(interval_us)
+            .bind(tolerance_us)
+            .fetch_optional(self.pool())
+            .await?;
+        if admitted.is_some() {
+            return Ok(Admit::Yes);
+        }
+        let sql = format!("SELECT tat - {now} AS ahead FROM rate_limits WHERE key = $1");
+        let ahead: i64 = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(key)
+            .fetch_optional(self.pool())
+            .await?
+            .map(|r| r.try_get("ahead"))
+            .transpose()?
+            .unwrap_or(0);
+        Ok(Admit::RetryAfterUs((ahead - tolerance_us).max(1) as u64))
+    }
+
+    async fn org_policy(&self, org_id: &str) -> Result<Option<String>, StoreError> {
+        let row = sqlx::query("SELECT document FROM org_policies WHERE org_id = $1")
+            .bind(org_id)
+            .fetch_optional(self.pool())
+            .await?;
+        Ok(row.map(|r| r.try_get("document")).transpose()?)
+    }
+
+    async fn save_org_policy(&self, org_id: &str, document: &str) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO org_policies (org_id, document, updated_at) VALUES ($1, $2, $3) ON CONFLICT (org_id) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at",
+        )
+        .bind(org_id)
+        .bind(document)
+        .bind(now_ms())
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+}
+
+fn now_us() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or_default()
+}
