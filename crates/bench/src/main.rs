@@ -147,12 +147,22 @@ async fn main() -> anyhow::Result<()> {
         }))?,
     )?;
     let data = dir.path().join("data");
-    let gateway = start_gateway(&bin, &config, &data, false).await?;
-    let unaudited = start_gateway(&bin, &config, &dir.path().join("data-noaudit"), true).await?;
+    let policy = dir.path().join("switchboard.toml");
+    std::fs::write(&policy, realistic_policy())?;
+    let gateway = start_gateway(&bin, &[&config], &data, false).await?;
+    let unaudited = start_gateway(&bin, &[&config], &dir.path().join("data-noaudit"), true).await?;
+    let guarded = start_gateway(
+        &bin,
+        &[&config, &policy],
+        &dir.path().join("data-policy"),
+        false,
+    )
+    .await?;
     let pids = [
         ("upstream", upstream.pid),
         ("gateway", gateway.pid),
         ("gateway", unaudited.pid),
+        ("gateway", guarded.pid),
         ("bench", std::process::id()),
     ];
 
@@ -165,8 +175,9 @@ async fn main() -> anyhow::Result<()> {
         let (ds, dc) = measure("direct", &upstream.url, "echo", &pids, &s).await?;
         let (gs, gc) = measure("gateway", &gateway.url, "echo__echo", &pids, &s).await?;
         let (us, uc) = measure("no-audit", &unaudited.url, "echo__echo", &pids, &s).await?;
+        let (ps, pc) = measure("policy", &guarded.url, "echo__echo", &pids, &s).await?;
         eprintln!("round {}/{} done", round + 1, s.rounds);
-        phases.extend([ds, dc, gs, gc, us, uc]);
+        phases.extend([ds, dc, gs, gc, us, uc, ps, pc]);
     }
     let summary = Summary::from_phases(&phases);
     print!("{}", summary.render());
@@ -176,10 +187,33 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A realistic operator policy for the `policy` target: 20 rules (four on arguments, one
+/// regular expression), a rate limit that never refuses here, information-flow control on.
+fn realistic_policy() -> String {
+    let mut text = String::from("[policy]\n");
+    for i in 0..15 {
+        text.push_str(&format!(
+            "[[policy.rules]]\nname = \"deny-{i}\"\nactions = [\"mcp.svc{i}.delete_*\"]\neffect = \"deny\"\n"
+        ));
+    }
+    for i in 0..4 {
+        text.push_str(&format!(
+            "[[policy.rules]]\nname = \"args-{i}\"\nactions = [\"mcp.echo.*\"]\nwhen = [{{ path = \"/amount\", gt = {} }}]\neffect = \"deny\"\n",
+            1000 + i
+        ));
+    }
+    text.push_str("[[policy.rules]]\nname = \"regex\"\nactions = [\"mcp.echo.echo\"]\nwhen = [{ path = \"/text\", matches = \"^drop table\" }]\neffect = \"deny\"\n");
+    text.push_str("[[policy.rate_limits]]\nscope = \"org_action\"\nrate = \"1000000/s\"\n");
+    text.push_str(
+        "[policy.labels]\n\"mcp.echo.echo\" = [\"sends_external\"]\n[policy.ifc]\nenabled = true\n",
+    );
+    text
+}
+
 /// `switchboard serve` on a free loopback port, ready once its upstream is.
 async fn start_gateway(
     bin: &std::path::Path,
-    config: &std::path::Path,
+    configs: &[&std::path::Path],
     data: &std::path::Path,
     no_audit: bool,
 ) -> anyhow::Result<procs::Spawned> {
@@ -192,9 +226,10 @@ async fn start_gateway(
         "warn",
         "--data",
         data.to_str().context("data path")?,
-        "-c",
-        config.to_str().context("config path")?,
     ];
+    for config in configs {
+        args.extend(["-c", config.to_str().context("config path")?]);
+    }
     if no_audit {
         args.push("--no-audit");
     }

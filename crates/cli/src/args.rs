@@ -230,6 +230,10 @@ pub enum ToolsCommand {
         all: bool,
         #[arg(long, value_name = "ORG")]
         org: Option<String>,
+        /// The sha256 (or its first characters) `tools diff` showed: refused if the waiting
+        /// definition changed again since.
+        #[arg(long, value_name = "SHA256")]
+        hash: Option<String>,
         #[arg(long)]
         json: bool,
     },

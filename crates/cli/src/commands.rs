@@ -174,6 +174,7 @@ async fn serve(
         true => Some(crate::watch::spawn(
             global.clone(),
             registry.clone(),
+            api.pipeline.clone(),
             shutdown.clone(),
         )?),
         false => None,

@@ -27,11 +27,24 @@ pub async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let registry = setup::registry(global, &config, None, None, oauth, Some((&pipeline, http)))?;
     setup::connect_all(&registry, &config).await;
     let catalog = registry.catalog();
+    // What the operator's endpoint lists (rules that deny outright hide tools too).
+    let operator = switchboard_core::Caller {
+        surface: "cli",
+        ..Default::default()
+    };
+    let listed: std::collections::HashSet<String> = registry
+        .visible_tools(&operator)
+        .await
+        .into_iter()
+        .map(|t| t.exposed_name)
+        .collect();
     if json {
         let mut list: Vec<Value> = catalog
             .tools
             .iter()
             .map(|t| {
+                let hidden = (t.quarantined().is_none() && !listed.contains(&t.exposed_name))
+                    .then_some("hidden by the policy (a rule that denies it outright)");
                 json!({
                     "name": t.exposed_name,
                     "server": t.server.as_str(),
@@ -39,8 +52,9 @@ pub async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
                     "action_id": t.action_id.as_str(),
                     "description": t.tool.description,
                     "input_schema": t.tool.input_schema,
-                    "visible": t.quarantined().is_none(),
+                    "visible": listed.contains(&t.exposed_name),
                     "quarantined": t.quarantined(),
+                    "hidden": hidden,
                     "findings": t.review.findings,
                 })
             })
@@ -105,7 +119,20 @@ pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Re
     let control = Control::open(global).await?;
     let config = setup::load_config(global).unwrap_or_default();
     let http = setup::http(global, &config);
-    let pipeline = crate::policy::pipeline(&config, http, Some(&control), None).await?;
+    let (audit, audit_task) = control.audit();
+    let pipeline = crate::policy::pipeline(&config, http, Some(&control), Some(audit)).await?;
+    let outcome = run_tools_command(&control, &pipeline, command).await;
+    drop(pipeline);
+    // Approvals are audited: commit the rows before exiting.
+    audit_task.finish().await;
+    outcome
+}
+
+async fn run_tools_command(
+    control: &Control,
+    pipeline: &switchboard_policy::Pipeline,
+    command: ToolsCommand,
+) -> anyhow::Result<ExitCode> {
     match command {
         ToolsCommand::Diff {
             server,
@@ -113,7 +140,7 @@ pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Re
             org,
             json,
         } => {
-            let owner = owner(&control, org.as_deref()).await?;
+            let owner = owner(control, org.as_deref()).await?;
             let waiting: Vec<_> = pipeline
                 .pending(&owner, Some(&server))
                 .await
@@ -137,6 +164,7 @@ pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Re
             tool,
             all,
             org,
+            hash,
             json,
         } => {
             if tool.is_none() && !all {
@@ -144,9 +172,9 @@ pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Re
                     "name the tool to approve, or pass --all for every waiting tool of {server}"
                 );
             }
-            let owner = owner(&control, org.as_deref()).await?;
+            let owner = owner(control, org.as_deref()).await?;
             let approved = pipeline
-                .approve(&owner, &server, tool.as_deref(), "cli")
+                .approve(&owner, &server, tool.as_deref(), hash.as_deref(), "cli")
                 .await
                 .map_err(anyhow::Error::msg)?;
             if let Err(e) = control
@@ -176,7 +204,10 @@ pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Re
 
 /// Approved and waiting definitions, line by line: `+` only in the new, `-` only in the old.
 fn print_diff(p: &switchboard_policy::PendingChange) {
-    println!("== {}.{}: {}", p.server, p.tool, p.reason);
+    println!(
+        "== {}.{} (waiting sha256 {}): {}",
+        p.server, p.tool, p.new_hash, p.reason
+    );
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
     let old = p.approved.as_ref().map(pretty).unwrap_or_default();
     let new = pretty(&p.new);

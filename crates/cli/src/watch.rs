@@ -20,6 +20,7 @@ const SETTLE: Duration = Duration::from_millis(300);
 pub fn spawn(
     global: Global,
     registry: Registry,
+    pipeline: switchboard_policy::Pipeline,
     shutdown: CancellationToken,
 ) -> anyhow::Result<JoinHandle<()>> {
     let files: HashSet<PathBuf> = setup::config_paths(&global)?
@@ -59,12 +60,12 @@ pub fn spawn(
                 event = rx.recv() => if event.is_none() { return },
             }
             while let Ok(Some(())) = tokio::time::timeout(SETTLE, rx.recv()).await {}
-            reload(&global, &registry).await;
+            reload(&global, &registry, &pipeline).await;
         }
     }))
 }
 
-async fn reload(global: &Global, registry: &Registry) {
+async fn reload(global: &Global, registry: &Registry, pipeline: &switchboard_policy::Pipeline) {
     let config = match setup::load_config(global) {
         Ok(config) => config,
         Err(e) => {
@@ -72,6 +73,31 @@ async fn reload(global: &Global, registry: &Registry) {
             return;
         }
     };
+    // The policy first, whole or not at all: a broken [policy] keeps the running one.
+    let policy = crate::policy::operator_doc(&config).map_err(|problems| {
+        problems
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join("; ")
+    });
+    match policy.and_then(|doc| {
+        pipeline.set_operator(doc).map_err(|problems| {
+            problems
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }) {
+        Ok(()) => registry.review_again(),
+        Err(e) => {
+            tracing::error!(
+                "config not reloaded; the running one stays: the policy has problems: {e}"
+            );
+            return;
+        }
+    }
     let servers = registry.apply_config(&config).await;
     let names: Vec<String> = servers
         .iter()

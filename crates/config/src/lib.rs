@@ -100,7 +100,10 @@ impl PolicySource {
     /// The line of a field given as a document path such as `rules[2].when[0].gt`: the
     /// n-th `[[policy.rules]]` (or n-th inline entry), then each key after it.
     pub fn line(&self, path: &str) -> Option<usize> {
-        let mut offset = locate::offset_of(&self.text, "policy", 0)?;
+        let mut offset = self
+            .text
+            .find("[policy")
+            .or_else(|| locate::offset_of(&self.text, "policy", 0))?;
         for segment in path.split('.').filter(|s| !s.is_empty()) {
             let (key, index) = match segment.split_once('[') {
                 Some((key, rest)) => (key, rest.trim_end_matches(']').parse::<usize>().ok()),
@@ -113,7 +116,14 @@ impl PolicySource {
                 }
                 Some(n) => {
                     let at = locate::offset_of(&self.text, key, offset)?;
-                    locate::nth_offset(&self.text, "{", n, at)?
+                    // An inline list of tables counts `{`; a list of strings stays on its key.
+                    let after = self.text[at..].split_once('[').map(|(_, r)| r.trim_start());
+                    match after {
+                        Some(rest) if rest.starts_with('{') => {
+                            locate::nth_offset(&self.text, "{", n, at)?
+                        }
+                        _ => at,
+                    }
                 }
                 None => locate::offset_of(&self.text, key, offset)?,
             };

@@ -368,4 +368,5 @@ fn a_policy_section_is_kept_with_lines_for_its_fields() {
     assert_eq!(policy.line("rules[1].effect"), Some(15));
     assert_eq!(policy.line("rules[0].name"), Some(8));
     assert_eq!(policy.line("mode"), Some(5));
+    assert_eq!(policy.line("rules[1].actions[0]"), Some(14));
 }

@@ -71,6 +71,9 @@ pub struct CallContext<'a> {
     pub caller: &'a Caller,
     pub end_user: Option<&'a str>,
     pub arguments: Option<&'a Map<String, Value>>,
+    /// Why discovery quarantined the tool, if it did (the guard refuses it after its
+    /// visibility check, so a hidden tool still answers as unknown).
+    pub quarantined: Option<&'a str>,
 }
 
 /// How a stage's rule was applied.

@@ -65,6 +65,7 @@ fn bench(c: &mut Criterion) {
             caller: &caller,
             end_user: Some("u-1"),
             arguments: args.as_object(),
+            quarantined: None,
         };
         let mut group = c.benchmark_group(format!("pipeline/{name}"));
         for (label, pipeline) in [("empty policy", &empty), ("20 rules + limit + IFC", &full)] {

@@ -59,13 +59,61 @@ impl Pipeline {
         Ok(doc)
     }
 
+    /// Checks an org's document: as [`Pipeline::check`], and it may not run programs on the
+    /// gateway's host (`command` evaluators) nor hold settings only the operator's counts.
+    pub fn check_org(value: &serde_json::Value) -> Result<PolicyDoc, Vec<DocProblem>> {
+        let doc = Self::check(value)?;
+        let mut problems = Vec::new();
+        let mut refuse = |path: String, message: &str, fix: &str| {
+            problems.push(DocProblem {
+                path,
+                message: message.into(),
+                fix: fix.into(),
+                warning: false,
+            })
+        };
+        let host = "an org's rules may not run programs on the gateway's host";
+        for (i, rule) in doc.rules.iter().enumerate() {
+            if rule.verify.as_ref().is_some_and(|v| v.command.is_some()) {
+                refuse(
+                    format!("rules[{i}].verify.command"),
+                    host,
+                    "use verify.webhook",
+                );
+            }
+        }
+        let ifc_verify = doc.ifc.as_ref().and_then(|i| i.verify.as_ref());
+        if ifc_verify.is_some_and(|v| v.command.is_some()) {
+            refuse("ifc.verify.command".into(), host, "use verify.webhook");
+        }
+        for (set, name) in [
+            (doc.scan.is_some(), "scan"),
+            (doc.pinning.is_some(), "pinning"),
+            (doc.on_store_error.is_some(), "on_store_error"),
+            (doc.replicas.is_some(), "replicas"),
+        ] {
+            if set {
+                refuse(
+                    name.into(),
+                    "only the operator's [policy] sets this",
+                    "remove it from the org's document",
+                );
+            }
+        }
+        if problems.is_empty() {
+            Ok(doc)
+        } else {
+            Err(problems)
+        }
+    }
+
     /// Replaces the org's document: checked whole first, so a bad one changes nothing.
     pub async fn set_org_doc(
         &self,
         org: &str,
         value: &serde_json::Value,
     ) -> Result<PolicyDoc, Result<Vec<DocProblem>, String>> {
-        let doc = Self::check(value).map_err(Ok)?;
+        let doc = Self::check_org(value).map_err(Ok)?;
         let store = self
             .inner
             .store
@@ -125,6 +173,7 @@ impl Pipeline {
         owner: &Owner,
         server: &str,
         tool: Option<&str>,
+        expect_hash: Option<&str>,
         by: &str,
     ) -> Result<Vec<Approval>, String> {
         let Some(store) = &self.inner.store else {
@@ -136,6 +185,16 @@ impl Pipeline {
             .into_iter()
             .filter(|p| tool.is_none_or(|t| p.tool == t))
             .collect();
+        if let Some(expected) = expect_hash
+            && let Some(other) = waiting.iter().find(|p| !p.new_hash.starts_with(expected))
+        {
+            return Err(format!(
+                "{}.{} now waits with sha256 {}…, not the {expected}… you reviewed; diff it again",
+                other.server,
+                other.tool,
+                &other.new_hash[..12]
+            ));
+        }
         if waiting.is_empty() {
             return Err(match tool {
                 Some(t) => format!(
@@ -157,6 +216,7 @@ impl Pipeline {
             };
             store.approve_pin(&row).await.map_err(|e| e.to_string())?;
             self.inner.reviewer.book.put(row);
+            self.inner.reviewer.forget(&owner.key(), &p.server, &p.tool);
             if let Some(audit) = self.audit() {
                 audit.record_now(AuditEntry {
                     at: now_ms(),

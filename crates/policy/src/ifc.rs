@@ -129,12 +129,19 @@ impl FlowPolicy {
         })
     }
 
-    /// The labels in force for `action`, given its annotation defaults.
+    /// The labels in force for `action`: every matching override's labels together, or
+    /// the annotation defaults when no override matches.
     pub fn labels(&self, action: &str, defaults: Labels) -> Labels {
-        self.overrides
+        let mut matched = false;
+        let merged = self
+            .overrides
             .iter()
-            .find(|(g, _)| g.matches(action))
-            .map_or(defaults, |(_, l)| *l)
+            .filter(|(g, _)| g.matches(action))
+            .fold(Labels::default(), |all, (_, l)| {
+                matched = true;
+                Labels(all.0 | l.0)
+            });
+        if matched { merged } else { defaults }
     }
 
     pub fn untrusted_requires_verify(&self) -> bool {
@@ -145,6 +152,9 @@ impl FlowPolicy {
         self.verify.as_ref()
     }
 }
+
+/// Sessions whose taint this process also keeps in memory.
+const MAX_LOCAL_SESSIONS: usize = 100_000;
 
 /// A session's labels, each with the action that added it.
 type Taint = Vec<(String, String)>;
@@ -164,35 +174,42 @@ impl TaintBook {
         }
     }
 
+    /// Records `label` for `session`. Kept in this process as well, so a write the store
+    /// lost still taints the session here (a lost taint must never let data out).
     pub async fn add(&self, session: &str, label: Label, source: &str) -> Result<(), String> {
+        {
+            let mut local = self.local.lock().unwrap_or_else(|p| p.into_inner());
+            if local.len() >= MAX_LOCAL_SESSIONS && !local.contains_key(session) {
+                // Bounded: the store holds the rest.
+                local.clear();
+            }
+            let list = local.entry(session.to_string()).or_default();
+            if !list.iter().any(|(l, _)| l == label.as_str()) {
+                list.push((label.as_str().to_string(), source.to_string()));
+            }
+        }
         match &self.store {
             Some(store) => store
                 .taint(session, label.as_str(), source)
                 .await
                 .map_err(|e| e.to_string()),
-            None => {
-                let mut local = self.local.lock().unwrap_or_else(|p| p.into_inner());
-                let list = local.entry(session.to_string()).or_default();
-                if !list.iter().any(|(l, _)| l == label.as_str()) {
-                    list.push((label.as_str().to_string(), source.to_string()));
-                }
-                Ok(())
-            }
+            None => Ok(()),
         }
     }
 
-    /// (label, the action that added it).
+    /// (label, the action that added it): the store's (every replica's) and this process's.
     pub async fn of(&self, session: &str) -> Result<Vec<(String, String)>, String> {
-        match &self.store {
-            Some(store) => store.taints(session).await.map_err(|e| e.to_string()),
-            None => Ok(self
-                .local
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .get(session)
-                .cloned()
-                .unwrap_or_default()),
+        let mut held = match &self.store {
+            Some(store) => store.taints(session).await.map_err(|e| e.to_string())?,
+            None => Vec::new(),
+        };
+        let local = self.local.lock().unwrap_or_else(|p| p.into_inner());
+        for (label, source) in local.get(session).into_iter().flatten() {
+            if !held.iter().any(|(l, _)| l == label) {
+                held.push((label.clone(), source.clone()));
+            }
         }
+        Ok(held)
     }
 }
 

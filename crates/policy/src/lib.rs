@@ -28,7 +28,7 @@ use switchboard_core::{
     Admission, CallContext, CallError, CallGuard, Caller, Effect, ErrorKind, GuardFuture, Owner,
     Review, ServerSlug, ToolRef, Verdict, Visibility,
 };
-use switchboard_store::{Admit, AuditWriter, Backend, Store};
+use switchboard_store::{Admit, AuditWriter, Store};
 use switchboard_upstream::UpstreamHttp;
 
 /// Each action's argument names (from its input schema), for rule warnings.
@@ -87,6 +87,8 @@ struct Inner {
     /// Servers and tool argument names seen, by owner, for rule warnings.
     known: RwLock<HashMap<String, HashMap<String, ArgumentNames>>>,
     warned: Mutex<HashSet<String>>,
+    /// Confusable skeletons of tool names seen, computed once per name.
+    skeletons: Mutex<HashMap<String, String>>,
 }
 
 impl Pipeline {
@@ -99,11 +101,11 @@ impl Pipeline {
             _ => None,
         };
         let compiled = Compiled::compile(doc)?;
+        // In the store whenever there is one: exact across replicas on Postgres, and across
+        // every process sharing one SQLite file (`switchboard call` in a loop included).
         let limiter: Arc<dyn Limiter> = match &options.store {
-            Some(store) if store.backend() == Backend::Postgres => {
-                Arc::new(StoreLimiter::new(store.clone(), fallback))
-            }
-            _ => Arc::new(LocalLimiter::default()),
+            Some(store) => Arc::new(StoreLimiter::new(store.clone(), fallback)),
+            None => Arc::new(LocalLimiter::default()),
         };
         let policy_store = options
             .store
@@ -123,6 +125,7 @@ impl Pipeline {
                 annotations: RwLock::default(),
                 known: RwLock::default(),
                 warned: Mutex::default(),
+                skeletons: Mutex::default(),
             }),
         })
     }
@@ -168,9 +171,10 @@ impl Pipeline {
         Ok(())
     }
 
-    /// The org's compiled set, read from the store on first use.
-    async fn org(&self, org: Option<&str>) -> Option<Arc<Compiled>> {
-        let org = org?;
+    /// The org's compiled set, read from the store on first use. `Err` when it cannot be
+    /// read or does not compile: the caller fails closed (never "no org rules").
+    async fn org(&self, org: Option<&str>) -> Result<Option<Arc<Compiled>>, String> {
+        let Some(org) = org else { return Ok(None) };
         if let Some(hit) = self
             .inner
             .orgs
@@ -178,28 +182,26 @@ impl Pipeline {
             .unwrap_or_else(|p| p.into_inner())
             .get(org)
         {
-            return Some(hit.clone()).filter(|c| !c.is_empty());
+            return Ok(Some(hit.clone()).filter(|c| !c.is_empty()));
         }
-        let compiled = match self.read_org_doc(org).await {
-            Ok(doc) => Compiled::compile(doc).unwrap_or_else(|problems| {
-                tracing::error!(
-                    org,
-                    "the org's stored policy does not compile: {problems:?}"
-                );
-                Compiled::default()
-            }),
-            Err(e) => {
-                tracing::error!(org, "cannot read the org's policy: {e}");
-                return None;
-            }
-        };
+        let doc = self
+            .read_org_doc(org)
+            .await
+            .map_err(|e| format!("the org's policy cannot be read: {e}"))?;
+        let compiled = Compiled::compile(doc).map_err(|problems| {
+            let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+            format!(
+                "the org's stored policy does not compile: {}",
+                text.join("; ")
+            )
+        })?;
         let compiled = Arc::new(compiled);
         self.inner
             .orgs
             .write()
             .unwrap_or_else(|p| p.into_inner())
             .insert(org.to_string(), compiled.clone());
-        Some(compiled).filter(|c| !c.is_empty())
+        Ok(Some(compiled).filter(|c| !c.is_empty()))
     }
 
     /// Forgets a cached org document (after a change here or on another replica).
@@ -225,12 +227,12 @@ impl Pipeline {
     }
 
     /// The rule sets that apply to `caller`: the operator's, then its org's.
-    async fn sets(&self, caller: &Caller) -> Vec<Arc<Compiled>> {
+    async fn sets(&self, caller: &Caller) -> Result<Vec<Arc<Compiled>>, String> {
         let mut sets = vec![self.operator()];
-        if let Some(org) = self.org(caller.org_id.as_deref()).await {
+        if let Some(org) = self.org(caller.org_id.as_deref()).await? {
             sets.push(org);
         }
-        sets
+        Ok(sets)
     }
 
     /// The actions enabled for the caller's agent, when toggles apply (an agent of an org).
@@ -278,7 +280,19 @@ impl Pipeline {
 
     async fn admit_call(&self, call: CallContext<'_>) -> Admission {
         let mut verdicts = Vec::new();
-        let sets = self.sets(call.caller).await;
+        let sets = match self.sets(call.caller).await {
+            Ok(sets) => sets,
+            Err(e) => {
+                verdicts.push(Verdict::new("rules", Effect::Deny).reason(e.clone()));
+                return Admission::refused(
+                    verdicts,
+                    CallError::new(
+                        ErrorKind::PolicyDenied,
+                        format!("{e}; calls fail closed until it can"),
+                    ),
+                );
+            }
+        };
         let toggles = match self.toggles(call.caller).await {
             Ok(t) => t,
             Err(e) => {
@@ -296,6 +310,18 @@ impl Pipeline {
             }
         };
         match Self::visibility_of(&sets, &toggles, call.caller, &call.tool) {
+            // Quarantine is checked after visibility: a hidden tool still answers as unknown.
+            Visibility::Visible if call.quarantined.is_some() => {
+                let reason = call.quarantined.unwrap_or_default();
+                verdicts.push(Verdict::new("review", Effect::Deny).reason(reason));
+                return Admission::refused(
+                    verdicts,
+                    CallError::new(
+                        ErrorKind::PolicyDenied,
+                        format!("{} is quarantined: {reason}", call.tool.action),
+                    ),
+                );
+            }
             Visibility::Visible => {}
             Visibility::Hidden => {
                 verdicts.push(
@@ -314,18 +340,23 @@ impl Pipeline {
                 );
             }
         }
-        let mut allowed = false;
+        // Each set's allow rules permit flows under that set's own flow policy only: an org
+        // cannot switch off the operator's information-flow control.
+        let mut allowed = Vec::with_capacity(sets.len());
         for set in &sets {
             let outcome = set
                 .rules
                 .evaluate(&call, &self.inner.http, &mut verdicts)
                 .await;
-            allowed |= outcome.allowed;
+            allowed.push(outcome.allowed);
             if let Some(refused) = outcome.refused {
                 return Admission::refused(verdicts, refused);
             }
         }
-        for set in &sets {
+        for (set, allowed) in sets.iter().zip(allowed) {
+            if !set.flow.enabled {
+                continue;
+            }
             let labels = self.labels(&call.tool, set);
             if let Some(refused) = ifc::check(
                 &set.flow,
@@ -341,15 +372,16 @@ impl Pipeline {
                 return Admission::refused(verdicts, refused);
             }
         }
-        for (set, owner) in sets.iter().zip([
-            "operator".to_string(),
-            format!("org:{}", call.caller.org_id.as_deref().unwrap_or("-")),
-        ]) {
+        for (i, set) in sets.iter().enumerate() {
             for limit in set
                 .limits
                 .iter()
                 .filter(|l| l.applies(call.tool.action.as_str()))
             {
+                let owner = match i {
+                    0 => "operator".to_string(),
+                    _ => format!("org:{}", call.caller.org_id.as_deref().unwrap_or("-")),
+                };
                 let key = limit.key(&owner, &call);
                 match self.inner.limiter.admit(&key, limit.quota).await {
                     Ok(Admit::Yes) => {}
@@ -420,7 +452,20 @@ impl Pipeline {
         let Some(session) = call.caller.session.as_deref().filter(|_| ok) else {
             return verdicts;
         };
-        for set in self.sets(call.caller).await {
+        // Nothing to record when no set that applies tracks information flow.
+        if call.caller.org_id.is_none() && !self.operator().flow.enabled {
+            return verdicts;
+        }
+        let sets = match self.sets(call.caller).await {
+            Ok(sets) => sets,
+            Err(e) => {
+                verdicts.push(
+                    Verdict::new("ifc", Effect::Note).reason(format!("taint not recorded: {e}")),
+                );
+                return verdicts;
+            }
+        };
+        for set in sets {
             if !set.flow.enabled {
                 continue;
             }
@@ -446,6 +491,48 @@ impl Pipeline {
             }
         }
         verdicts
+    }
+
+    fn skeleton(&self, name: &str) -> String {
+        let mut cache = self
+            .inner
+            .skeletons
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if cache.len() > 100_000 {
+            cache.clear();
+        }
+        cache
+            .entry(name.to_string())
+            .or_insert_with(|| switchboard_scan::name_skeleton(name))
+            .clone()
+    }
+
+    /// Skeletons of every other server's tool names (all owners): (server, tool) by skeleton.
+    fn lookalike_index(
+        &self,
+        owner: &Owner,
+        server: &ServerSlug,
+    ) -> HashMap<String, (String, String)> {
+        let (owner_key, server) = (owner.key(), server.as_str());
+        let known = self.inner.known.read().unwrap_or_else(|p| p.into_inner());
+        let mut index = HashMap::new();
+        for (o, servers) in known.iter() {
+            for (s, actions) in servers {
+                if *o == owner_key && s == server {
+                    continue;
+                }
+                for action in actions.keys() {
+                    let Some((_, tool)) = switchboard_core::ActionId::parse(action) else {
+                        continue;
+                    };
+                    index
+                        .entry(self.skeleton(&tool))
+                        .or_insert((s.clone(), tool));
+                }
+            }
+        }
+        index
     }
 
     /// Records what discovery taught (labels, argument names) and warns once about rules
@@ -494,7 +581,15 @@ impl Pipeline {
 impl CallGuard for Pipeline {
     fn review(&self, owner: &Owner, server: &ServerSlug, tools: &[&Value]) -> Vec<Review> {
         self.learn(owner, server, tools);
-        self.inner.reviewer.review(owner, server, tools)
+        let index = self.lookalike_index(owner, server);
+        let elsewhere = |name: &str| {
+            let mine = self.skeleton(name);
+            index
+                .get(&mine)
+                .filter(|(_, other)| !other.eq_ignore_ascii_case(name))
+                .map(|(server, other)| format!("{server}.{other}"))
+        };
+        self.inner.reviewer.review(owner, server, tools, &elsewhere)
     }
 
     fn visibility<'a>(
@@ -503,7 +598,13 @@ impl CallGuard for Pipeline {
         tools: &'a [ToolRef<'a>],
     ) -> GuardFuture<'a, Vec<Visibility>> {
         Box::pin(async move {
-            let sets = self.sets(caller).await;
+            let sets = match self.sets(caller).await {
+                Ok(sets) => sets,
+                Err(e) => {
+                    tracing::error!("{e}; the org's tools are hidden until it can be read");
+                    return vec![Visibility::Denied(e); tools.len()];
+                }
+            };
             let toggles = self.toggles(caller).await.unwrap_or_else(|e| {
                 tracing::error!("cannot read the agent's enabled actions: {e}");
                 Some(HashSet::new())

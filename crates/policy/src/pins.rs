@@ -70,29 +70,22 @@ pub struct PinBook {
 }
 
 impl PinBook {
-    pub fn replace_all(&self, rows: Vec<PinRow>) {
-        let map = rows
-            .into_iter()
-            .map(|r| ((r.owner.clone(), r.server.clone(), r.tool.clone()), r))
-            .collect();
-        *self.pins.write().unwrap_or_else(|p| p.into_inner()) = map;
-    }
-
-    /// Replaces the pins with `rows` when they differ; `true` if they did.
+    /// Takes the store's pins where they differ from ours (approvals made elsewhere); pins
+    /// only this process holds stay. `true` if anything changed.
     pub fn replace_if_changed(&self, rows: Vec<PinRow>) -> bool {
         let mut pins = self.pins.write().unwrap_or_else(|p| p.into_inner());
-        let same = pins.len() == rows.len()
-            && rows.iter().all(|r| {
-                pins.get(&(r.owner.clone(), r.server.clone(), r.tool.clone()))
-                    .is_some_and(|p| p.hash == r.hash && p.note == r.note)
-            });
-        if !same {
-            *pins = rows
-                .into_iter()
-                .map(|r| ((r.owner.clone(), r.server.clone(), r.tool.clone()), r))
-                .collect();
+        let mut changed = false;
+        for row in rows {
+            let key = (row.owner.clone(), row.server.clone(), row.tool.clone());
+            let same = pins
+                .get(&key)
+                .is_some_and(|p| p.hash == row.hash && p.note == row.note);
+            if !same {
+                pins.insert(key, row);
+                changed = true;
+            }
         }
-        !same
+        changed
     }
 
     pub fn get(&self, owner: &str, server: &str, tool: &str) -> Option<PinRow> {

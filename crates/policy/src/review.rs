@@ -92,7 +92,15 @@ impl Reviewer {
         report
     }
 
-    pub fn review(&self, owner: &Owner, server: &ServerSlug, tools: &[&Value]) -> Vec<Review> {
+    /// `elsewhere` maps name skeletons to a tool of another server (`server.tool`), for
+    /// look-alike names across servers.
+    pub fn review(
+        &self,
+        owner: &Owner,
+        server: &ServerSlug,
+        tools: &[&Value],
+        elsewhere: &dyn Fn(&str) -> Option<String>,
+    ) -> Vec<Review> {
         let settings = self.settings();
         let owner_key = owner.key();
         let server = server.as_str();
@@ -119,8 +127,15 @@ impl Reviewer {
                 let report = settings.scan.then(|| self.scan(&hash, tool));
                 let mut review = Review::default();
                 let mut worst = None;
+                let lookalike = settings.scan.then(|| elsewhere(name)).flatten().map(|other| {
+                    switchboard_scan::Finding {
+                        rule: switchboard_scan::rules::LOOKALIKE_NAME.into(),
+                        severity: Severity::High,
+                        evidence: format!("name: {name} looks like {other}"),
+                    }
+                });
                 if let Some(report) = &report {
-                    for f in &report.findings {
+                    for f in report.findings.iter().chain(&lookalike) {
                         review.findings.push(format!("{} ({:?})", f.rule, f.severity).to_lowercase());
                         if worst.is_none_or(|(s, _)| f.severity > s) {
                             worst = Some((f.severity, f));
@@ -220,11 +235,11 @@ impl Reviewer {
 
     /// Keeps a quarantined definition for diff/approve, and audits it once.
     fn hold(&self, row: PinRow, approved: Option<&PinRow>) {
-        if !self.first_time(&row) {
-            return;
+        let first = self.first_time(&row);
+        if first {
+            tracing::warn!(server = %row.server, tool = %row.tool, "quarantined: {}", row.note);
         }
-        tracing::warn!(server = %row.server, tool = %row.tool, "quarantined: {}", row.note);
-        if let Some(audit) = &self.audit {
+        if let Some(audit) = self.audit.as_ref().filter(|_| first) {
             audit.record_now(AuditEntry {
                 at: now_ms(),
                 org_id: row.owner.strip_prefix("org:").map(String::from),
@@ -242,7 +257,8 @@ impl Reviewer {
                 ..Default::default()
             });
         }
-        let Some(store) = self.store.clone() else {
+        // Once per definition (an approval forgets the tool's, so a flip back is held again).
+        let Some(store) = self.store.clone().filter(|_| first) else {
             return;
         };
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -257,6 +273,15 @@ impl Reviewer {
                 );
             }
         });
+    }
+
+    /// Forgets what was persisted for one tool (after an approval), so a later change or a
+    /// flip back is held and audited again.
+    pub fn forget(&self, owner: &str, server: &str, tool: &str) {
+        self.persisted
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|(o, s, t, _)| !(o == owner && s == server && t == tool));
     }
 
     fn first_time(&self, row: &PinRow) -> bool {

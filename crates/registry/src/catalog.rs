@@ -89,7 +89,8 @@ impl Catalog {
             .iter()
             .map(|(spec, snap)| {
                 let tools = catalog.bounded_tools(spec, &snap.tools, limits);
-                let (tools, review) = catalog.reviewed(spec, tools, guard);
+                let (mut tools, review) = catalog.reviewed(spec, tools, guard);
+                catalog.cut_descriptions(spec, &mut tools, limits);
                 reviews.push(review);
                 tools
             })
@@ -190,13 +191,21 @@ impl Catalog {
                 ));
                 continue;
             }
-            let mut tool = tool.clone();
+            kept.push(tool.clone());
+        }
+        kept
+    }
+
+    /// Descriptions cut to `max_description_chars` (after review, so pins and the scanner see
+    /// what the upstream sent, and a changed limit never reads as a changed definition).
+    fn cut_descriptions(&mut self, spec: &ServerSpec, tools: &mut [Tool], limits: &Limits) {
+        for tool in tools {
             if let Some(description) = &tool.description
                 && description.chars().count() > limits.max_description_chars
             {
                 self.warn(format!(
-                    "server {server}: description of {:?} cut to {} characters (max_description_chars)",
-                    tool.name, limits.max_description_chars
+                    "server {}: description of {:?} cut to {} characters (max_description_chars)",
+                    spec.name, tool.name, limits.max_description_chars
                 ));
                 let cut: String = description
                     .chars()
@@ -204,9 +213,7 @@ impl Catalog {
                     .collect();
                 tool.description = Some(cut.into());
             }
-            kept.push(tool);
         }
-        kept
     }
 
     /// Asks the guard about each tool; drops those it drops (recording why) and pairs the

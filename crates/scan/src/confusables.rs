@@ -8,7 +8,7 @@ use unicode_security::{MixedScript, skeleton};
 use crate::normalize::is_invisible;
 use crate::{Severity, Sink, rules};
 
-fn skel(s: &str) -> String {
+pub(crate) fn skel(s: &str) -> String {
     let visible: String = s.chars().filter(|c| !is_invisible(*c)).collect();
     skeleton(&visible).collect::<String>().to_lowercase()
 }

@@ -129,6 +129,12 @@ pub fn scan_tool(tool: &Value, other_names: &[&str]) -> ScanReport {
     }
 }
 
+/// The UTS #39 confusable skeleton of a tool name (lower-cased, invisible characters
+/// dropped): two names with the same skeleton look alike. For indexing many names once.
+pub fn name_skeleton(name: &str) -> String {
+    confusables::skel(name)
+}
+
 /// Scans free text (call arguments or results flattened to strings) for the same families;
 /// returns the findings only.
 pub fn scan_text(text: &str) -> Vec<Finding> {

@@ -24,6 +24,9 @@ pub struct Gateway {
     registry: Registry,
     orgs: Option<crate::api::ApiState>,
     agent: Option<AgentScope>,
+    /// This session's own id, for information-flow taint where the transport has none
+    /// (stdio: one client per process).
+    instance: std::sync::Arc<str>,
 }
 
 /// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
@@ -63,6 +66,7 @@ impl Gateway {
             registry,
             orgs: None,
             agent: None,
+            instance: new_instance(),
         }
     }
 
@@ -72,6 +76,7 @@ impl Gateway {
             registry,
             orgs: Some(api),
             agent: None,
+            instance: new_instance(),
         }
     }
 
@@ -81,6 +86,7 @@ impl Gateway {
             registry,
             orgs: Some(api),
             agent: Some(agent),
+            instance: new_instance(),
         }
     }
 
@@ -90,16 +96,14 @@ impl Gateway {
         meta: Option<&rmcp::model::RequestMetaObject>,
     ) -> View {
         let parts = extensions.get::<axum::http::request::Parts>();
-        let session = meta
+        let conversation = meta
             .and_then(|m| m.0.get(CONVERSATION_META_KEY))
             .and_then(Value::as_str)
-            .map(String::from)
-            .or_else(|| {
-                parts
-                    .and_then(|p| p.headers.get("mcp-session-id"))
-                    .and_then(|v| v.to_str().ok())
-                    .map(|id| format!("mcp:{id}"))
-            });
+            .map(|id| format!("conv:{id}"));
+        let transport = parts
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok())
+            .map(|id| format!("mcp:{id}"));
         let token = parts
             .and_then(|p| p.extensions.get::<CallerToken>())
             .map(|t| t.0.clone());
@@ -109,6 +113,14 @@ impl Gateway {
             (None, Some(o)) => (Some(o.org_id.clone()), None, Some(o.token_id.clone())),
             (None, None) => (None, None, None),
         };
+        // Taint is kept per org, so one org's conversation ids never meet another's.
+        let scope = org_id.as_deref().unwrap_or("operator");
+        let session = Some(format!(
+            "{scope}|{}",
+            conversation
+                .or(transport)
+                .unwrap_or_else(|| format!("gateway:{}", self.instance))
+        ));
         let mut registries = Vec::with_capacity(2);
         if let (Some(api), Some(org)) = (&self.orgs, &org_id) {
             registries.push(api.org_registry(org));
@@ -151,6 +163,10 @@ impl Gateway {
         }
         opts
     }
+}
+
+fn new_instance() -> std::sync::Arc<str> {
+    switchboard_store::new_id("session").into()
 }
 
 fn failed_result(error: CallError) -> CallToolResult {

@@ -102,7 +102,13 @@ pub fn entry_for(record: CallRecord) -> AuditEntry {
     let refused = matches!(
         record.outcome,
         Err(ErrorKind::PolicyDenied | ErrorKind::RateLimited)
-    );
+    ) || record.verdicts.iter().any(|v| {
+        v.mode == switchboard_core::Mode::Enforce
+            && matches!(
+                v.effect,
+                switchboard_core::Effect::Deny | switchboard_core::Effect::Limit
+            )
+    });
     let verdict = if refused {
         "denied"
     } else if record

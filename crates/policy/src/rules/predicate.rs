@@ -103,12 +103,12 @@ impl Predicate {
         match (&self.test, value) {
             (Test::Present(want), v) => v.is_some() == *want,
             (_, None) => false,
-            (Test::Equals(want), Some(v)) => v == want,
-            (Test::In(set), Some(v)) => set.contains(v),
+            (Test::Equals(want), Some(v)) => same(v, want),
+            (Test::In(set), Some(v)) => set.iter().any(|want| same(v, want)),
             (Test::Matches(re), Some(Value::String(s))) => re.is_match(s),
             (Test::Matches(_), Some(_)) => false,
             (test, Some(v)) => {
-                let Some(n) = v.as_f64() else { return false };
+                let Some(n) = number(v) else { return false };
                 match test {
                     Test::Gt(x) => n > *x,
                     Test::Gte(x) => n >= *x,
@@ -119,6 +119,25 @@ impl Predicate {
             }
         }
     }
+}
+
+/// A number, or a string that is one ("500"): an upstream that reads either must not let a
+/// caller dodge a numeric rule by quoting the value.
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok().filter(|n| n.is_finite()),
+        _ => None,
+    }
+}
+
+/// Equal as JSON, or as numbers (100 and 100.0 and "100").
+fn same(value: &Value, want: &Value) -> bool {
+    value == want
+        || (want.is_number()
+            && number(value)
+                .zip(want.as_f64())
+                .is_some_and(|(a, b)| a == b))
 }
 
 fn lookup<'a>(args: &'a Map<String, Value>, pointer: &str) -> Option<&'a Value> {
@@ -165,7 +184,7 @@ mod tests {
 
     #[test]
     fn predicates_test_arguments() {
-        let args = json!({"amount": 250, "to": ["a@x.com"], "meta": {"env": "prod"}, "name": "x"});
+        let args = json!({"amount": 250, "quoted": "500", "to": ["a@x.com"], "meta": {"env": "prod"}, "name": "x"});
         let args = args.as_object();
         let cases = [
             (json!({"path": "/amount", "gt": 100}), true),
@@ -176,6 +195,9 @@ mod tests {
             (json!({"path": "/missing", "present": false}), true),
             (json!({"path": "/missing", "equals": 1}), false),
             (json!({"path": "/name", "gt": 1}), false),
+            (json!({"path": "/quoted", "gt": 100}), true),
+            (json!({"path": "/amount", "equals": 250.0}), true),
+            (json!({"path": "/amount", "in": [1, 250]}), true),
         ];
         for (doc, want) in cases {
             assert_eq!(pred(doc.clone()).holds(args), want, "{doc}");

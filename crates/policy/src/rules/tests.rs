@@ -26,6 +26,7 @@ async fn run(
         caller,
         end_user: Some("u-1"),
         arguments: args.as_object(),
+        quarantined: None,
     };
     let http = UpstreamHttp::new(Default::default());
     let mut verdicts = Vec::new();

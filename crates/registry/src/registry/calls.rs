@@ -69,14 +69,14 @@ impl Registry {
         verdicts: &mut Vec<Verdict>,
     ) -> Result<CallToolResult, CallError> {
         let arguments = object_arguments(arguments)?;
-        if let Some(reason) = tool.quarantined() {
+        let guard = self.guard();
+        if let (Some(reason), None) = (tool.quarantined(), &guard) {
             verdicts.push(Verdict::new("review", Effect::Deny).reason(reason));
             return Err(CallError::new(
                 ErrorKind::PolicyDenied,
                 format!("{} is quarantined: {reason}", tool.exposed_name),
             ));
         }
-        let guard = self.guard();
         let tool_ref = ToolRef {
             owner: &self.inner.owner,
             server: &tool.server,
@@ -92,6 +92,7 @@ impl Registry {
                     caller: &caller,
                     end_user: end_user.as_deref(),
                     arguments: arguments.as_ref(),
+                    quarantined: tool.quarantined(),
                 })
                 .await;
             verdicts.extend(admission.verdicts);
@@ -120,6 +121,7 @@ impl Registry {
                 caller: &caller,
                 end_user: end_user.as_deref(),
                 arguments: None,
+                quarantined: None,
             };
             verdicts.extend(guard.finished(call, ok, json.as_ref()).await);
         }

@@ -136,12 +136,17 @@ pub async fn invoke(
     let (registry, exposed) = state
         .find_action(&caller.org.id, &action_id)
         .unwrap_or_else(|| (state.org_registry(&caller.org.id), action_id.clone()));
+    // Taint is kept per org: per conversation when one is named, else per agent.
+    let session = match &body.conversation_id {
+        Some(id) => format!("{}|conv:{id}", caller.org.id),
+        None => format!("{}|rest:{agent}", caller.org.id),
+    };
     let mut opts = CallOptions::default().with_caller(Caller {
         org_id: Some(caller.org.id.clone()),
         agent_id: Some(agent),
         token_id: Some(caller.token.id.clone()),
         surface: "rest",
-        session: body.conversation_id,
+        session: Some(session),
     });
     if let Some(user) = body.end_user_id {
         opts = opts.with_end_user(user);

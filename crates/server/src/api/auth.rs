@@ -77,8 +77,9 @@ impl FromRequestParts<ApiState> for ApiCaller {
 }
 
 impl ApiState {
-    /// The org an API token presented on `/mcp` stands for: a live token with a view role
-    /// of an org with the integrations feature.
+    /// The org an API token presented on `/mcp` stands for: a live token of an org with
+    /// the integrations feature, with `integrations:manage` (calling tools acts on them, as
+    /// the REST invoke route does).
     pub async fn org_caller(&self, token: &str) -> Result<crate::gateway::OrgCaller, ApiError> {
         let unknown = || ApiError::Unauthenticated("unknown or revoked API token".into());
         let token = self
@@ -89,7 +90,7 @@ impl ApiState {
             .ok_or_else(unknown)?;
         let org = self.store.org(&token.org_id).await?.ok_or_else(unknown)?;
         let caller = ApiCaller { org, token };
-        caller.require(VIEW)?;
+        caller.require(MANAGE)?;
         Ok(crate::gateway::OrgCaller {
             org_id: caller.org.id,
             token_id: caller.token.id,

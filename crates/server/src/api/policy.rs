@@ -93,6 +93,8 @@ pub struct ApproveBody {
     #[serde(default)]
     all: bool,
     owner: Option<String>,
+    /// The sha256 (or a prefix) of the definition that was reviewed.
+    hash: Option<String>,
 }
 
 pub async fn approve(
@@ -110,7 +112,13 @@ pub async fn approve(
     let by = format!("token:{}", caller.token.id);
     let approved = state
         .pipeline
-        .approve(&owner, &body.server, body.tool.as_deref(), &by)
+        .approve(
+            &owner,
+            &body.server,
+            body.tool.as_deref(),
+            body.hash.as_deref(),
+            &by,
+        )
         .await
         .map_err(ApiError::NotFound)?;
     let org = match &owner {
@@ -129,17 +137,32 @@ pub async fn tools(
 ) -> Result<Json<Value>, ApiError> {
     caller.require(VIEW)?;
     let mut list = Vec::new();
+    // What this org's /mcp endpoint lists.
+    let org = switchboard_core::Caller {
+        org_id: Some(caller.org.id.clone()),
+        surface: "rest",
+        ..Default::default()
+    };
     for (registry, source) in [
         (state.org_registry(&caller.org.id), Source::Api),
         (state.registry.clone(), Source::Config),
     ] {
         let catalog = registry.catalog();
+        let listed: std::collections::HashSet<String> = registry
+            .visible_tools(&org)
+            .await
+            .into_iter()
+            .map(|t| t.exposed_name)
+            .collect();
         for t in &catalog.tools {
+            let hidden = (t.quarantined().is_none() && !listed.contains(&t.exposed_name))
+                .then_some("hidden by the policy (a rule that denies it outright)");
             list.push(json!({
                 "name": t.exposed_name, "action_id": t.action_id.as_str(),
                 "server": t.server.as_str(), "source": source.as_str(),
-                "visible": t.quarantined().is_none(),
-                "quarantined": t.quarantined(), "findings": t.review.findings,
+                "visible": listed.contains(&t.exposed_name),
+                "quarantined": t.quarantined(), "hidden": hidden,
+                "findings": t.review.findings,
             }));
         }
         for w in &catalog.withheld {

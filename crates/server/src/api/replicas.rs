@@ -202,11 +202,16 @@ pub fn spawn_jobs(
         .unwrap_or(Duration::from_secs(60))
         .clamp(Duration::from_secs(1), Duration::from_secs(60));
     tokio::spawn(async move {
-        // Approvals made by `switchboard tools approve` in another process (on SQLite no
-        // notice reaches us) are picked up within a few seconds.
+        // Approvals made by `switchboard tools approve` in another process are picked up
+        // within a few seconds on SQLite, where no change notice reaches us.
         let pins_state = state.clone();
         let pins_shutdown = shutdown.clone();
+        let notified = pins_state.store.backend() == switchboard_store::Backend::Postgres;
         tokio::spawn(async move {
+            if notified {
+                // Postgres replicas and the CLI announce approvals with a change notice.
+                return;
+            }
             loop {
                 tokio::select! {
                     () = pins_shutdown.cancelled() => return,
