@@ -163,13 +163,17 @@ type Taint = Vec<(String, String)>;
 #[derive(Clone)]
 pub struct TaintBook {
     store: Option<Arc<dyn PolicyStore>>,
+    /// Whether other processes write taint too (Postgres replicas): then every check reads
+    /// the store. On SQLite one process serves, and its own record is the whole truth.
+    shared: bool,
     local: Arc<Mutex<HashMap<String, Taint>>>,
 }
 
 impl TaintBook {
-    pub fn new(store: Option<Arc<dyn PolicyStore>>) -> Self {
+    pub fn new(store: Option<Arc<dyn PolicyStore>>, shared: bool) -> Self {
         Self {
             store,
+            shared,
             local: Arc::default(),
         }
     }
@@ -200,8 +204,8 @@ impl TaintBook {
     /// (label, the action that added it): the store's (every replica's) and this process's.
     pub async fn of(&self, session: &str) -> Result<Vec<(String, String)>, String> {
         let mut held = match &self.store {
-            Some(store) => store.taints(session).await.map_err(|e| e.to_string())?,
-            None => Vec::new(),
+            Some(store) if self.shared => store.taints(session).await.map_err(|e| e.to_string())?,
+            _ => Vec::new(),
         };
         let local = self.local.lock().unwrap_or_else(|p| p.into_inner());
         for (label, source) in local.get(session).into_iter().flatten() {

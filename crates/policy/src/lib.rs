@@ -101,16 +101,23 @@ impl Pipeline {
             _ => None,
         };
         let compiled = Compiled::compile(doc)?;
-        // In the store whenever there is one: exact across replicas on Postgres, and across
-        // every process sharing one SQLite file (`switchboard call` in a loop included).
+        // Postgres: exact across replicas, one statement per limited call. SQLite: in this
+        // process (a write transaction per limited call would cost more than the call; the
+        // serving process is the one that counts).
         let limiter: Arc<dyn Limiter> = match &options.store {
-            Some(store) => Arc::new(StoreLimiter::new(store.clone(), fallback)),
-            None => Arc::new(LocalLimiter::default()),
+            Some(store) if store.backend() == switchboard_store::Backend::Postgres => {
+                Arc::new(StoreLimiter::new(store.clone(), fallback))
+            }
+            _ => Arc::new(LocalLimiter::default()),
         };
         let policy_store = options
             .store
             .clone()
             .map(|s| s as Arc<dyn switchboard_store::PolicyStore>);
+        let shared = options
+            .store
+            .as_ref()
+            .is_some_and(|s| s.backend() == switchboard_store::Backend::Postgres);
         let reviewer = review::Reviewer::new(policy_store.clone(), options.audit);
         *reviewer.settings.write().unwrap_or_else(|p| p.into_inner()) = settings;
         Ok(Self {
@@ -119,7 +126,7 @@ impl Pipeline {
                 orgs: RwLock::default(),
                 reviewer,
                 limiter,
-                taint: TaintBook::new(policy_store),
+                taint: TaintBook::new(policy_store, shared),
                 http: options.http,
                 store: options.store,
                 annotations: RwLock::default(),

@@ -104,6 +104,40 @@ pub async fn document() -> Json<Value> {
                     "responses": with(json!({"200": {"description": "{\"result\": CallToolResult}"}, "429": error_response("The server's calls-in-flight limit was reached"), "502": error_response("The upstream failed"), "504": error_response("The call timed out")}))
                 }
             },
+            "/api/policy": {
+                "get": {
+                    "summary": "The org's policy document (rules, rate limits, agents' server lists, labels, IFC); docs/policy.md",
+                    "responses": with(json!({"200": {"description": "The document", "content": {"application/json": {"schema": {"type": "object", "properties": {"org": {"type": "string"}, "policy": {"$ref": "#/components/schemas/Policy"}}}}}}}))
+                },
+                "put": {
+                    "summary": "Replace the org's policy document (role integrations:manage); a bad one is a 400 naming each field and changes nothing",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Policy"}}}},
+                    "responses": with(json!({"200": {"description": "Saved; every replica follows"}}))
+                }
+            },
+            "/api/policy/pending": {
+                "get": {
+                    "summary": "Tool definitions quarantined until approved (changed since approval, renamed, or poisoning suspected), with the approved one",
+                    "parameters": [{"name": "owner", "in": "query", "schema": {"type": "string", "enum": ["org", "operator"]}, "description": "operator: the config-file servers' (role gateway:operate)"}],
+                    "responses": with(json!({"200": {"description": "Waiting definitions"}}))
+                }
+            },
+            "/api/policy/approve": {
+                "post": {
+                    "summary": "Approve (pin) the waiting definition of one tool or all of a server's; audited with both hashes",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["server"], "properties": {
+                        "server": {"type": "string"}, "tool": {"type": "string"}, "all": {"type": "boolean"},
+                        "hash": {"type": "string", "description": "sha256 (or a prefix) of the definition reviewed: refused if it changed since"},
+                        "owner": {"type": "string", "enum": ["org", "operator"]}}}}}},
+                    "responses": with(json!({"200": {"description": "What was approved"}}))
+                }
+            },
+            "/api/policy/tools": {
+                "get": {
+                    "summary": "Every tool the org's /mcp endpoint could offer, with visible, quarantined, hidden or withheld and why",
+                    "responses": with(json!({"200": {"description": "Tools"}}))
+                }
+            },
             "/api/audit": {
                 "get": {
                     "summary": "The org's audit rows in chain order",
@@ -115,9 +149,27 @@ pub async fn document() -> Json<Value> {
         "components": {
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
             "schemas": {
+                "Policy": {"type": "object", "additionalProperties": false, "properties": {
+                    "mode": {"type": "string", "enum": ["enforce", "observe"]},
+                    "default": {"type": "string", "enum": ["allow", "deny"]},
+                    "rules": {"type": "array", "items": {"type": "object", "required": ["name", "actions", "effect"], "properties": {
+                        "name": {"type": "string"}, "actions": {"type": "array", "items": {"type": "string"}},
+                        "orgs": {"type": "array", "items": {"type": "string"}}, "agents": {"type": "array", "items": {"type": "string"}},
+                        "end_users": {"type": "array", "items": {"type": "string"}},
+                        "when": {"type": "array", "items": {"type": "object", "required": ["path"]}},
+                        "effect": {"type": "string", "enum": ["allow", "deny", "verify"]}, "reason": {"type": "string"},
+                        "verify": {"type": "object", "properties": {"webhook": {"type": "string"}, "timeout_ms": {"type": "integer"}, "on_error": {"type": "string", "enum": ["allow", "deny"]}}}}}},
+                    "rate_limits": {"type": "array", "items": {"type": "object", "required": ["scope", "rate"], "properties": {
+                        "name": {"type": "string"}, "scope": {"type": "string", "enum": ["org_action", "org_server", "server"]},
+                        "actions": {"type": "array", "items": {"type": "string"}}, "rate": {"type": "string", "description": "N/s, N/m or N/h"}, "burst": {"type": "integer"}}}},
+                    "agents": {"type": "object", "additionalProperties": {"type": "object", "properties": {"servers": {"type": "array", "items": {"type": "string"}}}}},
+                    "labels": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string", "enum": ["reads_sensitive", "sends_external", "untrusted_output", "destructive"]}}},
+                    "ifc": {"type": "object", "properties": {"enabled": {"type": "boolean"}, "untrusted_requires_verify": {"type": "boolean"}, "verify": {"type": "object"}}}
+                }},
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["kind", "message"], "properties": {
                     "kind": {"type": "string", "enum": ["auth_unavailable", "transport_error", "timeout", "server_error", "tool_not_found", "policy_denied", "rate_limited", "invalid_request"]},
-                    "message": {"type": "string"}}}}},
+                    "message": {"type": "string"},
+                    "retry_after_ms": {"type": "integer", "description": "rate_limited: when a retry may pass (also the Retry-After header)"}}}}},
                 "Credentials": {"type": "object", "additionalProperties": false, "properties": {
                     "token": {"type": "string", "maxLength": 8000},
                     "access_token": {"type": "string", "maxLength": 8000},

@@ -35,11 +35,26 @@ async function api(method, path) {
   return body;
 }
 
+// Tools the policy keeps from this org's endpoint, by server: quarantined, hidden or withheld.
+let heldBack = new Map();
+
 async function loadServers() {
   const body = await api("GET", `${API}/servers`);
   for (const row of body.servers) {
     const known = servers.get(row.id) || {};
     servers.set(row.id, { ...known, ...row, source: row.source || "api" });
+  }
+  try {
+    const policy = await api("GET", "/api/policy/tools");
+    heldBack = new Map();
+    for (const tool of policy.tools.filter((t) => !t.visible)) {
+      const why = tool.quarantined || tool.hidden || tool.withheld || "hidden";
+      const name = tool.action_id.split(".").slice(2).join(".");
+      heldBack.set(tool.server, [...(heldBack.get(tool.server) || []), `${name}: ${why}`]);
+    }
+  } catch (e) {
+    // A token without the integrations role cannot read the policy view: nothing to show.
+    if (e.status !== 403) say(e.message);
   }
   render();
 }
@@ -143,6 +158,9 @@ function row(server) {
     details.push(el("a", { href: server.authorize_url, target: "_blank", rel: "noopener", textContent: "Authorize…" }));
   }
   if (tools.length) details.push(el("div", { className: "tools", textContent: tools.join(", ") }));
+  for (const line of heldBack.get(server.slug || server.server) || []) {
+    details.push(el("div", { className: "held-back", textContent: `not exposed: ${line}` }));
+  }
   const buttons = operationsFor(server).map((op) =>
     el("button", { type: "button", textContent: op, onclick: () => operate(server.id, op) }));
   const tr = el("tr", {}, [
