@@ -27,7 +27,7 @@ fn refused(status: StatusCode, message: &str) -> Response {
 /// Lets a request through as the operator (no token configured, or the right one), or as
 /// the org whose API token it carries.
 pub async fn require_token(
-    State(check): State<TokenCheck>,
+    State(check): State<Arc<TokenCheck>>,
     mut request: Request,
     next: Next,
 ) -> Response {

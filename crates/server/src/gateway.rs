@@ -165,6 +165,33 @@ impl Gateway {
     }
 }
 
+/// The items (resources, templates, prompts) of every registry in `view` whose server the
+/// caller sees; each server's visibility is asked once.
+async fn visible_items<T>(
+    view: &View,
+    items: impl Fn(&switchboard_registry::Catalog) -> Vec<(switchboard_core::ServerSlug, T)>,
+) -> Vec<T> {
+    let mut seen: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for registry in &view.registries {
+        for (server, item) in items(&registry.catalog()) {
+            let key = format!("{}|{server}", registry.owner().key());
+            let visible = match seen.get(&key) {
+                Some(v) => *v,
+                None => {
+                    let v = registry.server_visible(&view.caller, server.as_str()).await;
+                    seen.insert(key, v);
+                    v
+                }
+            };
+            if visible {
+                out.push(item);
+            }
+        }
+    }
+    out
+}
+
 fn new_instance() -> std::sync::Arc<str> {
     switchboard_store::new_id("session").into()
 }
@@ -300,18 +327,13 @@ impl rmcp::ServerHandler for Gateway {
         if self.agent.is_some() {
             return Ok(ListResourcesResult::default());
         }
-        let mut items = Vec::new();
-        for registry in &view.registries {
-            let catalog = registry.catalog();
-            for r in &catalog.resources {
-                if registry
-                    .server_visible(&view.caller, r.server.as_str())
-                    .await
-                {
-                    items.push(r.resource.clone());
-                }
-            }
-        }
+        let items = visible_items(&view, |c| {
+            c.resources
+                .iter()
+                .map(|r| (r.server.clone(), r.resource.clone()))
+                .collect()
+        })
+        .await;
         Ok(ListResourcesResult::with_all_items(items))
     }
 
@@ -324,18 +346,13 @@ impl rmcp::ServerHandler for Gateway {
         if self.agent.is_some() {
             return Ok(ListResourceTemplatesResult::default());
         }
-        let mut items = Vec::new();
-        for registry in &view.registries {
-            let catalog = registry.catalog();
-            for t in &catalog.resource_templates {
-                if registry
-                    .server_visible(&view.caller, t.server.as_str())
-                    .await
-                {
-                    items.push(t.template.clone());
-                }
-            }
-        }
+        let items = visible_items(&view, |c| {
+            c.resource_templates
+                .iter()
+                .map(|r| (r.server.clone(), r.template.clone()))
+                .collect()
+        })
+        .await;
         Ok(ListResourceTemplatesResult::with_all_items(items))
     }
 
@@ -370,18 +387,13 @@ impl rmcp::ServerHandler for Gateway {
         if self.agent.is_some() {
             return Ok(ListPromptsResult::default());
         }
-        let mut items = Vec::new();
-        for registry in &view.registries {
-            let catalog = registry.catalog();
-            for p in &catalog.prompts {
-                if registry
-                    .server_visible(&view.caller, p.server.as_str())
-                    .await
-                {
-                    items.push(p.prompt.clone());
-                }
-            }
-        }
+        let items = visible_items(&view, |c| {
+            c.prompts
+                .iter()
+                .map(|r| (r.server.clone(), r.prompt.clone()))
+                .collect()
+        })
+        .await;
         Ok(ListPromptsResult::with_all_items(items))
     }
 

@@ -113,10 +113,10 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let mcp = Router::new()
         .fallback_service(mcp)
         .layer(axum::middleware::from_fn_with_state(
-            crate::auth::TokenCheck {
+            Arc::new(crate::auth::TokenCheck {
                 token: options.token.clone().map(Arc::<str>::from),
                 api: options.api.clone(),
-            },
+            }),
             crate::auth::require_token,
         ));
     let api = options

@@ -75,6 +75,22 @@ fn pin_from(row: &AnyRow, at: &str, note: &str) -> Result<PinRow, StoreError> {
     })
 }
 
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
+
+/// Binds a row's columns in table order: owner, server, tool, hash, definition, time, note.
+fn bind_row<'q>(query: AnyQuery<'q>, row: &'q PinRow) -> AnyQuery<'q> {
+    bind_key(query, row)
+        .bind(&row.hash)
+        .bind(&row.definition)
+        .bind(row.at)
+        .bind(&row.note)
+}
+
+/// Binds the key columns: owner, server, tool.
+fn bind_key<'q>(query: AnyQuery<'q>, row: &'q PinRow) -> AnyQuery<'q> {
+    query.bind(&row.owner).bind(&row.server).bind(&row.tool)
+}
+
 /// Microseconds on the database's clock (so replicas with skewed clocks agree).
 const PG_NOW_US: &str = "(extract(epoch from clock_timestamp()) * 1000000)::bigint";
 
@@ -94,48 +110,39 @@ impl PolicyStore for SqlStore {
     }
 
     async fn pin_first(&self, row: &PinRow) -> Result<PinRow, StoreError> {
+        bind_row(
         sqlx::query(
             "INSERT INTO tool_pins (owner, server, tool, hash, definition, approved_at, approved_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO NOTHING",
-        )
-        .bind(&row.owner)
-        .bind(&row.server)
-        .bind(&row.tool)
-        .bind(&row.hash)
-        .bind(&row.definition)
-        .bind(row.at)
-        .bind(&row.note)
+        ),
+        row,
+    )
         .execute(self.pool())
         .await?;
-        let held =
-            sqlx::query("SELECT * FROM tool_pins WHERE owner = $1 AND server = $2 AND tool = $3")
-                .bind(&row.owner)
-                .bind(&row.server)
-                .bind(&row.tool)
-                .fetch_one(self.pool())
-                .await?;
+        let held = bind_key(
+            sqlx::query("SELECT * FROM tool_pins WHERE owner = $1 AND server = $2 AND tool = $3"),
+            row,
+        )
+        .fetch_one(self.pool())
+        .await?;
         pin_from(&held, "approved_at", "approved_by")
     }
 
     async fn approve_pin(&self, row: &PinRow) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
+        bind_row(
         sqlx::query(
             "INSERT INTO tool_pins (owner, server, tool, hash, definition, approved_at, approved_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, approved_at = excluded.approved_at, approved_by = excluded.approved_by",
-        )
-        .bind(&row.owner)
-        .bind(&row.server)
-        .bind(&row.tool)
-        .bind(&row.hash)
-        .bind(&row.definition)
-        .bind(row.at)
-        .bind(&row.note)
+        ),
+        row,
+    )
         .execute(&mut *tx)
         .await?;
-        sqlx::query("DELETE FROM tool_pending WHERE owner = $1 AND server = $2 AND tool = $3")
-            .bind(&row.owner)
-            .bind(&row.server)
-            .bind(&row.tool)
-            .execute(&mut *tx)
-            .await?;
+        bind_key(
+            sqlx::query("DELETE FROM tool_pending WHERE owner = $1 AND server = $2 AND tool = $3"),
+            row,
+        )
+        .execute(&mut *tx)
+        .await?;
         tx.commit().await?;
         Ok(())
     }
@@ -154,16 +161,12 @@ impl PolicyStore for SqlStore {
     }
 
     async fn save_pending(&self, row: &PinRow) -> Result<(), StoreError> {
+        bind_row(
         sqlx::query(
-            "INSERT INTO tool_pending (owner, server, tool, hash, definition, reason, seen_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, reason = excluded.reason, seen_at = excluded.seen_at",
-        )
-        .bind(&row.owner)
-        .bind(&row.server)
-        .bind(&row.tool)
-        .bind(&row.hash)
-        .bind(&row.definition)
-        .bind(&row.note)
-        .bind(row.at)
+            "INSERT INTO tool_pending (owner, server, tool, hash, definition, seen_at, reason) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, reason = excluded.reason, seen_at = excluded.seen_at",
+        ),
+        row,
+    )
         .execute(self.pool())
         .await?;
         Ok(())
