@@ -13,6 +13,14 @@ if ! "$fx/venv/bin/python" -c 'import mcp, mcp_server_time' 2>/dev/null; then
   "$fx/venv/bin/pip" install --quiet --disable-pip-version-check "mcp==1.*" "mcp-server-time"
 fi
 
+# The Python SDK's 2.x client (its default mode speaks the stateless 2026-07-28 revision).
+if [ ! -x "$fx/venv2/bin/python" ]; then
+  python3 -m venv "$fx/venv2"
+fi
+if ! "$fx/venv2/bin/python" -c 'import mcp.client.client' 2>/dev/null; then
+  "$fx/venv2/bin/pip" install --quiet --disable-pip-version-check "mcp==2.*"
+fi
+
 if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/server-everything/package.json" ]; then
   mkdir -p "$fx/node"
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . @modelcontextprotocol/server-everything >/dev/null)

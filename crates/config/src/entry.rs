@@ -7,7 +7,9 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use switchboard_core::{HttpSpec, OAuthSpec, ServerSlug, ServerSpec, StdioSpec, Transport};
+use switchboard_core::{
+    HttpSpec, HttpWire, OAuthSpec, ServerSlug, ServerSpec, StdioSpec, Transport,
+};
 
 mod oauth;
 
@@ -315,16 +317,13 @@ fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
     } else {
         "transport"
     };
+    let mut wire = HttpWire::Streamable;
     let is_stdio = match kind {
         Some("stdio" | "local") => true,
         Some("http" | "streamable-http" | "streamableHttp" | "streamable_http" | "remote") => false,
         Some("sse") => {
-            e.problem(
-                field,
-                "the legacy SSE transport is not supported",
-                "point url at the server's Streamable HTTP endpoint and set type to \"http\"",
-            );
-            return None;
+            wire = HttpWire::LegacySse;
+            false
         }
         Some(other) => {
             e.problem(
@@ -335,7 +334,10 @@ fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
             return None;
         }
         None if has_command => true,
-        None if has_url => false,
+        None if has_url => {
+            wire = HttpWire::Auto;
+            false
+        }
         None => {
             e.problem(
                 "command",
@@ -399,6 +401,7 @@ fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
             headers,
             bearer_token,
             oauth,
+            wire,
         }))
     }
 }

@@ -1,6 +1,6 @@
 use super::*;
 use std::io::Write;
-use switchboard_core::Transport;
+use switchboard_core::{HttpWire, Transport};
 
 fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
     let path = dir.path().join(name);
@@ -263,7 +263,7 @@ fn every_problem_is_reported_with_a_fix() {
         "mcp.json",
         r#"{"mcpServers": {
   "a": {"url": "https://a.test", "headers": {"K": "${UNSET_VAR}"}},
-  "b": {"type": "sse", "url": "https://b.test"},
+  "b": {"type": "carrier-pigeon", "url": "https://b.test"},
   "c": {},
   "d": {"command": "x", "timeout_ms": "soon", "colour": "red"},
   "D": {"command": "y"}
@@ -273,7 +273,7 @@ fn every_problem_is_reported_with_a_fix() {
     let text = err.to_string();
     for needle in [
         "UNSET_VAR",
-        "SSE",
+        "carrier-pigeon",
         "neither command nor url",
         "timeout_ms",
         "normalise",
@@ -282,6 +282,34 @@ fn every_problem_is_reported_with_a_fix() {
         assert!(text.contains(needle), "missing {needle} in:\n{text}");
     }
     assert!(err.0.iter().all(|p| !p.fix.is_empty()));
+}
+
+#[test]
+fn legacy_sse_servers_are_read_and_a_bare_url_may_fall_back_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        r#"{"mcpServers": {
+  "old": {"type": "sse", "url": "https://old.test/sse"},
+  "new": {"type": "http", "url": "https://new.test/mcp"},
+  "bare": {"url": "https://bare.test/mcp"}
+}}"#,
+    );
+    let cfg = load(&[p]).unwrap();
+    let wire = |name: &str| match &cfg
+        .servers
+        .iter()
+        .find(|s| s.name.as_str() == name)
+        .unwrap()
+        .transport
+    {
+        Transport::Http(h) => h.wire,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(wire("old"), HttpWire::LegacySse);
+    assert_eq!(wire("new"), HttpWire::Streamable);
+    assert_eq!(wire("bare"), HttpWire::Auto);
 }
 
 #[test]

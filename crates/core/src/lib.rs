@@ -19,5 +19,5 @@ pub use guard::{
 pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
 pub use oauth::{OAuthClient, OAuthSpec};
-pub use spec::{HttpSpec, ServerSpec, StdioSpec, Transport};
+pub use spec::{HttpSpec, HttpWire, ServerSpec, StdioSpec, Transport};
 pub use status::ServerStatus;

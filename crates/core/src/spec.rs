@@ -165,7 +165,7 @@ impl fmt::Debug for StdioSpec {
     }
 }
 
-/// A remote server reached over Streamable HTTP.
+/// A remote server reached over HTTP.
 #[derive(Clone, PartialEq, Default)]
 pub struct HttpSpec {
     pub url: String,
@@ -173,6 +173,22 @@ pub struct HttpSpec {
     pub bearer_token: Option<String>,
     /// Tokens obtained and renewed at run time (instead of a fixed bearer token).
     pub oauth: Option<crate::OAuthSpec>,
+    /// Which HTTP transport the server speaks.
+    pub wire: HttpWire,
+}
+
+/// The HTTP transports of MCP.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum HttpWire {
+    /// Streamable HTTP (`"type": "http"`).
+    #[default]
+    Streamable,
+    /// The 2024-11-05 HTTP+SSE transport (`"type": "sse"`): a GET stream that announces
+    /// the endpoint to POST to.
+    LegacySse,
+    /// A URL without a type: Streamable HTTP first, HTTP+SSE when that handshake fails (the
+    /// spec's backwards-compatibility rule).
+    Auto,
 }
 
 impl fmt::Debug for HttpSpec {
@@ -186,6 +202,7 @@ impl fmt::Debug for HttpSpec {
                 &self.bearer_token.as_ref().map(|_| "<redacted>"),
             )
             .field("oauth", &self.oauth)
+            .field("wire", &self.wire)
             .finish()
     }
 }
@@ -203,6 +220,7 @@ mod tests {
             headers,
             bearer_token: Some("sekrit-token".into()),
             oauth: None,
+            wire: HttpWire::Streamable,
         };
         let mut env = BTreeMap::new();
         env.insert("TOKEN".to_string(), "sekrit-env".to_string());
@@ -227,6 +245,7 @@ mod tests {
                 headers: BTreeMap::new(),
                 bearer_token: None,
                 oauth: None,
+                wire: HttpWire::Streamable,
             }),
         );
         assert_eq!(spec.connect_timeout(), DEFAULT_CONNECT_TIMEOUT);

@@ -1,17 +1,20 @@
 //! The aggregated MCP server: lists the registry's catalogue and forwards each request upstream
 //! with progress, cancellation and the caller's end-user id.
 
+use crate::relay::relay_while;
+use crate::resume;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     GetPromptRequestParams, GetPromptResponse, Implementation, JsonObject, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject,
-    PaginatedRequestParams, ProgressNotificationParam, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ResultType, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use serde_json::{Value, json};
 use switchboard_core::{CallError, Caller, ErrorKind};
-use switchboard_registry::{CallOptions, Progress, Registry};
+use switchboard_registry::{CallOptions, Registry};
+use switchboard_upstream::Upcall;
 use tokio::sync::mpsc;
 
 /// Where a failed tool result carries its machine-readable kind.
@@ -138,30 +141,64 @@ impl Gateway {
         }
     }
 
-    /// Per-call options from the request context: cancellation, progress and end user.
-    fn call_options(&self, ctx: &RequestContext<RoleServer>, caller: Caller) -> CallOptions {
+    /// Per-call options from the request context: cancellation, end user, and the channel
+    /// that carries the upstream's requests and notifications back to this caller (drain it
+    /// with `relay::relay_while`).
+    fn call_options(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        caller: Caller,
+    ) -> (CallOptions, mpsc::Receiver<Upcall>) {
+        let (tx, rx) = mpsc::channel::<Upcall>(crate::relay::UPCALL_QUEUE);
         let mut opts = CallOptions::default()
             .with_cancel(ctx.ct.clone())
-            .with_caller(caller);
+            .with_caller(caller)
+            .with_upcalls(tx);
         if let Some(user) = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str) {
             opts = opts.with_end_user(user);
         }
-        if let Some(token) = ctx.meta.get_progress_token() {
-            let (tx, mut rx) = mpsc::channel::<Progress>(32);
-            let peer = ctx.peer.clone();
-            tokio::spawn(async move {
-                while let Some(p) = rx.recv().await {
-                    let mut param = ProgressNotificationParam::new(token.clone(), p.progress);
-                    param.total = p.total;
-                    param.message = p.message;
-                    if peer.notify_progress(param).await.is_err() {
-                        break;
+        (opts, rx)
+    }
+}
+
+impl Gateway {
+    /// A tool call from a 2026-07-28 caller: what the upstream asks mid-call becomes an
+    /// `input_required` round trip, resumed by the caller's retry with `requestState`.
+    async fn call_tool_in_rounds(
+        &self,
+        registry: Registry,
+        request: CallToolRequestParams,
+        caller: &Caller,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // 2026-07-28 has no sessions: the handle is bound to the token, agent and tool.
+        let owner = format!(
+            "{:?}|{:?}|{:?}|{}",
+            caller.org_id, caller.agent_id, caller.token_id, request.name
+        );
+        let flight = match &request.request_state {
+            Some(state) => resume::resume(state, &owner, request.input_responses.clone())?,
+            None => {
+                let (mut opts, upcalls) = self.call_options(context, caller.clone());
+                // The call outlives this request while it waits for answers: it is cancelled
+                // when abandoned (its flight is dropped), not when this request ends.
+                opts.cancel = None;
+                let name = request.name.clone();
+                let arguments = request.arguments.map(Value::Object);
+                let call = async move {
+                    match registry.call_tool(&name, arguments, opts).await {
+                        Ok(result) => result,
+                        Err(error) => failed_result(error),
                     }
-                }
-            });
-            opts = opts.with_progress(tx);
+                };
+                resume::Flight::start(call, upcalls, owner)
+            }
+        };
+        let mut response = resume::drive(flight, context).await;
+        if let CallToolResponse::Complete(result) = &mut response {
+            result.result_type.get_or_insert(ResultType::COMPLETE);
         }
-        opts
+        Ok(response)
     }
 }
 
@@ -309,12 +346,24 @@ impl rmcp::ServerHandler for Gateway {
             .iter()
             .find(|r| r.catalog().tool(&request.name).is_some())
             .unwrap_or(&view.registries[0]);
-        let opts = self.call_options(&context, view.caller.clone());
+        if context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            return self
+                .call_tool_in_rounds(registry.clone(), request, &view.caller, &context)
+                .await;
+        }
+        let (opts, upcalls) = self.call_options(&context, view.caller.clone());
         let arguments = request.arguments.map(Value::Object);
-        let result = match registry.call_tool(&request.name, arguments, opts).await {
+        let call = registry.call_tool(&request.name, arguments, opts);
+        let mut result = match relay_while(call, upcalls, &context).await {
             Ok(result) => result,
             Err(error) => failed_result(error),
         };
+        // An upstream on an older revision sends no `resultType`; 2026-07-28 callers need
+        // it (rmcp strips `complete` again for older callers).
+        result.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(CallToolResponse::Complete(result))
     }
 
@@ -370,12 +419,18 @@ impl rmcp::ServerHandler for Gateway {
             .iter()
             .find(|r| r.catalog().route_resource(&request.uri).is_some())
             .unwrap_or(&view.registries[0]);
-        let opts = self.call_options(&context, view.caller.clone());
-        registry
-            .read_resource(&request.uri, opts)
-            .await
-            .map(ReadResourceResponse::Complete)
-            .map_err(error_data)
+        let (opts, upcalls) = self.call_options(&context, view.caller.clone());
+        relay_while(
+            registry.read_resource(&request.uri, opts),
+            upcalls,
+            &context,
+        )
+        .await
+        .map(|mut result| {
+            result.result_type.get_or_insert(ResultType::COMPLETE);
+            ReadResourceResponse::Complete(result)
+        })
+        .map_err(error_data)
     }
 
     async fn list_prompts(
@@ -411,12 +466,15 @@ impl rmcp::ServerHandler for Gateway {
             .iter()
             .find(|r| r.catalog().route_prompt(&request.name).is_some())
             .unwrap_or(&view.registries[0]);
-        let opts = self.call_options(&context, view.caller.clone());
+        let (opts, upcalls) = self.call_options(&context, view.caller.clone());
         let arguments = request.arguments.map(Value::Object);
-        registry
-            .get_prompt(&request.name, arguments, opts)
+        let call = registry.get_prompt(&request.name, arguments, opts);
+        relay_while(call, upcalls, &context)
             .await
-            .map(GetPromptResponse::Complete)
+            .map(|mut result| {
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                GetPromptResponse::Complete(result)
+            })
             .map_err(error_data)
     }
 }

@@ -8,6 +8,8 @@ mod gateway;
 mod http;
 mod in_flight;
 mod oauth_callback;
+mod relay;
+mod resume;
 mod sessions;
 mod snapshots;
 mod tokens;

@@ -28,6 +28,16 @@ pub fn python() -> PathBuf {
     fixture("venv/bin/python")
 }
 
+/// The Python with the official `mcp` SDK 2.x (its `Client` class).
+pub fn python2() -> PathBuf {
+    fixture("venv2/bin/python")
+}
+
+/// Our fixture whose tools ask their caller for things (sampling, elicitation, roots, logs).
+pub fn relay_server() -> PathBuf {
+    repo_root().join("tests/fixtures/relay_server.py")
+}
+
 /// `@modelcontextprotocol/server-everything`'s entry point.
 pub fn everything_js() -> PathBuf {
     fixture("node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")

@@ -30,6 +30,10 @@ pub struct CallOptions {
     pub cancel: Option<CancellationToken>,
     /// Who the call is for (recorded in the audit log).
     pub caller: switchboard_core::Caller,
+    /// Receives what the upstream asks of the caller while the call runs (sampling,
+    /// elicitation, roots) and its notifications (progress, log lines), in order; without
+    /// it such requests are declined and `progress` gets the progress.
+    pub upcalls: Option<crate::relay::UpcallSender>,
 }
 
 impl CallOptions {
@@ -47,6 +51,10 @@ impl CallOptions {
     }
     pub fn with_cancel(mut self, token: CancellationToken) -> Self {
         self.cancel = Some(token);
+        self
+    }
+    pub fn with_upcalls(mut self, upcalls: crate::relay::UpcallSender) -> Self {
+        self.upcalls = Some(upcalls);
         self
     }
     pub fn with_caller(mut self, caller: switchboard_core::Caller) -> Self {

@@ -2,22 +2,18 @@
 
 use crate::call::{CallOptions, CancelOnDrop};
 use crate::events::EventHandler;
+use crate::handshake::{classify_init, http_config, lifecycle, serve_http, serve_legacy_sse};
 use crate::stdio::{self, StderrTail};
 use crate::{UpstreamError, UpstreamEvent, UpstreamHttp};
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetPromptRequest,
-    GetPromptRequestParams, GetPromptResult, JsonObject, MetaObject, Prompt, ProtocolVersion,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetExtensions,
+    GetPromptRequest, GetPromptRequestParams, GetPromptResult, JsonObject, MetaObject, Prompt,
     ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult, RequestMetaObject,
     Resource, ResourceTemplate, ServerResult, Tool,
 };
-use rmcp::service::{
-    ClientLifecycleMode, ClientServiceExt, Peer, PeerRequestOptions, RoleClient, RunningService,
-};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use std::collections::HashMap;
+use rmcp::service::{ClientServiceExt, Peer, PeerRequestOptions, RoleClient, RunningService};
 use std::time::Duration;
-use switchboard_core::{HttpSpec, Limits, ServerSlug, ServerSpec, Transport};
+use switchboard_core::{HttpWire, Limits, ServerSlug, ServerSpec, Transport};
 use tokio::sync::mpsc;
 
 /// Shared pieces every connection is made with.
@@ -70,17 +66,25 @@ impl Connection {
                     let (child, tail) = stdio::spawn(spec, stdio_spec, &opts.allow_env)?;
                     pid = child.id();
                     stderr = Some(tail);
+                    let child = crate::tap::TapTransport {
+                        inner: child,
+                        taps: handler.taps.clone(),
+                    };
                     handler
                         .clone()
                         .serve_with_lifecycle(child, lifecycle)
                         .await
                         .map_err(classify_init)
                 }
+                Transport::Http(http_spec) if http_spec.wire == HttpWire::LegacySse => {
+                    serve_legacy_sse(&handler, http_spec, opts, lifecycle).await
+                }
                 Transport::Http(http_spec) => {
+                    let streamable = async {
                     let config = http_config(http_spec, &opts.http, &opts.limits)?;
                     let client = opts.http.client().clone();
                     match &http_spec.oauth {
-                        None => serve_http(&handler, client, config, lifecycle).await,
+                        None => serve_http(&handler, client, config, lifecycle.clone()).await,
                         Some(oauth) => {
                             let ctx = opts.oauth.as_ref().ok_or_else(|| {
                                 UpstreamError::Unauthorized(
@@ -100,8 +104,26 @@ impl Connection {
                                 inner: client,
                                 source: std::sync::Arc::new(source),
                             };
-                            serve_http(&handler, client, config, lifecycle).await
+                            serve_http(&handler, client, config, lifecycle.clone()).await
                         }
+                    }
+                    };
+                    match streamable.await {
+                        // The spec's backwards-compatibility rule: a URL without a type that
+                        // refuses the Streamable HTTP handshake may be an HTTP+SSE server.
+                        Err(UpstreamError::Handshake(reason))
+                            if http_spec.wire == HttpWire::Auto && http_spec.oauth.is_none() =>
+                        {
+                            serve_legacy_sse(&handler, http_spec, opts, lifecycle)
+                                .await
+                                .map_err(|sse| {
+                                    UpstreamError::Handshake(format!(
+                                        "{reason}; as an HTTP+SSE server: {}",
+                                        crate::http::error_chain(&sse)
+                                    ))
+                                })
+                        }
+                        other => other,
                     }
                 }
             }
@@ -289,9 +311,15 @@ impl Connection {
 
     async fn request(
         &self,
-        request: ClientRequest,
+        mut request: ClientRequest,
         opts: CallOptions,
     ) -> Result<ServerResult, UpstreamError> {
+        let _running = self.handler.taps.running();
+        if let Some(tap) = &opts.upcalls {
+            request
+                .extensions_mut()
+                .insert(crate::relay::CallTap(tap.clone()));
+        }
         let timeout = opts.timeout.unwrap_or(self.call_timeout);
         let mut options = PeerRequestOptions::no_options();
         if let Some(user) = &opts.end_user_id {
@@ -304,10 +332,18 @@ impl Connection {
             .send_request_with_option(request, options)
             .await
             .map_err(UpstreamError::from_service)?;
-        let _route = opts.progress.map(|sink| {
+        let _untap = opts.upcalls.is_some().then(|| {
             self.handler
-                .route_progress(handle.progress_token.clone(), sink)
+                .taps
+                .remove_on_drop(handle.id.clone(), handle.progress_token.clone())
         });
+        let _route = match opts.upcalls {
+            Some(_) => None,
+            None => opts.progress.map(|sink| {
+                self.handler
+                    .route_progress(handle.progress_token.clone(), sink)
+            }),
+        };
         let mut guard = CancelOnDrop::new(self.peer.clone(), handle.id.clone());
         let cancelled = async {
             match &opts.cancel {
@@ -344,102 +380,6 @@ impl Drop for Connection {
         if let Some(pid) = self.pid {
             stdio::kill_group(pid);
         }
-    }
-}
-
-fn lifecycle(
-    requested: Option<&str>,
-) -> Result<(ProtocolVersion, ClientLifecycleMode), UpstreamError> {
-    let Some(requested) = requested else {
-        return Ok((
-            ProtocolVersion::LATEST_WITH_INITIALIZE,
-            ClientLifecycleMode::Initialize,
-        ));
-    };
-    let version: ProtocolVersion = serde_json::from_value(requested.into())
-        .map_err(|e| UpstreamError::Handshake(format!("protocol_version {requested:?}: {e}")))?;
-    if !ProtocolVersion::KNOWN_VERSIONS.contains(&version) {
-        return Err(UpstreamError::Handshake(format!(
-            "protocol_version {requested:?} is not one this build knows; use one of {}",
-            ProtocolVersion::KNOWN_VERSIONS
-                .iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )));
-    }
-    if version.has_initialize() {
-        Ok((version, ClientLifecycleMode::Initialize))
-    } else {
-        Ok((
-            version.clone(),
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![version],
-            },
-        ))
-    }
-}
-
-/// The handshake over Streamable HTTP with `client` (plain, or adding OAuth tokens).
-async fn serve_http<C>(
-    handler: &EventHandler,
-    client: C,
-    config: StreamableHttpClientTransportConfig,
-    lifecycle: ClientLifecycleMode,
-) -> Result<RunningService<RoleClient, EventHandler>, UpstreamError>
-where
-    C: rmcp::transport::streamable_http_client::StreamableHttpClient,
-{
-    let transport = StreamableHttpClientTransport::with_client(client, config);
-    handler
-        .clone()
-        .serve_with_lifecycle(transport, lifecycle)
-        .await
-        .map_err(classify_init)
-}
-
-fn http_config(
-    spec: &HttpSpec,
-    http: &UpstreamHttp,
-    limits: &Limits,
-) -> Result<StreamableHttpClientTransportConfig, UpstreamError> {
-    let url = http.check_url(&spec.url)?;
-    let mut headers = HashMap::new();
-    for (name, value) in &spec.headers {
-        let name = http::HeaderName::try_from(name.as_str())
-            .map_err(|_| UpstreamError::Handshake(format!("invalid header name {name:?}")))?;
-        let mut value = http::HeaderValue::try_from(value.as_str())
-            .map_err(|_| UpstreamError::Handshake(format!("invalid value for header {name}")))?;
-        value.set_sensitive(true);
-        headers.insert(name, value);
-    }
-    let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str().to_string())
-        .max_concurrent_requests(64);
-    config.auth_header = spec.bearer_token.clone();
-    config.custom_headers = headers;
-    config.max_sse_event_size = limits.max_message_bytes;
-    Ok(config)
-}
-
-fn classify_init(e: rmcp::service::ClientInitializeError) -> UpstreamError {
-    use rmcp::service::ClientInitializeError as Init;
-    if let Init::TransportError { error, .. } = &e
-        && let typed @ (UpstreamError::Challenged { .. } | UpstreamError::Unauthorized(_)) =
-            crate::http::classify_transport(error)
-    {
-        return typed;
-    }
-    if e.is_authorization_required() {
-        return UpstreamError::Unauthorized(e.to_string());
-    }
-    match e {
-        Init::TransportError { error, context } => match crate::http::classify_transport(&error) {
-            UpstreamError::Transport(reason) => {
-                UpstreamError::Handshake(format!("{reason} (while trying to {context})"))
-            }
-            typed => typed,
-        },
-        other => UpstreamError::Handshake(crate::http::error_chain(&other)),
     }
 }
 

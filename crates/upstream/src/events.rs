@@ -1,11 +1,16 @@
 //! Our rmcp client handler: routes upstream progress to the waiting caller and reports changes.
+#![allow(deprecated)] // sampling and roots: deprecated by the 2026-07-28 revision, relayed for the older ones
 
 use crate::call::Progress;
+use crate::relay::{self, Taps, UpcallSender};
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion,
+    ClientCapabilities, ClientConfig, ClientResult, CreateMessageRequest,
+    CreateMessageRequestParams, CreateMessageResult, CustomRequest, CustomResult, ElicitRequest,
+    ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorData, Extensions,
+    FormElicitationCapability, Implementation, ListRootsResult, ProgressNotificationParam,
+    ProgressToken, ProtocolVersion, ServerRequest, UrlElicitationCapability,
 };
-use rmcp::service::{NotificationContext, RoleClient};
+use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, RoleClient};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use switchboard_core::ServerSlug;
@@ -27,6 +32,8 @@ pub struct EventHandler {
     info: ClientConfig,
     progress: ProgressRoutes,
     events: Option<mpsc::Sender<UpstreamEvent>>,
+    /// Calls in flight that accept the upstream's requests and notifications.
+    pub(crate) taps: Taps,
 }
 
 impl EventHandler {
@@ -36,7 +43,7 @@ impl EventHandler {
         events: Option<mpsc::Sender<UpstreamEvent>>,
     ) -> Self {
         let info = ClientConfig::new(
-            ClientCapabilities::default(),
+            relayed_capabilities(),
             Implementation::new("switchboard", env!("CARGO_PKG_VERSION")),
         )
         .with_protocol_version(protocol);
@@ -45,6 +52,16 @@ impl EventHandler {
             info,
             progress: Arc::default(),
             events,
+            taps: Taps::default(),
+        }
+    }
+
+    /// The call an upstream request belongs to: the one whose response stream carried it
+    /// (Streamable HTTP), else the one call in flight when exactly one runs.
+    fn tap_for(&self, extensions: &Extensions) -> Option<UpcallSender> {
+        match extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => self.taps.by_id(id),
+            _ => self.taps.sole(),
         }
     }
 
@@ -86,9 +103,95 @@ impl Drop for ProgressRoute {
     }
 }
 
+/// What Switchboard offers upstreams on its callers' behalf: each request is relayed to the
+/// caller of the call it belongs to, and declined when that caller cannot answer it.
+#[allow(deprecated)] // roots and sampling are deprecated by the 2026-07-28 revision, still used
+fn relayed_capabilities() -> ClientCapabilities {
+    let mut caps = ClientCapabilities::default();
+    caps.roots = Some(Default::default());
+    caps.sampling = Some(Default::default());
+    caps.elicitation = Some(
+        ElicitationCapability::new()
+            .with_form(FormElicitationCapability::new())
+            .with_url(UrlElicitationCapability::new()),
+    );
+    caps
+}
+
+fn unexpected(what: &str) -> ErrorData {
+    ErrorData::internal_error(
+        format!("the caller answered {what} with another kind of result"),
+        None,
+    )
+}
+
 impl rmcp::ClientHandler for EventHandler {
     fn get_info(&self) -> ClientConfig {
         self.info.clone()
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
+        match relay::ask(
+            self.tap_for(&context.extensions),
+            request,
+            "sampling/createMessage",
+        )
+        .await?
+        {
+            ClientResult::CreateMessageResult(result) => Ok(*result),
+            _ => Err(unexpected("sampling/createMessage")),
+        }
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+        match relay::ask(
+            self.tap_for(&context.extensions),
+            request,
+            "elicitation/create",
+        )
+        .await?
+        {
+            ClientResult::ElicitResult(result) => Ok(result),
+            _ => Err(unexpected("elicitation/create")),
+        }
+    }
+
+    async fn list_roots(
+        &self,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        // Outside any call, the operator's roots: none.
+        let Some(tap) = self.tap_for(&context.extensions) else {
+            return Ok(ListRootsResult::default());
+        };
+        let request = ServerRequest::ListRootsRequest(Default::default());
+        match relay::ask(Some(tap), request, "roots/list").await? {
+            ClientResult::ListRootsResult(result) => Ok(result),
+            _ => Err(unexpected("roots/list")),
+        }
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CustomResult, ErrorData> {
+        let method = request.method.clone();
+        let request = ServerRequest::CustomRequest(request);
+        match relay::ask(self.tap_for(&context.extensions), request, &method).await? {
+            ClientResult::CustomResult(result) => Ok(result),
+            _ => Err(unexpected(&method)),
+        }
     }
 
     async fn on_progress(

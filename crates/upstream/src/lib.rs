@@ -5,12 +5,17 @@ mod call;
 mod connection;
 mod error;
 mod events;
+mod handshake;
 mod http;
+mod legacy_sse;
+mod relay;
 mod stdio;
+mod tap;
 
 pub use call::{CallOptions, Progress};
 pub use connection::{ConnectOptions, Connection, Snapshot, result_size};
 pub use error::UpstreamError;
 pub use events::UpstreamEvent;
 pub use http::UpstreamHttp;
+pub use relay::{Upcall, UpcallSender, declined};
 pub use switchboard_egress::{EgressError, EgressPolicy};

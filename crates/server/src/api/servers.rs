@@ -282,6 +282,8 @@ impl ApiState {
                 headers: auth.header.clone().into_iter().collect(),
                 bearer_token: auth.bearer.clone(),
                 oauth: auth.oauth.clone(),
+                // The REST API's servers speak Streamable HTTP (as before).
+                wire: switchboard_core::HttpWire::Streamable,
             }),
         );
         spec.secrets = auth

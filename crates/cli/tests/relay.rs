@@ -1,0 +1,234 @@
+//! What an upstream asks of the agent mid-call reaches the agent that made the call, on every
+//! protocol revision: the official Python SDK 1.x and 2.x clients (2.x in its default
+//! 2026-07-28 mode and in legacy mode) answer sampling, elicitation and roots raised by
+//! tests/fixtures/relay_server.py behind the gateway, over a stdio and an HTTP upstream, and
+//! receive its log lines and progress before the result.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use switchboard_testkit as kit;
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
+
+/// The fixture twice: as a stdio child (`relay`) and over Streamable HTTP (`relayh`).
+async fn config() -> (tempfile::TempDir, std::path::PathBuf, kit::Served) {
+    let http = kit::Served::start(
+        &kit::python(),
+        &[kit::relay_server().to_str().unwrap(), "http"],
+    )
+    .await;
+    let (dir, path) = kit::write_mcp_json(json!({
+        "relay": {"command": kit::python(), "args": [kit::relay_server(), "stdio"]},
+        "relayh": {"type": "http", "url": http.url},
+    }));
+    (dir, path, http)
+}
+
+async fn probe(python: &Path, args: &[&str]) -> Value {
+    let out = Command::new(python)
+        .arg(kit::client_script("relay_probe.py"))
+        .args(args)
+        .output()
+        .await
+        .expect("run relay_probe.py");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap_or_else(|_| {
+        panic!(
+            "relay_probe.py {args:?} failed ({}):\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// Everything the fixture asked was answered by this client, in order, nothing lost.
+fn assert_relayed(seen: &Value, answer: &str, protocol: &str, what: &str) {
+    assert_eq!(seen["protocol"], protocol, "{what}: {seen}");
+    assert_eq!(
+        seen["ask_name"],
+        format!("hello {answer} (blue)"),
+        "{what}: {seen}"
+    );
+    let form = &seen["elicit"][0];
+    assert_eq!(
+        form["defaults"],
+        json!({"name": "Ada", "color": "green"}),
+        "{what}"
+    );
+    assert_eq!(
+        form["enums"],
+        json!({"color": ["red", "green", "blue"]}),
+        "{what}"
+    );
+    assert_eq!(seen["elicit"][1]["mode"], "url", "{what}: {seen}");
+    assert_eq!(seen["ask_url"], "accept", "{what}");
+    assert_eq!(
+        seen["summarize"],
+        format!("summary by {answer} [probe-model]"),
+        "{what}"
+    );
+    assert_eq!(seen["sampling"], json!(["a long text"]), "{what}");
+    assert_eq!(seen["show_roots"], "file:///probe/root", "{what}");
+    assert_eq!(seen["chatty"], "done", "{what}");
+    assert_eq!(
+        seen["logs"],
+        json!([
+            {"level": "debug", "data": "line 0"},
+            {"level": "info", "data": "line 1"},
+            {"level": "warning", "data": "line 2"},
+        ]),
+        "{what}: log lines reach the caller, in order"
+    );
+    assert_eq!(
+        seen["progress"],
+        json!([1.0, 2.0, 3.0]),
+        "{what}: every progress, before the result"
+    );
+    let rich = &seen["rich"];
+    assert_eq!(
+        rich["types"],
+        json!(["text", "image", "audio", "resource_link", "resource"]),
+        "{what}"
+    );
+    assert_eq!(rich["structured"], json!({"ok": true, "n": 1}), "{what}");
+    assert_eq!(
+        rich["meta"], "abc",
+        "{what}: the upstream's own _meta passes through"
+    );
+    assert_eq!(rich["annotations"][0], 0.5, "{what}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_sdk_generation_answers_upstream_requests_through_http() {
+    let (dir, path, _http) = config().await;
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
+    let url = gateway.url.clone();
+    for prefix in ["relay__", "relayh__"] {
+        let seen = probe(&kit::python(), &["http", &url, prefix, "session", "Grace"]).await;
+        assert_relayed(&seen, "Grace", "2025-11-25", &format!("1.x {prefix}"));
+        let seen = probe(&kit::python2(), &["http", &url, prefix, "legacy", "Alan"]).await;
+        assert_relayed(&seen, "Alan", "2025-11-25", &format!("2.x legacy {prefix}"));
+        // The 2.x default: stateless 2026-07-28, the questions as input_required rounds.
+        let seen = probe(&kit::python2(), &["http", &url, prefix, "auto", "Ada"]).await;
+        assert_relayed(&seen, "Ada", "2026-07-28", &format!("2.x default {prefix}"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_sdk_generation_answers_upstream_requests_through_stdio() {
+    let (_dir, path, _http) = config().await;
+    let command = ["--", BIN, "stdio", "--dev", "-c", path.to_str().unwrap()];
+    let mut args = vec!["stdio", "relayh__", "session", "Grace"];
+    args.extend(command);
+    let seen = probe(&kit::python(), &args).await;
+    assert_relayed(&seen, "Grace", "2025-11-25", "1.x over switchboard stdio");
+    let mut args = vec!["stdio", "relay__", "auto", "Ada"];
+    args.extend(command);
+    let seen = probe(&kit::python2(), &args).await;
+    assert_relayed(
+        &seen,
+        "Ada",
+        "2026-07-28",
+        "2.x default over switchboard stdio",
+    );
+}
+
+/// Two sessions on one shared upstream, each answering its own elicitation with its own
+/// value: each upstream request gets its own session's answer. Over a shared stdio upstream,
+/// where nothing in the message ties a request to a call, a request raised while two calls
+/// are in flight is declined, never misrouted.
+#[tokio::test(flavor = "multi_thread")]
+async fn concurrent_sessions_each_get_their_own_answers() {
+    let (dir, path, _http) = config().await;
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
+    let url = gateway.url.clone();
+    for prefix in ["relayh__", "relay__"] {
+        let runs: Vec<_> = (0..4)
+            .map(|i| {
+                let (url, answer) = (url.clone(), format!("caller{i}"));
+                tokio::spawn(async move {
+                    let seen =
+                        probe(&kit::python(), &["http", &url, prefix, "session", &answer]).await;
+                    (answer, seen)
+                })
+            })
+            .collect();
+        for run in runs {
+            let (answer, seen) = run.await.unwrap();
+            let got = seen["ask_name"].as_str().unwrap().to_string();
+            if prefix == "relayh__" {
+                assert_eq!(
+                    got,
+                    format!("hello {answer} (blue)"),
+                    "HTTP upstream: {seen}"
+                );
+            } else {
+                assert!(
+                    got == format!("hello {answer} (blue)") || got.contains("cannot be relayed"),
+                    "shared stdio upstream: own answer or declined, never another's: {got}"
+                );
+            }
+        }
+    }
+}
+
+/// A caller that did not declare elicitation (or a REST/CLI call) gets the protocol's refusal.
+#[tokio::test(flavor = "multi_thread")]
+async fn callers_without_the_capability_are_declined() {
+    let (dir, path, _http) = config().await;
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
+    let out = Command::new(kit::python())
+        .arg(kit::client_script("mcp_probe.py"))
+        .args(["call", &gateway.url, "relayh__ask_name", "{}"])
+        .output()
+        .await
+        .unwrap();
+    let seen: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(seen["is_error"], true, "{seen}");
+    assert!(
+        seen["text"].as_str().unwrap().contains("cannot be relayed"),
+        "{seen}"
+    );
+
+    let out = Command::new(BIN)
+        .args(["call", "relay__ask_name", "--dev", "-c"])
+        .arg(&path)
+        .env("SWITCHBOARD_DATA", dir.path().join("cli-data"))
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .output()
+        .await
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(all.contains("cannot be relayed"), "{all}");
+}
+
+/// A server that speaks only the 2024-11-05 HTTP+SSE transport (the Python SDK 1.x
+/// `SseServerTransport`), listed as `"type": "sse"` and as a bare URL (Streamable HTTP is
+/// tried first and refused, then HTTP+SSE): both work, requests relayed as on the others.
+#[tokio::test(flavor = "multi_thread")]
+async fn legacy_sse_servers_work_as_typed_and_by_fallback() {
+    let sse = kit::Served::start(
+        &kit::python(),
+        &[kit::relay_server().to_str().unwrap(), "sse"],
+    )
+    .await;
+    let (dir, path) = kit::write_mcp_json(json!({
+        "old": {"type": "sse", "url": sse.url},
+        "bare": {"url": sse.url},
+    }));
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
+    for prefix in ["old__", "bare__"] {
+        let seen = probe(
+            &kit::python(),
+            &["http", &gateway.url, prefix, "session", "Grace"],
+        )
+        .await;
+        assert_relayed(&seen, "Grace", "2025-11-25", prefix);
+    }
+}

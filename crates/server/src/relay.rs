@@ -1,0 +1,120 @@
+//! Answers what an upstream asks of the caller during a call (sampling, elicitation, roots,
+//! pings) on that caller's own request stream, and delivers its notifications before the result.
+
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use rmcp::model::{ClientCapabilities, ClientResult, ErrorData, ServerNotification, ServerRequest};
+use rmcp::service::{RequestContext, RoleServer, ServiceError};
+use switchboard_upstream::{Upcall, declined};
+use tokio::sync::{mpsc, oneshot};
+
+/// How many upcalls may wait for the caller before the upstream's stream is held back.
+pub const UPCALL_QUEUE: usize = 64;
+
+/// Runs `call` while relaying its upcalls to the caller behind `ctx`. Everything here runs
+/// in the downstream request's own task, so rmcp sends the relayed requests on that
+/// request's stream (never another session's).
+pub async fn relay_while<T>(
+    call: impl Future<Output = T>,
+    mut upcalls: mpsc::Receiver<Upcall>,
+    ctx: &RequestContext<RoleServer>,
+) -> T {
+    let mut call = std::pin::pin!(call);
+    let mut asks = FuturesUnordered::new();
+    loop {
+        tokio::select! {
+            biased;
+            Some(upcall) = upcalls.recv() => match upcall {
+                Upcall::Notification(n) => deliver(n, ctx).await,
+                Upcall::Request { request, reply } => asks.push(answer(request, reply, ctx)),
+            },
+            Some(()) = asks.next(), if !asks.is_empty() => {}
+            result = &mut call => {
+                // What the upstream sent before its result is queued already: it goes first.
+                while let Ok(upcall) = upcalls.try_recv() {
+                    match upcall {
+                        Upcall::Notification(n) => deliver(n, ctx).await,
+                        Upcall::Request { reply, .. } => {
+                            let _ = reply.send(Err(declined("a request after the call ended")));
+                        }
+                    }
+                }
+                return result;
+            }
+        }
+    }
+}
+
+/// Sends one notification of the call to its caller (progress under the caller's own token).
+pub async fn deliver(notification: ServerNotification, ctx: &RequestContext<RoleServer>) {
+    let notification = match notification {
+        ServerNotification::ProgressNotification(mut n) => {
+            let Some(token) = ctx.meta.get_progress_token() else {
+                return;
+            };
+            n.params.progress_token = token;
+            ServerNotification::ProgressNotification(n)
+        }
+        other => other,
+    };
+    if let Err(e) = ctx.peer.send_notification(notification).await {
+        tracing::debug!("a relayed notification did not reach the caller: {e}");
+    }
+}
+
+/// Asks the caller, when it declared it can answer; else the protocol's refusal.
+async fn answer(
+    request: ServerRequest,
+    reply: oneshot::Sender<Result<ClientResult, ErrorData>>,
+    ctx: &RequestContext<RoleServer>,
+) {
+    let method = method_of(&request);
+    let caps = ctx.client_capabilities().unwrap_or_default();
+    let result = if !can_answer(&request, &caps) {
+        Err(declined(&method))
+    } else {
+        ctx.peer.send_request(request).await.map_err(|e| match e {
+            ServiceError::McpError(error) => error,
+            other => ErrorData::internal_error(
+                format!("{method} did not reach the caller: {other}"),
+                None,
+            ),
+        })
+    };
+    let _ = reply.send(result);
+}
+
+pub fn method_of(request: &ServerRequest) -> String {
+    match request {
+        ServerRequest::PingRequest(_) => "ping".into(),
+        ServerRequest::CreateMessageRequest(_) => "sampling/createMessage".into(),
+        ServerRequest::ListRootsRequest(_) => "roots/list".into(),
+        ServerRequest::ElicitRequest(_) => "elicitation/create".into(),
+        ServerRequest::CustomRequest(r) => r.method.clone(),
+        _ => "a request".into(),
+    }
+}
+
+/// Whether the caller declared the capability the request needs.
+#[allow(deprecated)] // sampling and roots: deprecated by 2026-07-28, live in older revisions
+pub fn can_answer(request: &ServerRequest, caps: &ClientCapabilities) -> bool {
+    match request {
+        ServerRequest::PingRequest(_) | ServerRequest::CustomRequest(_) => true,
+        ServerRequest::CreateMessageRequest(_) => caps.sampling.is_some(),
+        ServerRequest::ListRootsRequest(_) => caps.roots.is_some(),
+        ServerRequest::ElicitRequest(r) => match &caps.elicitation {
+            None => false,
+            // An empty elicitation capability means form mode only.
+            Some(e) if is_url_mode(&r.params) => e.url.is_some(),
+            Some(_) => true,
+        },
+        _ => false,
+    }
+}
+
+fn is_url_mode(params: &rmcp::model::ElicitRequestParams) -> bool {
+    serde_json::to_value(params)
+        .ok()
+        .and_then(|v| v.get("mode").and_then(|m| m.as_str()).map(|m| m == "url"))
+        .unwrap_or(false)
+}

@@ -1,0 +1,189 @@
+//! Transport taps: see each call's request go out and take the notifications meant for its
+//! caller out of the inbound stream, in order, before the call's result is handed on.
+
+use crate::relay::{CallTap, Taps, Upcall, call_notification, is_call_notification};
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{
+    ClientJsonRpcMessage, GetExtensions, GetMeta, ServerJsonRpcMessage, ServerNotification,
+};
+use rmcp::service::RoleClient;
+use rmcp::transport::Transport;
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+};
+use sse_stream::{Error as SseError, Sse};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+type Headers = HashMap<HeaderName, HeaderValue>;
+type SseStream = BoxStream<'static, Result<Sse, SseError>>;
+
+/// Records a tapped request's routes as it is sent; answers the call's tap, if any.
+fn record(taps: &Taps, message: &ClientJsonRpcMessage) -> Option<crate::relay::UpcallSender> {
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    let tap = request.request.extensions().get::<CallTap>()?.0.clone();
+    let progress = request.request.get_meta().get_progress_token();
+    taps.insert(request.id.clone(), progress, tap.clone());
+    Some(tap)
+}
+
+/// A Streamable HTTP client that hands each tapped call the notifications its POST's
+/// response stream carries (that stream is what ties them to the call).
+#[derive(Clone)]
+pub struct TapClient<C> {
+    pub inner: C,
+    pub taps: Taps,
+}
+
+impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
+    type Error = C::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth: Option<String>,
+        headers: Headers,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
+        let tap = record(&self.taps, &message);
+        let response = self
+            .inner
+            .post_message(uri, message, session_id, auth, headers)
+            .await?;
+        Ok(tapped(response, tap))
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth: Option<String>,
+        headers: Headers,
+        max: usize,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
+        let tap = record(&self.taps, &message);
+        let response = self
+            .inner
+            .post_message_with_max_sse_event_size(uri, message, session_id, auth, headers, max)
+            .await?;
+        Ok(tapped(response, tap))
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth: Option<String>,
+        headers: Headers,
+    ) -> Result<(), StreamableHttpError<C::Error>> {
+        self.inner
+            .delete_session(uri, session_id, auth, headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth: Option<String>,
+        headers: Headers,
+    ) -> Result<SseStream, StreamableHttpError<C::Error>> {
+        self.inner
+            .get_stream(uri, session_id, last_event_id, auth, headers)
+            .await
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth: Option<String>,
+        headers: Headers,
+        max: usize,
+    ) -> Result<SseStream, StreamableHttpError<C::Error>> {
+        self.inner
+            .get_stream_with_max_sse_event_size(uri, session_id, last_event_id, auth, headers, max)
+            .await
+    }
+}
+
+/// A tapped call's SSE response with its call notifications taken out and delivered first.
+fn tapped(
+    response: StreamableHttpPostResponse,
+    tap: Option<crate::relay::UpcallSender>,
+) -> StreamableHttpPostResponse {
+    let Some(tap) = tap else { return response };
+    let StreamableHttpPostResponse::Sse(stream, session) = response else {
+        return response;
+    };
+    let stream = stream
+        .filter_map(move |event| {
+            let tap = tap.clone();
+            async move {
+                if let Ok(Sse {
+                    data: Some(data), ..
+                }) = &event
+                    && let Some(notification) = call_notification(data)
+                {
+                    // Bounded: a slow caller slows this stream rather than losing order.
+                    let _ = tap.send(Upcall::Notification(notification)).await;
+                    return None;
+                }
+                Some(event)
+            }
+        })
+        .boxed();
+    StreamableHttpPostResponse::Sse(stream, session)
+}
+
+/// A stdio (or any message) transport that routes call notifications to the call that is
+/// waiting for them: progress by its token, log lines to the one tapped call in flight.
+pub struct TapTransport<T> {
+    pub inner: T,
+    pub taps: Taps,
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for TapTransport<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        record(&self.taps, &item);
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
+        loop {
+            let message = self.inner.receive().await?;
+            if let ServerJsonRpcMessage::Notification(n) = &message
+                && is_call_notification(&n.notification)
+            {
+                let tap = match &n.notification {
+                    ServerNotification::ProgressNotification(p) => {
+                        self.taps.by_progress(&p.params.progress_token)
+                    }
+                    _ => self.taps.sole(),
+                };
+                if let Some(tap) = tap {
+                    let _ = tap.send(Upcall::Notification(n.notification.clone())).await;
+                    continue;
+                }
+            }
+            return Some(message);
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.inner.close().await
+    }
+}
