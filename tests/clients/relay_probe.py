@@ -54,8 +54,26 @@ def make_callbacks(answer: str):
 
     async def log(params):
         seen["logs"].append({"level": params.level, "data": params.data})
+        log_arrived.set()
 
     return elicit, sample, roots, log
+
+
+log_arrived = asyncio.Event()
+
+
+async def logs_reach(count: int) -> None:
+    """Waits (at most 5 s) until `count` log lines arrived: over Streamable HTTP they travel
+    on the session's own GET stream, which may deliver them after the call's result."""
+    async def enough() -> None:
+        while len(seen["logs"]) < count:
+            log_arrived.clear()
+            await log_arrived.wait()
+
+    try:
+        await asyncio.wait_for(enough(), 5)
+    except asyncio.TimeoutError:
+        pass
 
 
 def text(result) -> str:
@@ -66,6 +84,24 @@ async def progress(value, total, message):
     seen["progress"].append(value)
 
 
+async def levels_and_completions(session, prefix: str, out: dict) -> None:
+    """logging/setLevel to warning, then chatty again; and a prompt argument completed."""
+    try:
+        await session.set_logging_level("warning")
+        before = len(seen["logs"])
+        await session.call_tool(prefix + "chatty", {"count": 4})
+        await logs_reach(before + 2)
+        out["logs_at_warning"] = seen["logs"][before:]
+    except Exception as e:  # noqa: BLE001 - reported, the test decides
+        out["logs_at_warning"] = f"error: {e}"
+    try:
+        ref = types.PromptReference(type="ref/prompt", name=prefix + "greet")
+        done = await session.complete(ref, {"name": "name", "value": "A"})
+        out["completion"] = done.completion.values
+    except Exception as e:  # noqa: BLE001
+        out["completion"] = f"error: {e}"
+
+
 async def scenario(call, list_tools, prefix: str) -> dict:
     out: dict = {}
     out["tools"] = sorted(t.name for t in (await list_tools()).tools)
@@ -74,6 +110,7 @@ async def scenario(call, list_tools, prefix: str) -> dict:
     out["summarize"] = text(await call(prefix + "summarize", {"text": "a long text"}))
     out["show_roots"] = text(await call(prefix + "show_roots", {}))
     out["chatty"] = text(await call(prefix + "chatty", {"count": 3}, progress_callback=progress))
+    await logs_reach(3)
     rich = await call(prefix + "rich", {})
     out["rich"] = {
         "types": [c.type for c in rich.content],
@@ -99,6 +136,7 @@ async def run_session(transport, prefix: str, answer: str) -> dict:
         init = await session.initialize()
         out = await scenario(session.call_tool, session.list_tools, prefix)
         out["protocol"] = attr(init, "protocolVersion", "protocol_version")
+        await levels_and_completions(session, prefix, out)
         return out
 
 
@@ -116,6 +154,7 @@ async def run_client(server, mode: str, prefix: str, answer: str) -> dict:
     ) as client:
         out = await scenario(client.call_tool, client.list_tools, prefix)
         out["protocol"] = client.protocol_version
+        await levels_and_completions(client, prefix, out)
         return out
 
 

@@ -72,7 +72,7 @@ fn assert_relayed(seen: &Value, answer: &str, protocol: &str, what: &str) {
     assert_eq!(seen["show_roots"], "file:///probe/root", "{what}");
     assert_eq!(seen["chatty"], "done", "{what}");
     assert_eq!(
-        seen["logs"],
+        json!(seen["logs"].as_array().unwrap()[..3]),
         json!([
             {"level": "debug", "data": "line 0"},
             {"level": "info", "data": "line 1"},
@@ -97,6 +97,23 @@ fn assert_relayed(seen: &Value, answer: &str, protocol: &str, what: &str) {
         "{what}: the upstream's own _meta passes through"
     );
     assert_eq!(rich["annotations"][0], 0.5, "{what}");
+    assert_eq!(
+        seen["completion"],
+        json!(["Ada", "Alan"]),
+        "{what}: completions routed"
+    );
+    if protocol != "2026-07-28" {
+        // logging/setLevel is per session (2026-07-28 has none): this session now gets
+        // warning and above only.
+        assert_eq!(
+            seen["logs_at_warning"],
+            json!([
+                {"level": "warning", "data": "line 2"},
+                {"level": "error", "data": "line 3"},
+            ]),
+            "{what}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

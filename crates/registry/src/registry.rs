@@ -1,6 +1,7 @@
 //! The registry itself: servers in, one catalogue out, calls routed to the right connection.
 
 mod calls;
+mod session_requests;
 
 use crate::catalog::Catalog;
 use crate::entry::{ServerEntry, ServerInfo, connect_and_discover};

@@ -1,17 +1,19 @@
 //! The aggregated MCP server: lists the registry's catalogue and forwards each request upstream
 //! with progress, cancellation and the caller's end-user id.
+#![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
 
 use crate::relay::relay_while;
 use crate::resume;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, Implementation, JsonObject, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ResultType, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
+    ContentBlock, ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, JsonObject,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    MetaObject, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicU8, Ordering};
 use switchboard_core::{CallError, Caller, ErrorKind};
 use switchboard_registry::{CallOptions, Registry};
 use switchboard_upstream::Upcall;
@@ -30,7 +32,12 @@ pub struct Gateway {
     /// This session's own id, for information-flow taint where the transport has none
     /// (stdio: one client per process).
     instance: std::sync::Arc<str>,
+    /// The least log level this session asked for (`logging/setLevel`); 0 (debug) until then.
+    log_level: std::sync::Arc<AtomicU8>,
 }
+
+/// The most verbose log level any session of this process asked upstreams for.
+static UPSTREAM_LOG_LEVEL: AtomicU8 = AtomicU8::new(u8::MAX);
 
 /// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
 /// shows and calls only the agent's enabled actions.
@@ -70,6 +77,7 @@ impl Gateway {
             orgs: None,
             agent: None,
             instance: new_instance(),
+            log_level: Default::default(),
         }
     }
 
@@ -80,6 +88,7 @@ impl Gateway {
             orgs: Some(api),
             agent: None,
             instance: new_instance(),
+            log_level: Default::default(),
         }
     }
 
@@ -90,6 +99,7 @@ impl Gateway {
             orgs: Some(api),
             agent: Some(agent),
             instance: new_instance(),
+            log_level: Default::default(),
         }
     }
 
@@ -162,6 +172,10 @@ impl Gateway {
 }
 
 impl Gateway {
+    fn min_log(&self) -> u8 {
+        self.log_level.load(Ordering::Relaxed)
+    }
+
     /// A tool call from a 2026-07-28 caller: what the upstream asks mid-call becomes an
     /// `input_required` round trip, resumed by the caller's retry with `requestState`.
     async fn call_tool_in_rounds(
@@ -194,7 +208,7 @@ impl Gateway {
                 resume::Flight::start(call, upcalls, owner)
             }
         };
-        let mut response = resume::drive(flight, context).await;
+        let mut response = resume::drive(flight, context, self.min_log()).await;
         if let CallToolResponse::Complete(result) = &mut response {
             result.result_type.get_or_insert(ResultType::COMPLETE);
         }
@@ -299,6 +313,8 @@ impl rmcp::ServerHandler for Gateway {
             .enable_resources_list_changed()
             .enable_prompts()
             .enable_prompts_list_changed()
+            .enable_logging()
+            .enable_completions()
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(
@@ -312,6 +328,50 @@ impl rmcp::ServerHandler for Gateway {
         for registry in self.view(&context.extensions, None).registries {
             forward_changes(&registry, context.peer.clone());
         }
+    }
+
+    #[allow(deprecated)] // logging: deprecated by 2026-07-28, live in older revisions
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let rank = crate::relay::level_rank(request.level);
+        self.log_level.store(rank, Ordering::Relaxed);
+        // Upstreams send what the most verbose session wants; each session filters its own.
+        if UPSTREAM_LOG_LEVEL.fetch_min(rank, Ordering::Relaxed) > rank {
+            for registry in self
+                .view(&context.extensions, Some(&context.meta))
+                .registries
+            {
+                registry.set_log_level(request.level).await;
+            }
+        }
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let opts = CallOptions::default()
+            .with_cancel(context.ct.clone())
+            .with_caller(view.caller.clone());
+        let mut last = None;
+        for registry in &view.registries {
+            match registry.complete(request.clone(), opts.clone()).await {
+                Ok(mut result) => {
+                    result.result_type.get_or_insert(ResultType::COMPLETE);
+                    return Ok(result);
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(error_data(last.unwrap_or_else(|| {
+            CallError::new(ErrorKind::InvalidRequest, "nothing to complete")
+        })))
     }
 
     async fn list_tools(
@@ -357,7 +417,7 @@ impl rmcp::ServerHandler for Gateway {
         let (opts, upcalls) = self.call_options(&context, view.caller.clone());
         let arguments = request.arguments.map(Value::Object);
         let call = registry.call_tool(&request.name, arguments, opts);
-        let mut result = match relay_while(call, upcalls, &context).await {
+        let mut result = match relay_while(call, upcalls, &context, self.min_log()).await {
             Ok(result) => result,
             Err(error) => failed_result(error),
         };
@@ -424,6 +484,7 @@ impl rmcp::ServerHandler for Gateway {
             registry.read_resource(&request.uri, opts),
             upcalls,
             &context,
+            self.min_log(),
         )
         .await
         .map(|mut result| {
@@ -469,7 +530,7 @@ impl rmcp::ServerHandler for Gateway {
         let (opts, upcalls) = self.call_options(&context, view.caller.clone());
         let arguments = request.arguments.map(Value::Object);
         let call = registry.get_prompt(&request.name, arguments, opts);
-        relay_while(call, upcalls, &context)
+        relay_while(call, upcalls, &context, self.min_log())
             .await
             .map(|mut result| {
                 result.result_type.get_or_insert(ResultType::COMPLETE);

@@ -1,5 +1,6 @@
 //! Answers what an upstream asks of the caller during a call (sampling, elicitation, roots,
 //! pings) on that caller's own request stream, and delivers its notifications before the result.
+#![allow(deprecated)] // sampling, roots, logging: deprecated by 2026-07-28, live in older revisions
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -18,6 +19,7 @@ pub async fn relay_while<T>(
     call: impl Future<Output = T>,
     mut upcalls: mpsc::Receiver<Upcall>,
     ctx: &RequestContext<RoleServer>,
+    min_log: u8,
 ) -> T {
     let mut call = std::pin::pin!(call);
     let mut asks = FuturesUnordered::new();
@@ -25,7 +27,7 @@ pub async fn relay_while<T>(
         tokio::select! {
             biased;
             Some(upcall) = upcalls.recv() => match upcall {
-                Upcall::Notification(n) => deliver(n, ctx).await,
+                Upcall::Notification(n) => deliver(n, ctx, min_log).await,
                 Upcall::Request { request, reply } => asks.push(answer(request, reply, ctx)),
             },
             Some(()) = asks.next(), if !asks.is_empty() => {}
@@ -33,7 +35,7 @@ pub async fn relay_while<T>(
                 // What the upstream sent before its result is queued already: it goes first.
                 while let Ok(upcall) = upcalls.try_recv() {
                     match upcall {
-                        Upcall::Notification(n) => deliver(n, ctx).await,
+                        Upcall::Notification(n) => deliver(n, ctx, min_log).await,
                         Upcall::Request { reply, .. } => {
                             let _ = reply.send(Err(declined("a request after the call ended")));
                         }
@@ -45,8 +47,34 @@ pub async fn relay_while<T>(
     }
 }
 
-/// Sends one notification of the call to its caller (progress under the caller's own token).
-pub async fn deliver(notification: ServerNotification, ctx: &RequestContext<RoleServer>) {
+/// A log level as a number (debug 0 … emergency 7), for comparing.
+#[allow(deprecated)] // logging: deprecated by 2026-07-28, live in older revisions
+pub fn level_rank(level: rmcp::model::LoggingLevel) -> u8 {
+    use rmcp::model::LoggingLevel as L;
+    match level {
+        L::Debug => 0,
+        L::Info => 1,
+        L::Notice => 2,
+        L::Warning => 3,
+        L::Error => 4,
+        L::Critical => 5,
+        L::Alert => 6,
+        L::Emergency => 7,
+    }
+}
+
+/// Sends one notification of the call to its caller (progress under the caller's own token;
+/// log lines below the level the caller's session asked for are left out).
+pub async fn deliver(
+    notification: ServerNotification,
+    ctx: &RequestContext<RoleServer>,
+    min_log: u8,
+) {
+    if let ServerNotification::LoggingMessageNotification(n) = &notification
+        && level_rank(n.params.level) < min_log
+    {
+        return;
+    }
     let notification = match notification {
         ServerNotification::ProgressNotification(mut n) => {
             let Some(token) = ctx.meta.get_progress_token() else {

@@ -121,13 +121,17 @@ fn parse(kind: Kind, value: Value) -> Result<ClientResult, ErrorData> {
 
 /// Runs the call until it ends or its upstream asks something: then parks it and answers
 /// `input_required` with the questions.
-pub async fn drive(mut flight: Flight, ctx: &RequestContext<RoleServer>) -> CallToolResponse {
+pub async fn drive(
+    mut flight: Flight,
+    ctx: &RequestContext<RoleServer>,
+    min_log: u8,
+) -> CallToolResponse {
     let caps = ctx.client_capabilities().unwrap_or_default();
     loop {
         tokio::select! {
             biased;
             Some(upcall) = flight.upcalls.recv() => match upcall {
-                Upcall::Notification(n) => deliver(n, ctx).await,
+                Upcall::Notification(n) => deliver(n, ctx, min_log).await,
                 Upcall::Request { request, reply } => {
                     if !can_answer(&request, &caps) {
                         let _ = reply.send(Err(declined(crate::relay::method_of(&request).as_str())));
@@ -148,7 +152,7 @@ pub async fn drive(mut flight: Flight, ctx: &RequestContext<RoleServer>) -> Call
             joined = &mut flight.call => {
                 while let Ok(upcall) = flight.upcalls.try_recv() {
                     if let Upcall::Notification(n) = upcall {
-                        deliver(n, ctx).await;
+                        deliver(n, ctx, min_log).await;
                     }
                 }
                 let result = joined.unwrap_or_else(|e| {

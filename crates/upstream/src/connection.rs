@@ -364,6 +364,43 @@ impl Connection {
         }
     }
 
+    /// Completes a prompt or resource argument (servers without completions answer none).
+    pub async fn complete(
+        &self,
+        params: rmcp::model::CompleteRequestParams,
+    ) -> Result<rmcp::model::CompleteResult, UpstreamError> {
+        let offers = self
+            .peer
+            .peer_info()
+            .is_some_and(|i| i.capabilities.completions.is_some());
+        if !offers {
+            return Ok(Default::default());
+        }
+        self.peer
+            .complete(params)
+            .await
+            .map_err(UpstreamError::from_service)
+    }
+
+    /// Asks the server for log lines at `level` and above, when it offers logging.
+    #[allow(deprecated)] // logging: deprecated by 2026-07-28, live in older revisions
+    pub async fn set_log_level(
+        &self,
+        level: rmcp::model::LoggingLevel,
+    ) -> Result<(), UpstreamError> {
+        let offers = self
+            .peer
+            .peer_info()
+            .is_some_and(|i| i.capabilities.logging.is_some());
+        if !offers {
+            return Ok(());
+        }
+        self.peer
+            .set_level(rmcp::model::SetLevelRequestParams::new(level))
+            .await
+            .map_err(UpstreamError::from_service)
+    }
+
     /// Ends the session; a stdio child is stopped with its whole process group.
     pub async fn close(&self) {
         if let Some(mut service) = self.service.lock().await.take() {

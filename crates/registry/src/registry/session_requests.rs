@@ -1,0 +1,72 @@
+//! Requests a downstream session makes that are not calls: completions for prompt arguments
+//! and resource URIs, routed to the server that offers them, and the upstream log level.
+#![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
+
+use super::{Registry, read};
+use rmcp::model::{CompleteRequestParams, CompleteResult, LoggingLevel, Reference};
+use switchboard_core::{CallError, ErrorKind};
+use switchboard_upstream::CallOptions;
+
+impl Registry {
+    /// Completes a prompt argument or resource URI argument at the server that offers it.
+    pub async fn complete(
+        &self,
+        mut params: CompleteRequestParams,
+        opts: CallOptions,
+    ) -> Result<CompleteResult, CallError> {
+        let unknown = |what: String| CallError::new(ErrorKind::InvalidRequest, what);
+        let catalog = self.catalog();
+        let server = match &mut params.r#ref {
+            Reference::Prompt(prompt) => {
+                let (server, upstream) = catalog
+                    .route_prompt(&prompt.name)
+                    .map(|(s, p)| (s.clone(), p.to_string()))
+                    .ok_or_else(|| unknown(format!("no prompt named {:?}", prompt.name)))?;
+                prompt.name = upstream;
+                server
+            }
+            Reference::Resource(resource) => {
+                let template = catalog
+                    .resource_templates
+                    .iter()
+                    .find(|t| t.template.uri_template == resource.uri);
+                match template {
+                    Some(t) => t.server.clone(),
+                    None => {
+                        let (server, upstream) =
+                            catalog.route_resource(&resource.uri).ok_or_else(|| {
+                                unknown(format!("no server offers {:?}", resource.uri))
+                            })?;
+                        resource.uri = upstream;
+                        server
+                    }
+                }
+            }
+            _ => {
+                return Err(unknown(
+                    "completion for an unknown kind of reference".into(),
+                ));
+            }
+        };
+        if !self.server_visible(&opts.caller, server.as_str()).await {
+            return Err(unknown("no server offers this completion".into()));
+        }
+        self.on_server(server.as_str(), opts, |conn, _| async move {
+            conn.complete(params).await
+        })
+        .await
+    }
+
+    /// Asks every running server that offers logging for lines at `level` and above (the
+    /// gateway passes the most verbose level any session asked for; each session filters).
+    pub async fn set_log_level(&self, level: LoggingLevel) {
+        let entries: Vec<_> = read(&self.inner.servers).clone();
+        for entry in entries {
+            if let Some(conn) = entry.live_connection()
+                && let Err(e) = conn.set_log_level(level).await
+            {
+                tracing::debug!(server = %entry.spec.name, "logging/setLevel: {e}");
+            }
+        }
+    }
+}
