@@ -12,7 +12,7 @@ import time
 
 import mcp.types as types
 from mcp import ClientSession
-from mcp.client.streamable_http import streamablehttp_client
+from mcp.client.streamable_http import streamable_http_client
 
 
 async def elicit(context, params):
@@ -21,7 +21,7 @@ async def elicit(context, params):
 
 async def main() -> None:
     url, tool, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    async with streamablehttp_client(url) as (read, write, _), ClientSession(
+    async with streamable_http_client(url) as (read, write, _), ClientSession(
         read, write, elicitation_callback=elicit
     ) as session:
         await session.initialize()

@@ -170,9 +170,9 @@ async def main() -> None:
     prefix = "" if prefix == "-" else prefix
     if mode == "session":
         if kind == "http":
-            from mcp.client.streamable_http import streamablehttp_client
+            from mcp.client.streamable_http import streamable_http_client
 
-            transport = streamablehttp_client(url)
+            transport = streamable_http_client(url)
         else:
             from mcp.client.stdio import StdioServerParameters, stdio_client
 

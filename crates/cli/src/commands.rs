@@ -127,17 +127,16 @@ async fn serve(
     }
     let bound = bound.map(|a| format!("http://{a}"));
     let oauth = setup::oauth(global, &config, Some(&control), bound)?;
-    let http = setup::http(global, &config);
-    let pipeline =
-        crate::policy::pipeline(&config, http.clone(), Some(&control), Some(audit.clone())).await?;
-    let registry = setup::registry(
+    let (pipeline, registry) = setup::guarded_registry(
         global,
         &config,
+        &control,
+        Some(audit.clone()),
         observer,
         Some(control.snapshots()),
         Some(oauth),
-        Some((&pipeline, http)),
-    )?;
+    )
+    .await?;
     let api = ApiState::new(
         registry.clone(),
         control.store.clone(),
@@ -264,17 +263,16 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
     let oauth = setup::oauth(global, &config, Some(&control), None)?;
-    let http = setup::http(global, &config);
-    let pipeline =
-        crate::policy::pipeline(&config, http.clone(), Some(&control), Some(audit.clone())).await?;
-    let registry = setup::registry(
+    let (_pipeline, registry) = setup::guarded_registry(
         global,
         &config,
+        &control,
+        Some(audit.clone()),
         Some(Arc::new(audit)),
         Some(control.snapshots()),
         Some(oauth),
-        Some((&pipeline, http)),
-    )?;
+    )
+    .await?;
     registry.apply_config(&config).await;
     // Hosts close stdin and soon after signal: commit the audit log before stopping servers.
     let served = tokio::select! {
@@ -360,17 +358,16 @@ async fn call(
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
     let oauth = setup::oauth(global, &config, Some(&control), None)?;
-    let http = setup::http(global, &config);
-    let pipeline =
-        crate::policy::pipeline(&config, http.clone(), Some(&control), Some(audit.clone())).await?;
-    let registry = setup::registry(
+    let (_pipeline, registry) = setup::guarded_registry(
         global,
         &config,
+        &control,
+        Some(audit.clone()),
         Some(Arc::new(audit)),
         None,
         Some(oauth),
-        Some((&pipeline, http)),
-    )?;
+    )
+    .await?;
     setup::connect_all(&registry, &config).await;
     let mut opts = CallOptions::default().with_caller(Caller {
         surface: "cli",

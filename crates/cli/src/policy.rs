@@ -2,8 +2,7 @@
 //! into the pipeline every call passes.
 
 use crate::control::Control;
-use std::sync::Arc;
-use switchboard_config::{Config, Problem};
+use switchboard_config::{Config, Problem, Problems};
 use switchboard_policy::{Pipeline, PipelineOptions, PolicyDoc};
 use switchboard_store::AuditWriter;
 use switchboard_upstream::UpstreamHttp;
@@ -20,11 +19,7 @@ pub fn operator_doc(config: &Config) -> Result<PolicyDoc, Vec<Problem>> {
                 format!("policy.{}", p.path)
             };
             let line = source.line(&p.path);
-            if p.warning {
-                Problem::warning(&source.file, line, &key, p.message, p.fix)
-            } else {
-                Problem::error(&source.file, line, &key, p.message, p.fix)
-            }
+            Problem::error(&source.file, line, &key, p.message, p.fix)
         };
         match Pipeline::check(&source.value) {
             Ok(one) => doc.layer(one),
@@ -38,43 +33,35 @@ pub fn operator_doc(config: &Config) -> Result<PolicyDoc, Vec<Problem>> {
     }
 }
 
-/// The pipeline for a command: the operator's policy, pins from the store when it is open.
+/// The pipeline for a command: the operator's policy, pins from the store.
 pub async fn pipeline(
     config: &Config,
     http: UpstreamHttp,
-    control: Option<&Control>,
+    control: &Control,
     audit: Option<AuditWriter>,
 ) -> anyhow::Result<Pipeline> {
-    let doc = operator_doc(config).map_err(|problems| {
-        let text: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-        anyhow::anyhow!("the policy has problems:\n{}", text.join("\n"))
-    })?;
-    let mut options = PipelineOptions::new(doc, http);
-    if let Some(control) = control {
-        options = options.with_store(control.store.clone());
-    }
+    let doc = operator_doc(config)
+        .map_err(|problems| anyhow::anyhow!("the policy has problems:\n{}", Problems(problems)))?;
+    let mut options = PipelineOptions::new(doc, http).with_store(control.store.clone());
     if let Some(audit) = audit {
         options = options.with_audit(audit);
     }
+    // The layers each checked out alone; what remains is how they combine.
     let pipeline = Pipeline::new(options).map_err(|problems| {
         anyhow::anyhow!(
-            "the policy has problems: {}",
+            "the [policy] sections of the config files do not combine:\n{}",
             problems
                 .iter()
                 .map(|p| p.to_string())
                 .collect::<Vec<_>>()
-                .join("; ")
+                .join("\n")
         )
     })?;
-    let pins = pipeline
-        .load()
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot read the tool pins from the store: {e}"))?;
+    let pins = pipeline.load().await.map_err(|e| {
+        anyhow::anyhow!(
+            "cannot read the tool pins from the store: {e}; check --data (or --database-url) points at this gateway's store"
+        )
+    })?;
     tracing::debug!(pins, "policy pipeline ready");
     Ok(pipeline)
-}
-
-/// As a guard for the registry.
-pub fn guard(pipeline: &Pipeline) -> Arc<dyn switchboard_core::CallGuard> {
-    Arc::new(pipeline.clone())
 }

@@ -7,6 +7,8 @@ use anyhow::Context;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use switchboard_core::Owner;
+use switchboard_policy::ReviewSettings;
+use switchboard_policy::doc::FindingAction;
 use switchboard_store::Store;
 
 fn truncate(s: &str, max: usize) -> String {
@@ -22,9 +24,8 @@ pub async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
     let oauth = setup::oauth_if_used(global, &config).await?;
     let control = Control::open(global).await?;
-    let http = setup::http(global, &config);
-    let pipeline = crate::policy::pipeline(&config, http.clone(), Some(&control), None).await?;
-    let registry = setup::registry(global, &config, None, None, oauth, Some((&pipeline, http)))?;
+    let (_pipeline, registry) =
+        setup::guarded_registry(global, &config, &control, None, None, None, oauth).await?;
     setup::connect_all(&registry, &config).await;
     let catalog = registry.catalog();
     // What the operator's endpoint lists (rules that deny outright hide tools too).
@@ -117,10 +118,10 @@ async fn owner(control: &Control, org: Option<&str>) -> anyhow::Result<Owner> {
 
 pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Result<ExitCode> {
     let control = Control::open(global).await?;
-    let config = setup::load_config(global).unwrap_or_default();
+    let config = setup::load_config_if_any(global)?;
     let http = setup::http(global, &config);
     let (audit, audit_task) = control.audit();
-    let pipeline = crate::policy::pipeline(&config, http, Some(&control), Some(audit)).await?;
+    let pipeline = crate::policy::pipeline(&config, http, &control, Some(audit)).await?;
     let outcome = run_tools_command(&control, &pipeline, command).await;
     drop(pipeline);
     // Approvals are audited: commit the rows before exiting.
@@ -175,8 +176,7 @@ async fn run_tools_command(
             let owner = owner(control, org.as_deref()).await?;
             let approved = pipeline
                 .approve(&owner, &server, tool.as_deref(), hash.as_deref(), "cli")
-                .await
-                .map_err(anyhow::Error::msg)?;
+                .await?;
             if let Err(e) = control
                 .store
                 .publish_change(&switchboard_store::Change::policy(&owner))
@@ -222,6 +222,10 @@ fn print_diff(p: &switchboard_policy::PendingChange) {
     }
 }
 
+/// A definition to scan, the upstream names of other servers it must not look like, and the
+/// name it is exposed under (live scans).
+type ToScan = (Value, Vec<String>, Option<String>);
+
 /// `scan --tools FILE`, or every configured server live; exits 1 when a tool would be
 /// quarantined or blocked.
 pub async fn scan(
@@ -229,56 +233,74 @@ pub async fn scan(
     file: Option<std::path::PathBuf>,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
-    let tools: Vec<Value> = match &file {
+    // Each tool with the upstream names it must not look like: those of other servers,
+    // as the gateway compares them (a file holds one server's tools).
+    let (tools, settings): (Vec<ToScan>, _) = match &file {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read {}", path.display()))?;
             let value: Value = serde_json::from_str(&text).with_context(|| {
                 format!("{} is not JSON: pass a tools/list result", path.display())
             })?;
-            match value.get("tools").cloned().unwrap_or(value) {
+            let list = match value.get("tools").cloned().unwrap_or(value) {
                 Value::Array(list) => list,
                 _ => anyhow::bail!(
                     "{} holds no tool list: expected {{\"tools\": [...]}} or [...]",
                     path.display()
                 ),
-            }
+            };
+            let settings = review_settings(&setup::load_config_if_any(global)?)?;
+            (
+                list.into_iter().map(|t| (t, Vec::new(), None)).collect(),
+                settings,
+            )
         }
         None => {
             let config = setup::load_config(global)?;
+            let settings = review_settings(&config)?;
             let oauth = setup::oauth_if_used(global, &config).await?;
             let registry = setup::registry(global, &config, None, None, oauth, None)?;
             setup::connect_all(&registry, &config).await;
-            let tools = registry
-                .catalog()
+            let catalog = registry.catalog();
+            let tools = catalog
                 .tools
                 .iter()
-                .map(|t| serde_json::to_value(&t.tool).unwrap_or_default())
+                .map(|t| {
+                    let mut definition = serde_json::to_value(&t.tool).unwrap_or_default();
+                    definition["name"] = Value::String(t.upstream_name.clone());
+                    let others = catalog
+                        .tools
+                        .iter()
+                        .filter(|o| o.server != t.server)
+                        .map(|o| o.upstream_name.clone())
+                        .collect();
+                    (definition, others, Some(t.exposed_name.clone()))
+                })
                 .collect();
             registry.shutdown().await;
-            tools
+            (tools, settings)
         }
     };
-    let names: Vec<String> = tools
-        .iter()
-        .filter_map(|t| t.get("name").and_then(Value::as_str).map(String::from))
-        .collect();
     let reports: Vec<_> = tools
         .iter()
-        .map(|t| {
-            let own = t.get("name").and_then(Value::as_str).unwrap_or_default();
-            let others: Vec<&str> = names
-                .iter()
-                .map(String::as_str)
-                .filter(|n| *n != own)
-                .collect();
-            switchboard_scan::scan_tool(t, &others)
+        .map(|(definition, others, exposed)| {
+            let others: Vec<&str> = others.iter().map(String::as_str).collect();
+            let mut report = switchboard_scan::scan_tool(definition, &others);
+            if let Some(exposed) = exposed {
+                report.name = exposed.clone();
+            }
+            report
         })
         .collect();
-    let flagged = reports
-        .iter()
-        .filter(|r| r.verdict >= switchboard_scan::Verdict::Quarantine)
-        .count();
+    // Flagged as the gateway would hold it back, under the operator's [policy.scan].
+    let held = |r: &switchboard_scan::ScanReport| {
+        r.findings
+            .iter()
+            .map(|f| f.severity)
+            .max()
+            .is_some_and(|worst| settings.action_for(worst) != FindingAction::Warn)
+    };
+    let flagged = reports.iter().filter(|r| held(r)).count();
     if json {
         println!("{}", serde_json::to_string_pretty(&reports)?);
     } else {
@@ -308,4 +330,11 @@ pub async fn scan(
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The operator's scanner settings from the configuration's `[policy]`.
+fn review_settings(config: &switchboard_config::Config) -> anyhow::Result<ReviewSettings> {
+    let doc = crate::policy::operator_doc(config)
+        .map_err(|problems| anyhow::anyhow!("{}", switchboard_config::Problems(problems)))?;
+    Ok(ReviewSettings::from_doc(doc.scan.as_ref(), doc.pinning))
 }

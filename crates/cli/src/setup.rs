@@ -57,6 +57,19 @@ pub fn load_config(global: &Global) -> anyhow::Result<Config> {
     Ok(config)
 }
 
+/// The configuration, or an empty one when no file is given and none of the default files
+/// exists (commands that work without upstreams); a file that is given must load.
+pub fn load_config_if_any(global: &Global) -> anyhow::Result<Config> {
+    let none_here = global.config.is_empty()
+        && !DEFAULT_FILES
+            .iter()
+            .any(|f| std::path::Path::new(f).exists());
+    if none_here {
+        return Ok(Config::default());
+    }
+    load_config(global)
+}
+
 pub fn naming(global: &Global, config: &Config) -> anyhow::Result<NamingTemplate> {
     let template = global
         .naming
@@ -170,12 +183,41 @@ pub async fn oauth_opening_store(global: &Global, config: &Config) -> anyhow::Re
 
 /// The outbound HTTP client every upstream and webhook goes through (egress-checked).
 pub fn http(global: &Global, config: &Config) -> switchboard_registry::UpstreamHttp {
+    switchboard_registry::UpstreamHttp::new(egress(global, config))
+}
+
+/// Where upstreams may be: `--dev` and the `[gateway]` egress allowlist.
+fn egress(global: &Global, config: &Config) -> EgressPolicy {
     let g = &config.gateway;
-    switchboard_registry::UpstreamHttp::new(EgressPolicy {
+    EgressPolicy {
         dev: global.dev,
         allow_hosts: g.egress_allow_hosts.clone().unwrap_or_default(),
         allow_cidrs: g.egress_allow_cidrs.clone().unwrap_or_default(),
-    })
+    }
+}
+
+/// The policy pipeline and a registry whose calls pass it, sharing one egress-checked HTTP
+/// client.
+pub async fn guarded_registry(
+    global: &Global,
+    config: &Config,
+    control: &crate::control::Control,
+    audit: Option<switchboard_store::AuditWriter>,
+    observer: Option<Arc<dyn CallObserver>>,
+    snapshots: Option<Arc<dyn SnapshotCache>>,
+    oauth: Option<OAuthContext>,
+) -> anyhow::Result<(switchboard_policy::Pipeline, Registry)> {
+    let http = http(global, config);
+    let pipeline = crate::policy::pipeline(config, http.clone(), control, audit).await?;
+    let registry = registry(
+        global,
+        config,
+        observer,
+        snapshots,
+        oauth,
+        Some((&pipeline, http)),
+    )?;
+    Ok((pipeline, registry))
 }
 
 /// A registry whose calls pass `guard`'s pipeline (when given, with the HTTP client it uses).
@@ -191,11 +233,7 @@ pub fn registry(
     )>,
 ) -> anyhow::Result<Registry> {
     let g = &config.gateway;
-    let egress = EgressPolicy {
-        dev: global.dev,
-        allow_hosts: g.egress_allow_hosts.clone().unwrap_or_default(),
-        allow_cidrs: g.egress_allow_cidrs.clone().unwrap_or_default(),
-    };
+    let egress = egress(global, config);
     if global.dev {
         tracing::warn!("--dev: loopback upstreams and plain http:// to them are allowed");
     }
@@ -225,7 +263,7 @@ pub fn registry(
     }
     if let Some((pipeline, http)) = guard {
         options = options
-            .with_guard(crate::policy::guard(pipeline))
+            .with_guard(Arc::new(pipeline.clone()))
             .with_http(http);
     }
     Ok(Registry::new(options))

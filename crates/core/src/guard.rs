@@ -173,6 +173,27 @@ pub trait CallGuard: Send + Sync + 'static {
         tools: &'a [ToolRef<'a>],
     ) -> GuardFuture<'a, Vec<Visibility>>;
 
+    /// Whether the caller sees a server at all (its resources, prompts and completions
+    /// follow it). By default: the visibility of a tool no allowlist names.
+    fn server_visibility<'a>(
+        &'a self,
+        caller: &'a Caller,
+        owner: &'a Owner,
+        server: &'a ServerSlug,
+    ) -> GuardFuture<'a, Visibility> {
+        Box::pin(async move {
+            let action = ActionId::new(server, "*");
+            let probe = [ToolRef {
+                owner,
+                server,
+                tool: "*",
+                action: &action,
+            }];
+            let seen = self.visibility(caller, &probe).await;
+            seen.into_iter().next().unwrap_or(Visibility::Visible)
+        })
+    }
+
     /// Call time, before the call leaves: visibility, rules, verification, information
     /// flow and rate limits.
     fn admit<'a>(&'a self, call: CallContext<'a>) -> GuardFuture<'a, Admission>;

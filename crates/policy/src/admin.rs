@@ -23,6 +23,27 @@ pub struct PendingChange {
     pub seen_at: i64,
 }
 
+/// Why an approval did not happen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ApproveError {
+    /// Nothing of that server (or tool) waits for approval.
+    NothingWaiting(String),
+    /// The definition waiting is not the one the approver reviewed (`expect_hash`).
+    Changed(String),
+    /// The store failed, or there is none.
+    Store(String),
+}
+
+impl std::fmt::Display for ApproveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NothingWaiting(m) | Self::Changed(m) | Self::Store(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for ApproveError {}
+
 /// One approval made.
 #[derive(Debug, Clone, Serialize)]
 pub struct Approval {
@@ -33,7 +54,8 @@ pub struct Approval {
 }
 
 impl Pipeline {
-    pub(crate) async fn read_org_doc(&self, org: &str) -> Result<PolicyDoc, String> {
+    /// The org's document as stored (empty when it has none).
+    pub async fn read_org_doc(&self, org: &str) -> Result<PolicyDoc, String> {
         let Some(store) = &self.inner.store else {
             return Ok(PolicyDoc::default());
         };
@@ -47,29 +69,30 @@ impl Pipeline {
         }
     }
 
-    /// The org's document as stored (empty when it has none).
-    pub async fn org_doc(&self, org: &str) -> Result<PolicyDoc, String> {
-        self.read_org_doc(org).await
-    }
-
     /// Checks a document without keeping it: every problem, each naming its field.
     pub fn check(value: &serde_json::Value) -> Result<PolicyDoc, Vec<DocProblem>> {
-        let doc = PolicyDoc::from_value(value).map_err(|p| vec![p])?;
-        Compiled::compile(doc.clone())?;
-        Ok(doc)
+        Self::compile_value(value).map(|compiled| compiled.doc)
+    }
+
+    fn compile_value(value: &serde_json::Value) -> Result<Compiled, Vec<DocProblem>> {
+        Compiled::compile(PolicyDoc::from_value(value).map_err(|p| vec![p])?)
     }
 
     /// Checks an org's document: as [`Pipeline::check`], and it may not run programs on the
     /// gateway's host (`command` evaluators) nor hold settings only the operator's counts.
     pub fn check_org(value: &serde_json::Value) -> Result<PolicyDoc, Vec<DocProblem>> {
-        let doc = Self::check(value)?;
+        Self::compile_org(value).map(|compiled| compiled.doc)
+    }
+
+    fn compile_org(value: &serde_json::Value) -> Result<Compiled, Vec<DocProblem>> {
+        let compiled = Self::compile_value(value)?;
+        let doc = &compiled.doc;
         let mut problems = Vec::new();
         let mut refuse = |path: String, message: &str, fix: &str| {
             problems.push(DocProblem {
                 path,
                 message: message.into(),
                 fix: fix.into(),
-                warning: false,
             })
         };
         let host = "an org's rules may not run programs on the gateway's host";
@@ -101,7 +124,7 @@ impl Pipeline {
             }
         }
         if problems.is_empty() {
-            Ok(doc)
+            Ok(compiled)
         } else {
             Err(problems)
         }
@@ -113,18 +136,18 @@ impl Pipeline {
         org: &str,
         value: &serde_json::Value,
     ) -> Result<PolicyDoc, Result<Vec<DocProblem>, String>> {
-        let doc = Self::check_org(value).map_err(Ok)?;
+        let compiled = Self::compile_org(value).map_err(Ok)?;
         let store = self
             .inner
             .store
             .as_ref()
             .ok_or_else(|| Err("no store to keep the policy in".to_string()))?;
-        let text = serde_json::to_string(&doc).unwrap_or_default();
+        let text = serde_json::to_string(&compiled.doc).unwrap_or_default();
         store
             .save_org_policy(org, &text)
             .await
             .map_err(|e| Err(e.to_string()))?;
-        let compiled = Compiled::compile(doc.clone()).map_err(Ok)?;
+        let doc = compiled.doc.clone();
         self.inner
             .orgs
             .write()
@@ -175,33 +198,38 @@ impl Pipeline {
         tool: Option<&str>,
         expect_hash: Option<&str>,
         by: &str,
-    ) -> Result<Vec<Approval>, String> {
+    ) -> Result<Vec<Approval>, ApproveError> {
         let Some(store) = &self.inner.store else {
-            return Err("approvals are kept in the store, and this pipeline has none".into());
+            return Err(ApproveError::Store(
+                "approvals are kept in the store, and this pipeline has none".into(),
+            ));
         };
         let waiting: Vec<PendingChange> = self
             .pending(owner, Some(server))
-            .await?
+            .await
+            .map_err(ApproveError::Store)?
             .into_iter()
             .filter(|p| tool.is_none_or(|t| p.tool == t))
             .collect();
         if let Some(expected) = expect_hash
             && let Some(other) = waiting.iter().find(|p| !p.new_hash.starts_with(expected))
         {
-            return Err(format!(
+            return Err(ApproveError::Changed(format!(
                 "{}.{} now waits with sha256 {}…, not the {expected}… you reviewed; diff it again",
                 other.server,
                 other.tool,
                 &other.new_hash[..12]
-            ));
+            )));
         }
         if waiting.is_empty() {
-            return Err(match tool {
+            return Err(ApproveError::NothingWaiting(match tool {
                 Some(t) => format!(
                     "{server}.{t} has no change waiting for approval; `switchboard tools diff {server}` lists what waits"
                 ),
-                None => format!("server {server} has no change waiting for approval"),
-            });
+                None => format!(
+                    "server {server} has no change waiting for approval; `switchboard tools diff {server}` lists what waits"
+                ),
+            }));
         }
         let mut done = Vec::new();
         for p in waiting {
@@ -214,7 +242,10 @@ impl Pipeline {
                 at: now_ms(),
                 note: by.to_string(),
             };
-            store.approve_pin(&row).await.map_err(|e| e.to_string())?;
+            store
+                .approve_pin(&row)
+                .await
+                .map_err(|e| ApproveError::Store(e.to_string()))?;
             self.inner.reviewer.book.put(row);
             self.inner.reviewer.forget(&owner.key(), &p.server, &p.tool);
             if let Some(audit) = self.audit() {

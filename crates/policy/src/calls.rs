@@ -148,7 +148,8 @@ impl Pipeline {
         if sets[0].doc.scan.as_ref().and_then(|s| s.calls) == Some(true)
             && let Some(args) = call.arguments
         {
-            let findings = switchboard_scan::scan_text(&Value::Object(args.clone()).to_string());
+            let findings =
+                switchboard_scan::scan_text(&serde_json::to_string(args).unwrap_or_default());
             if !findings.is_empty() {
                 verdicts.push(
                     Verdict::new("scan", Effect::Note)

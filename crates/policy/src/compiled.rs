@@ -32,7 +32,6 @@ impl Compiled {
                     path: format!("agents.{agent}.servers"),
                     message: "an empty list hides every server from this agent".into(),
                     fix: "list the servers it may see, or [\"*\"] for all".into(),
-                    warning: false,
                 });
             }
         }
@@ -41,7 +40,6 @@ impl Compiled {
                 path: "replicas".into(),
                 message: "replicas must be at least 1".into(),
                 fix: "write the number of gateway processes sharing the store".into(),
-                warning: false,
             });
         }
         match (rules, limits, flow) {

@@ -233,8 +233,6 @@ pub struct DocProblem {
     pub path: String,
     pub message: String,
     pub fix: String,
-    /// A warning does not stop the document from loading.
-    pub warning: bool,
 }
 
 impl std::fmt::Display for DocProblem {
@@ -253,7 +251,6 @@ impl PolicyDoc {
                 path: if path == "." { String::new() } else { path },
                 fix: shape_fix(&inner),
                 message: inner,
-                warning: false,
             }
         })
     }

@@ -93,7 +93,6 @@ impl FlowPolicy {
                     path: format!("labels.{pattern}"),
                     message: m,
                     fix: "key labels by action glob, e.g. \"mcp.files.read_*\" = [\"reads_sensitive\"]".into(),
-                    warning: false,
                 }),
             }
         }
@@ -106,7 +105,6 @@ impl FlowPolicy {
                         path: format!("ifc.verify.{field}"),
                         message,
                         fix,
-                        warning: false,
                     });
                     None
                 }

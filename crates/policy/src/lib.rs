@@ -15,7 +15,7 @@ pub mod ratelimit;
 mod review;
 pub mod rules;
 
-pub use admin::{Approval, PendingChange};
+pub use admin::{Approval, ApproveError, PendingChange};
 pub use compiled::Compiled;
 pub use doc::{DocProblem, PolicyDoc};
 pub use review::ReviewSettings;
@@ -26,8 +26,8 @@ use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 use switchboard_core::{
-    Admission, CallContext, CallGuard, Caller, GuardFuture, Owner, Review, ServerSlug, ToolRef,
-    Verdict, Visibility,
+    ActionId, Admission, CallContext, CallGuard, Caller, GuardFuture, Owner, Review, ServerSlug,
+    ToolRef, Verdict, Visibility,
 };
 use switchboard_store::{AuditWriter, Store};
 use switchboard_upstream::UpstreamHttp;
@@ -383,6 +383,30 @@ impl CallGuard for Pipeline {
                 .map(|(server, other)| format!("{server}.{other}"))
         };
         self.inner.reviewer.review(owner, server, tools, &elsewhere)
+    }
+
+    /// A server is seen when its rule sets and the agent's server list allow it; an agent's
+    /// per-action toggles are about tools, not about the server's resources and prompts.
+    fn server_visibility<'a>(
+        &'a self,
+        caller: &'a Caller,
+        owner: &'a Owner,
+        server: &'a ServerSlug,
+    ) -> GuardFuture<'a, Visibility> {
+        Box::pin(async move {
+            let sets = match self.sets(caller).await {
+                Ok(sets) => sets,
+                Err(e) => return Visibility::Denied(e),
+            };
+            let action = ActionId::new(server, "*");
+            let probe = ToolRef {
+                owner,
+                server,
+                tool: "*",
+                action: &action,
+            };
+            Self::visibility_of(&sets, &None, caller, &probe)
+        })
     }
 
     fn visibility<'a>(

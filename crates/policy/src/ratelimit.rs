@@ -57,7 +57,6 @@ impl LimitRule {
                     path: format!("rate_limits[{i}].{field}"),
                     message,
                     fix: fix.into(),
-                    warning: false,
                 })
             };
             let parsed = parse_rate(&doc.rate);

@@ -40,6 +40,14 @@ impl ReviewSettings {
             pinning: pinning.unwrap_or(d.pinning),
         }
     }
+
+    /// What the gateway does with a tool whose worst finding has `severity`.
+    pub fn action_for(&self, severity: Severity) -> FindingAction {
+        match severity {
+            Severity::High => self.high,
+            _ => self.other,
+        }
+    }
 }
 
 /// Scans and pins, with what it persists and audits.
@@ -159,10 +167,7 @@ impl Reviewer {
                 if pin.as_ref().is_some_and(|p| p.hash == hash && p.note != TOFU) {
                     return review;
                 }
-                let action = worst.map(|(severity, _)| match severity {
-                    Severity::High => settings.high,
-                    _ => settings.other,
-                });
+                let action = worst.map(|(severity, _)| settings.action_for(severity));
                 if let (Some(FindingAction::Drop), Some((_, f))) = (action, worst) {
                     review.dropped = Some(format!("dropped by the scanner: {}: {}", f.rule, f.evidence));
                     return review;

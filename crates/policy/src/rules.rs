@@ -51,12 +51,7 @@ impl RuleSet {
         for (i, r) in doc.rules.iter().enumerate() {
             let at = |field: &str| format!("rules[{i}].{field}");
             let mut problem = |path: String, message: String, fix: String| {
-                problems.push(DocProblem {
-                    path,
-                    message,
-                    fix,
-                    warning: false,
-                })
+                problems.push(DocProblem { path, message, fix })
             };
             if r.name.trim().is_empty() {
                 problem(

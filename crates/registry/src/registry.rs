@@ -1,7 +1,13 @@
 //! The registry itself: servers in, one catalogue out, calls routed to the right connection.
 
+mod authorization;
 mod calls;
+mod options;
 mod session_requests;
+mod tasks;
+
+pub use options::{RegistryOptions, TestReport};
+use tasks::{reap_idle, refresh_periodically, retire, start_concurrency, watch_changes};
 
 use crate::catalog::Catalog;
 use crate::entry::{ServerEntry, ServerInfo, connect_and_discover};
@@ -10,109 +16,10 @@ use futures::StreamExt;
 use std::sync::{Arc, RwLock};
 use std::time::{Instant, SystemTime};
 use switchboard_config::Config;
-use switchboard_core::{
-    CallGuard, CallObserver, Limits, NamingTemplate, Owner, ServerSpec, ServerStatus,
-};
-use switchboard_upstream::{
-    ConnectOptions, Connection, EgressPolicy, Snapshot, UpstreamEvent, UpstreamHttp,
-};
+use switchboard_core::{CallGuard, CallObserver, NamingTemplate, Owner, ServerSpec, ServerStatus};
+use switchboard_upstream::{ConnectOptions, Connection, Snapshot, UpstreamHttp};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
-
-/// How a registry names things and reaches upstreams.
-#[derive(Debug, Clone, Default)]
-#[non_exhaustive]
-pub struct RegistryOptions {
-    pub naming: NamingTemplate,
-    /// The shared outbound HTTP client; `None` builds one enforcing `egress`.
-    pub http: Option<UpstreamHttp>,
-    pub egress: EgressPolicy,
-    pub limits: Limits,
-    /// Runtime-hijacking environment variables stdio servers may set anyway.
-    pub allow_env: Vec<String>,
-    /// Hears about every tool call (the audit log).
-    pub observer: Option<Arc<dyn CallObserver>>,
-    /// Keeps discovery snapshots so lazy stdio servers list their tools without running.
-    pub snapshots: Option<Arc<dyn SnapshotCache>>,
-    /// Lists every running server's offer again this often (±10% jitter), for servers that
-    /// change without announcing it. `None`: only on `list_changed` and refresh.
-    pub refresh_every: Option<std::time::Duration>,
-    /// Token store, pending authorizations and redirect base for OAuth servers.
-    pub oauth: Option<switchboard_upstream::auth::OAuthContext>,
-    /// The policy pipeline every call passes (and every discovery is reviewed by).
-    pub guard: Option<Arc<dyn CallGuard>>,
-    /// Who declared this registry's servers (pins and rules are kept under it).
-    pub owner: Owner,
-}
-
-impl RegistryOptions {
-    pub fn with_oauth(mut self, oauth: switchboard_upstream::auth::OAuthContext) -> Self {
-        self.oauth = Some(oauth);
-        self
-    }
-    pub fn with_naming(mut self, naming: NamingTemplate) -> Self {
-        self.naming = naming;
-        self
-    }
-    /// `--dev`: allow loopback upstreams, and `http://` to them.
-    pub fn with_dev(mut self, dev: bool) -> Self {
-        self.egress.dev = dev;
-        self
-    }
-    pub fn with_limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
-        self
-    }
-    pub fn with_refresh_every(mut self, every: std::time::Duration) -> Self {
-        self.refresh_every = Some(every).filter(|e| !e.is_zero());
-        self
-    }
-    pub fn with_snapshots(mut self, snapshots: Arc<dyn SnapshotCache>) -> Self {
-        self.snapshots = Some(snapshots);
-        self
-    }
-    pub fn with_observer(mut self, observer: Arc<dyn CallObserver>) -> Self {
-        self.observer = Some(observer);
-        self
-    }
-    pub fn with_allow_env(mut self, names: Vec<String>) -> Self {
-        self.allow_env = names;
-        self
-    }
-    /// The egress policy (operator allowlist, `--dev`).
-    pub fn with_egress(mut self, egress: EgressPolicy) -> Self {
-        self.egress = egress;
-        self
-    }
-    pub fn with_http(mut self, http: UpstreamHttp) -> Self {
-        self.http = Some(http);
-        self
-    }
-    pub fn with_guard(mut self, guard: Arc<dyn CallGuard>) -> Self {
-        self.guard = Some(guard);
-        self
-    }
-    pub fn with_owner(mut self, owner: Owner) -> Self {
-        self.owner = owner;
-        self
-    }
-}
-
-/// What `test_server` found.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct TestReport {
-    pub name: String,
-    pub transport: &'static str,
-    pub status: ServerStatus,
-    pub protocol_version: Option<String>,
-    pub tools: usize,
-    pub resources: usize,
-    pub resource_templates: usize,
-    pub prompts: usize,
-    pub tool_names: Vec<String>,
-    pub error: Option<String>,
-    pub elapsed_ms: u128,
-}
 
 /// All upstream servers behind one catalogue. Cheap to clone; clones share everything.
 #[derive(Clone)]
@@ -133,6 +40,9 @@ struct Inner {
     snapshots: Option<Arc<dyn SnapshotCache>>,
     guard: RwLock<Option<Arc<dyn CallGuard>>>,
     owner: Owner,
+    /// The most verbose log level asked of this registry's upstreams (debug 0 … emergency
+    /// 7; `u8::MAX` until a session asks).
+    log_level: std::sync::atomic::AtomicU8,
 }
 
 /// What a registry shares with its siblings.
@@ -207,6 +117,7 @@ impl Registry {
                 snapshots,
                 guard: RwLock::new(guard),
                 owner,
+                log_level: std::sync::atomic::AtomicU8::new(u8::MAX),
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
@@ -424,78 +335,6 @@ impl Registry {
         Some(entry.info())
     }
 
-    /// Token store, pending authorizations and redirect base, when OAuth servers are served.
-    pub fn oauth(&self) -> Option<&switchboard_upstream::auth::OAuthContext> {
-        self.inner.connect.oauth.as_ref()
-    }
-
-    /// Finishes the authorization flow `state` belongs to (the browser came back with `code`):
-    /// the tokens are saved; the caller reconnects the server it names.
-    pub async fn complete_authorization(
-        &self,
-        state: &str,
-        code: &str,
-        issuer: Option<&str>,
-    ) -> Result<switchboard_upstream::auth::AuthorizationDone, switchboard_upstream::auth::FlowError>
-    {
-        let connect = &self.inner.connect;
-        let Some(ctx) = &connect.oauth else {
-            return Err(switchboard_upstream::auth::FlowError::NoOAuth);
-        };
-        ctx.flows
-            .complete(state, code, issuer, &connect.http, ctx)
-            .await
-    }
-
-    /// Records that the authorization `name` waits for (the one whose link carries `flow`,
-    /// its `state` value) did not finish (refused, failed exchange): it leaves
-    /// `authenticating` for `error` with the reason. Any other callback (an old link, a
-    /// made-up one) changes nothing.
-    pub fn authorization_failed(&self, name: &str, flow: &str, why: &str) {
-        let Some(entry) = self.entry(name) else {
-            return;
-        };
-        {
-            let mut state = entry.state();
-            let this_flow = state.authorize_url.as_deref().is_some_and(|url| {
-                url::Url::parse(url)
-                    .is_ok_and(|u| u.query_pairs().any(|(k, v)| k == "state" && v == flow))
-            });
-            if state.status != Some(ServerStatus::Authenticating) || !this_flow {
-                return;
-            }
-            // (No connection is open while it waits.)
-            let _ = state.refuse(format!(
-                "the authorization did not finish: {why}; reauthorize to try again"
-            ));
-        }
-        self.publish(&entry);
-    }
-
-    /// Starts a new authorization for a server with the authorization code flow (its
-    /// connection is closed and it waits in `authenticating` with the URL to open). The error
-    /// says why not: no such server, or no flow to run.
-    pub async fn reauthorize(&self, name: &str) -> Result<ServerInfo, String> {
-        let entry = self
-            .entry(name)
-            .ok_or_else(|| format!("no server {name}"))?;
-        let has_flow = matches!(
-            &entry.spec.transport,
-            switchboard_core::Transport::Http(http)
-                if matches!(http.oauth, Some(switchboard_core::OAuthSpec::AuthorizationCode { .. }))
-        );
-        if !has_flow || self.inner.connect.oauth.is_none() {
-            return Err(format!(
-                "server {name} has no authorization flow to run again (only auth type authorizationCode has one); change its credentials instead"
-            ));
-        }
-        let asked = switchboard_upstream::UpstreamError::Unauthorized(
-            "a new authorization was requested".into(),
-        );
-        entry.authorize(&asked, &self.inner.connect, false).await;
-        Ok(self.publish(&entry))
-    }
-
     /// Re-runs discovery for one server on a new connection (the old one is closed).
     pub async fn refresh(&self, name: &str) -> Option<ServerInfo> {
         let entry = self.entry(name)?;
@@ -643,90 +482,6 @@ fn rebuild(inner: &Inner) {
     ));
     *inner.catalog.write().unwrap_or_else(|p| p.into_inner()) = catalog;
     let _ = inner.changes.send(());
-}
-
-async fn watch_changes(inner: std::sync::Weak<Inner>, mut events: mpsc::Receiver<UpstreamEvent>) {
-    while let Some(event) = events.recv().await {
-        let Some(inner) = inner.upgrade() else { return };
-        let server = match &event {
-            UpstreamEvent::ToolsChanged(s)
-            | UpstreamEvent::ResourcesChanged(s)
-            | UpstreamEvent::PromptsChanged(s) => s.clone(),
-        };
-        let entry = read(&inner.servers)
-            .iter()
-            .find(|e| e.spec.name == server)
-            .cloned();
-        let Some(entry) = entry else { continue };
-        let Some(conn) = entry.live_connection() else {
-            continue;
-        };
-        match relist(&entry, &conn).await {
-            Ok(()) => tracing::info!(server = %server, "re-discovered after {event:?}"),
-            Err(e) => tracing::warn!(server = %server, "re-discovery failed: {e}"),
-        }
-        rebuild(&inner);
-    }
-}
-
-/// How many servers start at once: twice the CPUs, at least 4.
-fn start_concurrency() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get() * 2)
-        .unwrap_or(4)
-        .max(4)
-}
-
-/// Closes a server that left the registry once its calls in flight are done (within their
-/// own timeout), in the background so the change takes effect for new calls at once.
-fn retire(entry: Arc<ServerEntry>) {
-    let grace = entry.spec.call_timeout();
-    tokio::spawn(async move { entry.drain_and_close(grace).await });
-}
-
-/// Lists every running server again every `every` (±10%), until the registry goes away.
-async fn refresh_periodically(registry: std::sync::Weak<Inner>, every: std::time::Duration) {
-    use rand::Rng;
-    loop {
-        let jitter = rand::rng().random_range(0.9..=1.1);
-        let shutdown = match registry.upgrade() {
-            Some(inner) => inner.shutdown.clone(),
-            None => return,
-        };
-        tokio::select! {
-            () = shutdown.cancelled() => return,
-            () = tokio::time::sleep(every.mul_f64(jitter)) => {}
-        }
-        let Some(inner) = registry.upgrade() else {
-            return;
-        };
-        let registry = Registry { inner };
-        for server in registry.servers() {
-            if server.status == ServerStatus::Ready {
-                registry.rediscover(&server.name).await;
-            }
-        }
-    }
-}
-
-/// Stops stdio servers left idle, until the registry is dropped or shut down.
-async fn reap_idle(inner: std::sync::Weak<Inner>, shutdown: CancellationToken) {
-    let mut tick = tokio::time::interval(IDLE_CHECK);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            () = shutdown.cancelled() => return,
-            _ = tick.tick() => {}
-        }
-        let Some(inner) = inner.upgrade() else { return };
-        let entries: Vec<_> = read(&inner.servers).clone();
-        for entry in crate::lifecycle::stop_idle(&entries).await {
-            let _ = inner.status.send(entry.info());
-        }
-        for entry in crate::lifecycle::expire_authorizations(&entries) {
-            let _ = inner.status.send(entry.info());
-        }
-    }
 }
 
 /// Lists everything `entry` offers again over `conn` and keeps it as the new snapshot.

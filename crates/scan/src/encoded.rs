@@ -4,6 +4,7 @@
 
 use std::sync::LazyLock;
 
+use crate::re;
 use base64::Engine;
 use base64::engine::DecodePaddingMode;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
@@ -13,10 +14,6 @@ use crate::fields::{Field, Kind};
 use crate::instructions::context;
 use crate::normalize::normalize;
 use crate::{Severity, Sink, rules, scan_field};
-
-fn re(s: &str) -> Regex {
-    Regex::new(s).unwrap()
-}
 
 static B64: LazyLock<Regex> = LazyLock::new(|| {
     re(r"[A-Za-z0-9+/_-]{20,}={0,2}(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9+/_-]{8,}={0,2})*")

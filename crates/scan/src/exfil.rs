@@ -4,15 +4,12 @@
 
 use std::sync::LazyLock;
 
+use crate::re;
 use regex::Regex;
 
 use crate::instructions::{LEAD, context};
 use crate::normalize::{Text, sentences};
 use crate::{Severity, Sink, rules};
-
-fn re(s: &str) -> Regex {
-    Regex::new(s).unwrap()
-}
 
 const URL: &str = r#"(?:https?|ftp)://[^\s"'`)\]]+"#;
 

@@ -4,6 +4,7 @@
 
 use std::sync::LazyLock;
 
+use crate::re;
 use regex::Regex;
 
 use crate::fields::Kind;
@@ -12,10 +13,6 @@ use crate::{Severity, Sink, rules};
 
 /// Clause start where an imperative verb may stand ("…. Read", "and send", "must include").
 pub(crate) const LEAD: &str = r"(?:^|[.!?:;,(\[>`$\n]\s*|\b(?:and|then|first|also|please|must|should|shall|to|always|now|you|assistant|model|required to|need to|needs to|be sure to|make sure to|remember to)\s+)";
-
-fn re(s: &str) -> Regex {
-    Regex::new(s).unwrap()
-}
 
 static TAG: LazyLock<Regex> = LazyLock::new(|| {
     re(

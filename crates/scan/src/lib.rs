@@ -29,8 +29,6 @@ mod unicode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use fields::Kind as FieldKind;
-
 /// How bad one finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -240,6 +238,11 @@ impl Sink {
         self.findings.truncate(32);
         self.findings
     }
+}
+
+/// A pattern of this crate's own (a literal in the source, tested): compiled or a bug.
+pub(crate) fn re(pattern: &str) -> regex::Regex {
+    regex::Regex::new(pattern).expect("the scanner's own patterns compile")
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ static HIGH: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"사용자에게\s*(?:알리지|말하지|알려주지)\s*마",
     ]
     .iter()
-    .map(|s| Regex::new(s).unwrap())
+    .map(|s| crate::re(s))
     .collect()
 });
 
@@ -54,7 +54,7 @@ static MEDIUM: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         r"\bwithout (?:waiting for|asking for|asking) (?:a\s+)?(?:human|confirmation|approval|review|the user)",
     ]
     .iter()
-    .map(|s| Regex::new(s).unwrap())
+    .map(|s| crate::re(s))
     .collect()
 });
 

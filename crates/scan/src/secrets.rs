@@ -4,16 +4,13 @@
 
 use std::sync::LazyLock;
 
+use crate::re;
 use regex::Regex;
 
 use crate::fields::Kind;
 use crate::instructions::{LEAD, context};
 use crate::normalize::{Text, sentences};
 use crate::{Severity, Sink, rules};
-
-fn re(s: &str) -> Regex {
-    Regex::new(s).unwrap()
-}
 
 static SECRET_PATH: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"(?x)

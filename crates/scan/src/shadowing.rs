@@ -36,7 +36,7 @@ static TRIGGERS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         format!(r"\bquando\s+(?:o\s+|lo\s+strumento\s+|a\s+ferramenta\s+)?{ID}\s+(?:for|è|é|viene)\s+(?:chamad|chiamat|usad|invocad)"),
     ]
     .iter()
-    .map(|s| Regex::new(s).unwrap())
+    .map(|s| crate::re(s))
     .collect()
 });
 

@@ -3,16 +3,22 @@
 #![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
 
 use crate::relay::relay_while;
-use crate::resume;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ContentBlock, ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, JsonObject,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    MetaObject, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-    ReadResourceResponse, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+
+mod replies;
+mod rounds;
+use replies::{
+    agents_get_actions_only, error_data, failed_result, forward_changes, new_instance,
+    visible_items,
 };
-use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
-use serde_json::{Value, json};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResultType,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use serde_json::Value;
 use std::sync::atomic::{AtomicU8, Ordering};
 use switchboard_core::{CallError, Caller, ErrorKind};
 use switchboard_registry::{CallOptions, Registry};
@@ -35,9 +41,6 @@ pub struct Gateway {
     /// The least log level this session asked for (`logging/setLevel`); 0 (debug) until then.
     log_level: std::sync::Arc<AtomicU8>,
 }
-
-/// The most verbose log level any session of this process asked upstreams for.
-static UPSTREAM_LOG_LEVEL: AtomicU8 = AtomicU8::new(u8::MAX);
 
 /// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
 /// shows and calls only the agent's enabled actions.
@@ -72,32 +75,28 @@ pub const CONVERSATION_META_KEY: &str = "switchboard/conversation_id";
 
 impl Gateway {
     pub fn new(registry: Registry) -> Self {
-        Self {
-            registry,
-            orgs: None,
-            agent: None,
-            instance: new_instance(),
-            log_level: Default::default(),
-        }
+        Self::serving(registry, None, None)
     }
 
     /// A gateway that also serves orgs' registries to requests carrying an org token.
     pub fn with_orgs(registry: Registry, api: crate::api::ApiState) -> Self {
-        Self {
-            registry,
-            orgs: Some(api),
-            agent: None,
-            instance: new_instance(),
-            log_level: Default::default(),
-        }
+        Self::serving(registry, Some(api), None)
     }
 
     /// A gateway for one agent of one org.
     pub fn for_agent(registry: Registry, api: crate::api::ApiState, agent: AgentScope) -> Self {
+        Self::serving(registry, Some(api), Some(agent))
+    }
+
+    fn serving(
+        registry: Registry,
+        orgs: Option<crate::api::ApiState>,
+        agent: Option<AgentScope>,
+    ) -> Self {
         Self {
             registry,
-            orgs: Some(api),
-            agent: Some(agent),
+            orgs,
+            agent,
             instance: new_instance(),
             log_level: Default::default(),
         }
@@ -171,137 +170,36 @@ impl Gateway {
     }
 }
 
+impl View {
+    /// The registry whose catalogue knows a name; the first otherwise (it answers the
+    /// not-found kind and audits the attempt).
+    fn registry_for(&self, knows: impl Fn(&switchboard_registry::Catalog) -> bool) -> &Registry {
+        self.registries
+            .iter()
+            .find(|r| knows(&r.catalog()))
+            .unwrap_or(&self.registries[0])
+    }
+}
+
 impl Gateway {
     fn min_log(&self) -> u8 {
         self.log_level.load(Ordering::Relaxed)
     }
 
-    /// A tool call from a 2026-07-28 caller: what the upstream asks mid-call becomes an
-    /// `input_required` round trip, resumed by the caller's retry with `requestState`.
-    async fn call_tool_in_rounds(
+    /// Runs `work` for this request's caller while what its upstream asks of the caller is
+    /// relayed (see `relay::relay_while`).
+    async fn relayed<T, Fut>(
         &self,
-        registry: Registry,
-        request: CallToolRequestParams,
-        caller: &Caller,
         context: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // 2026-07-28 has no sessions: the handle is bound to the token, agent and tool.
-        let owner = format!(
-            "{:?}|{:?}|{:?}|{}",
-            caller.org_id, caller.agent_id, caller.token_id, request.name
-        );
-        let flight = match &request.request_state {
-            Some(state) => resume::resume(state, &owner, request.input_responses.clone())?,
-            None => {
-                let (mut opts, upcalls) = self.call_options(context, caller.clone());
-                // The call outlives this request while it waits for answers: it is cancelled
-                // when abandoned (its flight is dropped), not when this request ends.
-                opts.cancel = None;
-                let name = request.name.clone();
-                let arguments = request.arguments.map(Value::Object);
-                let call = async move {
-                    match registry.call_tool(&name, arguments, opts).await {
-                        Ok(result) => result,
-                        Err(error) => failed_result(error),
-                    }
-                };
-                resume::Flight::start(call, upcalls, owner)
-            }
-        };
-        let mut response = resume::drive(flight, context, self.min_log()).await;
-        if let CallToolResponse::Complete(result) = &mut response {
-            result.result_type.get_or_insert(ResultType::COMPLETE);
-        }
-        Ok(response)
+        view: &View,
+        work: impl FnOnce(CallOptions) -> Fut,
+    ) -> T
+    where
+        Fut: Future<Output = T>,
+    {
+        let (opts, upcalls) = self.call_options(context, view.caller.clone());
+        relay_while(work(opts), upcalls, context, self.min_log()).await
     }
-}
-
-/// The items (resources, templates, prompts) of every registry in `view` whose server the
-/// caller sees; each server's visibility is asked once.
-async fn visible_items<T>(
-    view: &View,
-    items: impl Fn(&switchboard_registry::Catalog) -> Vec<(switchboard_core::ServerSlug, T)>,
-) -> Vec<T> {
-    let mut seen: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
-    let mut out = Vec::new();
-    for registry in &view.registries {
-        for (server, item) in items(&registry.catalog()) {
-            let key = format!("{}|{server}", registry.owner().key());
-            let visible = match seen.get(&key) {
-                Some(v) => *v,
-                None => {
-                    let v = registry.server_visible(&view.caller, server.as_str()).await;
-                    seen.insert(key, v);
-                    v
-                }
-            };
-            if visible {
-                out.push(item);
-            }
-        }
-    }
-    out
-}
-
-fn new_instance() -> std::sync::Arc<str> {
-    switchboard_store::new_id("session").into()
-}
-
-fn failed_result(error: CallError) -> CallToolResult {
-    let mut result = CallToolResult::error(vec![ContentBlock::text(format!(
-        "{}: {}",
-        error.kind, error.message
-    ))]);
-    let mut meta = JsonObject::new();
-    meta.insert(
-        KIND_META_KEY.into(),
-        json!({"kind": error.kind.as_str(), "message": error.message}),
-    );
-    let mut meta = Value::Object(meta);
-    if let Some(ms) = error.retry_after_ms {
-        meta[KIND_META_KEY]["retry_after_ms"] = json!(ms);
-    }
-    result.meta = match meta {
-        Value::Object(meta) => Some(MetaObject(meta)),
-        _ => None,
-    };
-    result
-}
-
-fn agents_get_actions_only() -> ErrorData {
-    error_data(CallError::new(
-        ErrorKind::PolicyDenied,
-        "agent endpoints offer the agent's enabled actions only; resources and prompts are served on /mcp",
-    ))
-}
-
-fn error_data(error: CallError) -> ErrorData {
-    let data = Some(json!({"kind": error.kind.as_str()}));
-    match error.kind {
-        ErrorKind::InvalidRequest | ErrorKind::ToolNotFound => {
-            ErrorData::invalid_params(error.message, data)
-        }
-        _ => ErrorData::internal_error(error.message, data),
-    }
-}
-
-/// Re-announces catalogue changes to one downstream peer until it goes away.
-fn forward_changes(registry: &Registry, peer: Peer<RoleServer>) {
-    let mut changes = registry.subscribe();
-    tokio::spawn(async move {
-        loop {
-            match changes.recv().await {
-                Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-            }
-            let sent = peer.notify_tool_list_changed().await.is_ok()
-                && peer.notify_resource_list_changed().await.is_ok()
-                && peer.notify_prompt_list_changed().await.is_ok();
-            if !sent || peer.is_transport_closed() {
-                return;
-            }
-        }
-    });
 }
 
 impl rmcp::ServerHandler for Gateway {
@@ -339,13 +237,11 @@ impl rmcp::ServerHandler for Gateway {
         let rank = crate::relay::level_rank(request.level);
         self.log_level.store(rank, Ordering::Relaxed);
         // Upstreams send what the most verbose session wants; each session filters its own.
-        if UPSTREAM_LOG_LEVEL.fetch_min(rank, Ordering::Relaxed) > rank {
-            for registry in self
-                .view(&context.extensions, Some(&context.meta))
-                .registries
-            {
-                registry.set_log_level(request.level).await;
-            }
+        for registry in self
+            .view(&context.extensions, Some(&context.meta))
+            .registries
+        {
+            registry.set_log_level(request.level).await;
         }
         Ok(())
     }
@@ -399,13 +295,7 @@ impl rmcp::ServerHandler for Gateway {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let view = self.view(&context.extensions, Some(&context.meta));
-        // The registry that knows the name; the first otherwise (it answers tool_not_found
-        // and audits the attempt).
-        let registry = view
-            .registries
-            .iter()
-            .find(|r| r.catalog().tool(&request.name).is_some())
-            .unwrap_or(&view.registries[0]);
+        let registry = view.registry_for(|c| c.tool(&request.name).is_some());
         if context
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
@@ -414,13 +304,13 @@ impl rmcp::ServerHandler for Gateway {
                 .call_tool_in_rounds(registry.clone(), request, &view.caller, &context)
                 .await;
         }
-        let (opts, upcalls) = self.call_options(&context, view.caller.clone());
         let arguments = request.arguments.map(Value::Object);
-        let call = registry.call_tool(&request.name, arguments, opts);
-        let mut result = match relay_while(call, upcalls, &context, self.min_log()).await {
-            Ok(result) => result,
-            Err(error) => failed_result(error),
-        };
+        let called = self
+            .relayed(&context, &view, |opts| {
+                registry.call_tool(&request.name, arguments, opts)
+            })
+            .await;
+        let mut result = called.unwrap_or_else(failed_result);
         // An upstream on an older revision sends no `resultType`; 2026-07-28 callers need
         // it (rmcp strips `complete` again for older callers).
         result.result_type.get_or_insert(ResultType::COMPLETE);
@@ -474,24 +364,15 @@ impl rmcp::ServerHandler for Gateway {
             return Err(agents_get_actions_only());
         }
         let view = self.view(&context.extensions, Some(&context.meta));
-        let registry = view
-            .registries
-            .iter()
-            .find(|r| r.catalog().route_resource(&request.uri).is_some())
-            .unwrap_or(&view.registries[0]);
-        let (opts, upcalls) = self.call_options(&context, view.caller.clone());
-        relay_while(
-            registry.read_resource(&request.uri, opts),
-            upcalls,
-            &context,
-            self.min_log(),
-        )
-        .await
-        .map(|mut result| {
-            result.result_type.get_or_insert(ResultType::COMPLETE);
-            ReadResourceResponse::Complete(result)
-        })
-        .map_err(error_data)
+        let registry = view.registry_for(|c| c.route_resource(&request.uri).is_some());
+        let mut result = self
+            .relayed(&context, &view, |opts| {
+                registry.read_resource(&request.uri, opts)
+            })
+            .await
+            .map_err(error_data)?;
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(ReadResourceResponse::Complete(result))
     }
 
     async fn list_prompts(
@@ -522,20 +403,15 @@ impl rmcp::ServerHandler for Gateway {
             return Err(agents_get_actions_only());
         }
         let view = self.view(&context.extensions, Some(&context.meta));
-        let registry = view
-            .registries
-            .iter()
-            .find(|r| r.catalog().route_prompt(&request.name).is_some())
-            .unwrap_or(&view.registries[0]);
-        let (opts, upcalls) = self.call_options(&context, view.caller.clone());
+        let registry = view.registry_for(|c| c.route_prompt(&request.name).is_some());
         let arguments = request.arguments.map(Value::Object);
-        let call = registry.get_prompt(&request.name, arguments, opts);
-        relay_while(call, upcalls, &context, self.min_log())
-            .await
-            .map(|mut result| {
-                result.result_type.get_or_insert(ResultType::COMPLETE);
-                GetPromptResponse::Complete(result)
+        let mut result = self
+            .relayed(&context, &view, |opts| {
+                registry.get_prompt(&request.name, arguments, opts)
             })
-            .map_err(error_data)
+            .await
+            .map_err(error_data)?;
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(GetPromptResponse::Complete(result))
     }
 }

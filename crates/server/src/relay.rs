@@ -6,7 +6,7 @@ use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use rmcp::model::{ClientCapabilities, ClientResult, ErrorData, ServerNotification, ServerRequest};
 use rmcp::service::{RequestContext, RoleServer, ServiceError};
-use switchboard_upstream::{Upcall, declined};
+use switchboard_upstream::{Declined, Upcall, declined};
 use tokio::sync::{mpsc, oneshot};
 
 /// How many upcalls may wait for the caller before the upstream's stream is held back.
@@ -32,16 +32,25 @@ pub async fn relay_while<T>(
             },
             Some(()) = asks.next(), if !asks.is_empty() => {}
             result = &mut call => {
-                // What the upstream sent before its result is queued already: it goes first.
-                while let Ok(upcall) = upcalls.try_recv() {
-                    match upcall {
-                        Upcall::Notification(n) => deliver(n, ctx, min_log).await,
-                        Upcall::Request { reply, .. } => {
-                            let _ = reply.send(Err(declined("a request after the call ended")));
-                        }
-                    }
-                }
+                drain(&mut upcalls, ctx, min_log).await;
                 return result;
+            }
+        }
+    }
+}
+
+/// After a call's result: what the upstream sent before it is queued already and goes
+/// first; a request still queued can no longer be answered.
+pub async fn drain(
+    upcalls: &mut mpsc::Receiver<Upcall>,
+    ctx: &RequestContext<RoleServer>,
+    min_log: u8,
+) {
+    while let Ok(upcall) = upcalls.try_recv() {
+        match upcall {
+            Upcall::Notification(n) => deliver(n, ctx, min_log).await,
+            Upcall::Request { request, reply } => {
+                let _ = reply.send(Err(declined(method_of(&request), Declined::CallEnded)));
             }
         }
     }
@@ -50,17 +59,8 @@ pub async fn relay_while<T>(
 /// A log level as a number (debug 0 … emergency 7), for comparing.
 #[allow(deprecated)] // logging: deprecated by 2026-07-28, live in older revisions
 pub fn level_rank(level: rmcp::model::LoggingLevel) -> u8 {
-    use rmcp::model::LoggingLevel as L;
-    match level {
-        L::Debug => 0,
-        L::Info => 1,
-        L::Notice => 2,
-        L::Warning => 3,
-        L::Error => 4,
-        L::Critical => 5,
-        L::Alert => 6,
-        L::Emergency => 7,
-    }
+    // The variants are declared from debug to emergency.
+    level as u8
 }
 
 /// Sends one notification of the call to its caller (progress under the caller's own token;
@@ -96,10 +96,10 @@ async fn answer(
     reply: oneshot::Sender<Result<ClientResult, ErrorData>>,
     ctx: &RequestContext<RoleServer>,
 ) {
-    let method = method_of(&request);
+    let method = method_of(&request).to_string();
     let caps = ctx.client_capabilities().unwrap_or_default();
     let result = if !can_answer(&request, &caps) {
-        Err(declined(&method))
+        Err(declined(&method, Declined::NotDeclared))
     } else {
         ctx.peer.send_request(request).await.map_err(|e| match e {
             ServiceError::McpError(error) => error,
@@ -112,14 +112,14 @@ async fn answer(
     let _ = reply.send(result);
 }
 
-pub fn method_of(request: &ServerRequest) -> String {
+pub fn method_of(request: &ServerRequest) -> &str {
     match request {
-        ServerRequest::PingRequest(_) => "ping".into(),
-        ServerRequest::CreateMessageRequest(_) => "sampling/createMessage".into(),
-        ServerRequest::ListRootsRequest(_) => "roots/list".into(),
-        ServerRequest::ElicitRequest(_) => "elicitation/create".into(),
-        ServerRequest::CustomRequest(r) => r.method.clone(),
-        _ => "a request".into(),
+        ServerRequest::PingRequest(_) => "ping",
+        ServerRequest::CreateMessageRequest(_) => "sampling/createMessage",
+        ServerRequest::ListRootsRequest(_) => "roots/list",
+        ServerRequest::ElicitRequest(_) => "elicitation/create",
+        ServerRequest::CustomRequest(r) => &r.method,
+        _ => "a request",
     }
 }
 
@@ -133,16 +133,16 @@ pub fn can_answer(request: &ServerRequest, caps: &ClientCapabilities) -> bool {
         ServerRequest::ElicitRequest(r) => match &caps.elicitation {
             None => false,
             // An empty elicitation capability means form mode only.
-            Some(e) if is_url_mode(&r.params) => e.url.is_some(),
+            Some(e)
+                if matches!(
+                    r.params,
+                    rmcp::model::ElicitRequestParams::UrlElicitationParams { .. }
+                ) =>
+            {
+                e.url.is_some()
+            }
             Some(_) => true,
         },
         _ => false,
     }
-}
-
-fn is_url_mode(params: &rmcp::model::ElicitRequestParams) -> bool {
-    serde_json::to_value(params)
-        .ok()
-        .and_then(|v| v.get("mode").and_then(|m| m.as_str()).map(|m| m == "url"))
-        .unwrap_or(false)
 }

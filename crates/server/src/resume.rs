@@ -2,7 +2,7 @@
 //! upstream asks the caller something is parked, answered with `input_required`, and resumed
 //! when the caller retries with its answers and the `requestState` handle.
 
-use crate::relay::{can_answer, deliver};
+use crate::relay::{can_answer, deliver, drain, method_of};
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientResult, ErrorData, InputRequest, InputRequests,
     InputRequiredResult, InputResponses, ServerRequest,
@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
-use switchboard_upstream::{Upcall, declined};
+use switchboard_upstream::{Declined, Upcall, declined};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
@@ -75,14 +75,13 @@ pub fn resume(
     owner: &str,
     responses: Option<InputResponses>,
 ) -> Result<Flight, ErrorData> {
-    let mut flight = match parked().remove(state) {
-        Some(f) if f.owner == owner => f,
-        Some(f) => {
-            // Not this caller's: put it back untouched.
-            parked().insert(state.to_string(), f);
-            return Err(unknown_state());
+    let mut flight = {
+        let mut table = parked();
+        // Only its owner takes it; anyone else learns nothing, not even that it exists.
+        match table.get(state) {
+            Some(f) if f.owner == owner => table.remove(state).ok_or_else(unknown_state)?,
+            _ => return Err(unknown_state()),
         }
-        None => return Err(unknown_state()),
     };
     let mut responses = responses.unwrap_or_default();
     for (key, (kind, reply)) in flight.pending.drain() {
@@ -134,11 +133,12 @@ pub async fn drive(
                 Upcall::Notification(n) => deliver(n, ctx, min_log).await,
                 Upcall::Request { request, reply } => {
                     if !can_answer(&request, &caps) {
-                        let _ = reply.send(Err(declined(crate::relay::method_of(&request).as_str())));
+                        let _ = reply.send(Err(declined(method_of(&request), Declined::NotDeclared)));
                         continue;
                     }
+                    let method = method_of(&request).to_string();
                     let Some((kind, input)) = as_input(request) else {
-                        let _ = reply.send(Err(declined("this request on 2026-07-28")));
+                        let _ = reply.send(Err(declined(&method, Declined::NotOnRevision)));
                         continue;
                     };
                     flight.next_key += 1;
@@ -150,11 +150,7 @@ pub async fn drive(
                 }
             },
             joined = &mut flight.call => {
-                while let Ok(upcall) = flight.upcalls.try_recv() {
-                    if let Upcall::Notification(n) = upcall {
-                        deliver(n, ctx, min_log).await;
-                    }
-                }
+                drain(&mut flight.upcalls, ctx, min_log).await;
                 let result = joined.unwrap_or_else(|e| {
                     CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
                         "server_error: the call stopped: {e}"

@@ -8,6 +8,7 @@ mod model;
 mod policy;
 pub mod seal;
 mod sql;
+mod sql_audit;
 mod writer;
 
 pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, GENESIS, Verifier};

@@ -8,6 +8,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use sqlx::any::AnyRow;
+use std::sync::LazyLock;
 
 /// An approved (or waiting) tool definition: canonical JSON and its SHA-256.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,30 +202,30 @@ impl PolicyStore for SqlStore {
         interval_us: i64,
         tolerance_us: i64,
     ) -> Result<Admit, StoreError> {
-        let now = match crate::Store::backend(self) {
-            Backend::Postgres => PG_NOW_US.to_string(),
-            // One process: its clock is the only one (the pipeline limits in-process there,
-            // this path serves tests and embedders that want it anyway).
-            Backend::Sqlite => now_us().to_string(),
-        };
         // GCRA in one statement: the cell's row lock serialises concurrent callers of one
-        // key, and a refused call changes nothing.
-        let sql = format!(
-            "INSERT INTO rate_limits AS c (key, tat) VALUES ($1, {now} + $2) ON CONFLICT (key) DO UPDATE SET tat = (CASE WHEN c.tat > {now} THEN c.tat ELSE {now} END) + $3 WHERE c.tat - {now} <= $4 RETURNING tat"
-        );
-        let admitted = sqlx::query(sqlx::AssertSqlSafe(sql))
+        // key, and a refused call changes nothing. The clock is the database's on Postgres
+        // (replicas share it); on SQLite (one process) ours, bound as $5.
+        let (admit, ahead) = match crate::Store::backend(self) {
+            Backend::Postgres => (&*RATE_ADMIT_PG, &*RATE_AHEAD_PG),
+            Backend::Sqlite => (&*RATE_ADMIT_LITE, &*RATE_AHEAD_LITE),
+        };
+        let now = now_us();
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(admit.as_str()))
             .bind(key)
             .bind(interval_us)
             .bind(interval_us)
-            .bind(tolerance_us)
-            .fetch_optional(self.pool())
-            .await?;
-        if admitted.is_some() {
+            .bind(tolerance_us);
+        if crate::Store::backend(self) == Backend::Sqlite {
+            query = query.bind(now);
+        }
+        if query.fetch_optional(self.pool()).await?.is_some() {
             return Ok(Admit::Yes);
         }
-        let sql = format!("SELECT tat - {now} AS ahead FROM rate_limits WHERE key = $1");
-        let ahead: i64 = sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(key)
+        let mut query = sqlx::query(sqlx::AssertSqlSafe(ahead.as_str())).bind(key);
+        if crate::Store::backend(self) == Backend::Sqlite {
+            query = query.bind(now);
+        }
+        let ahead: i64 = query
             .fetch_optional(self.pool())
             .await?
             .map(|r| r.try_get("ahead"))
@@ -260,3 +261,17 @@ fn now_us() -> i64 {
         .map(|d| d.as_micros() as i64)
         .unwrap_or_default()
 }
+
+/// The GCRA statements with the clock each backend uses (built once: sqlx caches prepared
+/// statements by their text).
+fn rate_admit_sql(now: &str) -> String {
+    format!(
+        "INSERT INTO rate_limits AS c (key, tat) VALUES ($1, {now} + $2) ON CONFLICT (key) DO UPDATE SET tat = (CASE WHEN c.tat > {now} THEN c.tat ELSE {now} END) + $3 WHERE c.tat - {now} <= $4 RETURNING tat"
+    )
+}
+static RATE_ADMIT_PG: LazyLock<String> = LazyLock::new(|| rate_admit_sql(PG_NOW_US));
+static RATE_ADMIT_LITE: LazyLock<String> = LazyLock::new(|| rate_admit_sql("$5"));
+static RATE_AHEAD_PG: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT tat - {PG_NOW_US} AS ahead FROM rate_limits WHERE key = $1"));
+static RATE_AHEAD_LITE: LazyLock<String> =
+    LazyLock::new(|| "SELECT tat - $2 AS ahead FROM rate_limits WHERE key = $1".to_string());

@@ -1,7 +1,7 @@
 //! The sqlx implementation of [`Store`] for SQLite and Postgres (portable SQL, one migration set).
 
 use crate::Store;
-use crate::audit::{AuditEntry, AuditRow, Chain, GENESIS};
+use crate::audit::{AuditEntry, AuditRow, Chain};
 use crate::model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
 use async_trait::async_trait;
 use rand::RngCore;
@@ -15,13 +15,6 @@ pub enum Backend {
     Sqlite,
     Postgres,
 }
-
-/// Columns of one audit row, and rows per INSERT (SQLite allows 32766 parameters).
-const AUDIT_COLUMNS: usize = 17;
-const AUDIT_ROWS_PER_INSERT: usize = 256;
-
-/// Arbitrary but fixed: the advisory lock that serialises audit appends across replicas.
-const AUDIT_LOCK: i64 = 0x5357_4244_4155_4454;
 
 pub struct SqlStore {
     pool: AnyPool,
@@ -170,30 +163,6 @@ fn server_from(row: &AnyRow) -> Result<ServerRow, StoreError> {
         last_discovered_at: row.try_get("last_discovered_at")?,
         created_at: row.try_get("created_at")?,
         deleted_at: row.try_get("deleted_at")?,
-    })
-}
-
-fn audit_from(row: &AnyRow) -> Result<AuditRow, StoreError> {
-    Ok(AuditRow {
-        seq: row.try_get("seq")?,
-        entry: AuditEntry {
-            at: row.try_get("at")?,
-            org_id: row.try_get("org_id")?,
-            agent_id: row.try_get("agent_id")?,
-            end_user_id: row.try_get("end_user_id")?,
-            token_id: row.try_get("token_id")?,
-            action_id: row.try_get("action_id")?,
-            server: row.try_get("server")?,
-            verdict: row.try_get("verdict")?,
-            outcome: row.try_get("outcome")?,
-            duration_us: row.try_get("duration_us")?,
-            request_bytes: row.try_get("request_bytes")?,
-            response_bytes: row.try_get("response_bytes")?,
-            detail: row.try_get("detail")?,
-            policy: row.try_get("policy")?,
-        },
-        prev_hash: row.try_get("prev_hash")?,
-        hash: row.try_get("hash")?,
     })
 }
 
@@ -404,77 +373,7 @@ impl Store for SqlStore {
         chain: &Chain,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError> {
-        if entries.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut tx = self.pool.begin().await?;
-        if self.backend == Backend::Postgres {
-            // Replicas append to one chain: one writer at a time, whoever it is.
-            sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                .bind(AUDIT_LOCK)
-                .execute(&mut *tx)
-                .await?;
-        }
-        let last = sqlx::query("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")
-            .fetch_optional(&mut *tx)
-            .await?;
-        let (last_seq, last_hash) = match &last {
-            Some(row) => (
-                row.try_get::<i64, _>("seq")?,
-                row.try_get::<String, _>("hash")?,
-            ),
-            None => (0, GENESIS.to_string()),
-        };
-        let rows = chain.link(last_seq, &last_hash, entries);
-        // Many rows per statement: the point of group commit is few round trips.
-        let per_insert = match self.backend {
-            // sqlx's SQLite driver slows down sharply with very long argument lists.
-            Backend::Sqlite => 16,
-            Backend::Postgres => AUDIT_ROWS_PER_INSERT,
-        };
-        for chunk in rows.chunks(per_insert) {
-            let mut sql = String::from(
-                "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy) VALUES ",
-            );
-            for i in 0..chunk.len() {
-                let base = i * AUDIT_COLUMNS;
-                let params: Vec<String> = (1..=AUDIT_COLUMNS)
-                    .map(|c| format!("${}", base + c))
-                    .collect();
-                if i > 0 {
-                    sql.push_str(", ");
-                }
-                sql.push('(');
-                sql.push_str(&params.join(", "));
-                sql.push(')');
-            }
-            // Built from fixed text and numbered placeholders only; values are bound.
-            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-            for r in chunk {
-                let e = &r.entry;
-                query = query
-                    .bind(r.seq)
-                    .bind(e.at)
-                    .bind(e.org_id.clone())
-                    .bind(e.agent_id.clone())
-                    .bind(e.end_user_id.clone())
-                    .bind(e.token_id.clone())
-                    .bind(e.action_id.clone())
-                    .bind(e.server.clone())
-                    .bind(e.verdict.clone())
-                    .bind(e.outcome.clone())
-                    .bind(e.duration_us)
-                    .bind(e.request_bytes)
-                    .bind(e.response_bytes)
-                    .bind(e.detail.clone())
-                    .bind(r.prev_hash.clone())
-                    .bind(r.hash.clone())
-                    .bind(e.policy.clone());
-            }
-            query.execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
-        Ok(rows)
+        self.append_audit_rows(chain, entries).await
     }
 
     async fn publish_change(&self, change: &crate::Change) -> Result<(), StoreError> {
@@ -593,24 +492,7 @@ impl Store for SqlStore {
     }
 
     async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
-        // An empty string stands for "no filter" (portable across both databases).
-        let rows = sqlx::query(
-            "SELECT * FROM audit WHERE seq > $1 AND at >= $2 AND ($3 = '' OR org_id = $4) AND ($5 = '' OR agent_id = $6) AND ($7 = '' OR action_id = $8) AND ($9 = '' OR outcome = $10) ORDER BY seq LIMIT $11",
-        )
-        .bind(f.after_seq.unwrap_or(0))
-        .bind(f.since_ms.unwrap_or(0))
-        .bind(f.org_id.clone().unwrap_or_default())
-        .bind(f.org_id.clone().unwrap_or_default())
-        .bind(f.agent_id.clone().unwrap_or_default())
-        .bind(f.agent_id.clone().unwrap_or_default())
-        .bind(f.action_id.clone().unwrap_or_default())
-        .bind(f.action_id.clone().unwrap_or_default())
-        .bind(f.outcome.clone().unwrap_or_default())
-        .bind(f.outcome.clone().unwrap_or_default())
-        .bind(f.limit.unwrap_or(1000))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(audit_from).collect()
+        self.audit_rows(f).await
     }
 }
 

@@ -8,7 +8,7 @@ use rmcp::model::{
     CreateMessageRequestParams, CreateMessageResult, CustomRequest, CustomResult, ElicitRequest,
     ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorData, Extensions,
     FormElicitationCapability, Implementation, ListRootsResult, ProgressNotificationParam,
-    ProgressToken, ProtocolVersion, ServerRequest, UrlElicitationCapability,
+    ProgressToken, ProtocolVersion, ServerNotification, ServerRequest, UrlElicitationCapability,
 };
 use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, RoleClient};
 use std::collections::HashMap;
@@ -199,6 +199,15 @@ impl rmcp::ClientHandler for EventHandler {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
+        // Progress the taps did not see (sent on an HTTP server's GET stream) still reaches
+        // a tapped call, by its token.
+        if let Some(tap) = self.taps.by_progress(&params.progress_token) {
+            let notification = ServerNotification::ProgressNotification(
+                rmcp::model::ProgressNotification::new(params),
+            );
+            let _ = tap.try_send(crate::relay::Upcall::Notification(notification));
+            return;
+        }
         let sink = lock(&self.progress).get(&params.progress_token).cloned();
         if let Some(sink) = sink {
             // Progress is advisory: a slow consumer loses updates rather than stalling the connection.

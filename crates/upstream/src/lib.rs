@@ -17,5 +17,5 @@ pub use connection::{ConnectOptions, Connection, Snapshot, result_size};
 pub use error::UpstreamError;
 pub use events::UpstreamEvent;
 pub use http::UpstreamHttp;
-pub use relay::{Upcall, UpcallSender, declined};
+pub use relay::{Declined, Upcall, UpcallSender, declined};
 pub use switchboard_egress::{EgressError, EgressPolicy};

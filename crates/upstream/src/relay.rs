@@ -4,6 +4,7 @@
 use rmcp::model::{ClientResult, ErrorCode, ErrorData, ProgressToken, RequestId, ServerRequest};
 use rmcp::model::{ServerJsonRpcMessage, ServerNotification};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tokio::sync::{mpsc, oneshot};
 
@@ -33,21 +34,26 @@ pub struct CallTap(pub UpcallSender);
 #[derive(Clone, Default)]
 pub struct Taps {
     inner: Arc<Mutex<TapTable>>,
+    /// Calls in flight on this connection, tapped or not: a request that cannot be tied to
+    /// a call is routed only when exactly one call is running.
+    running: Arc<AtomicUsize>,
 }
 
 #[derive(Default)]
 struct TapTable {
     by_id: HashMap<RequestId, UpcallSender>,
     by_progress: HashMap<ProgressToken, UpcallSender>,
-    /// Calls in flight on this connection, tapped or not: a request that cannot be tied to
-    /// a call is routed only when exactly one call is running.
-    running: usize,
 }
 
 impl Taps {
     /// Records a tapped call under its request id and progress token, when it is sent (the
     /// transport taps do this, before any answer can arrive).
     pub fn insert(&self, id: RequestId, progress: Option<ProgressToken>, tap: UpcallSender) {
+        // A call abandoned before its request went out has already removed its routes:
+        // recording it now would leave them behind for good.
+        if tap.is_closed() {
+            return;
+        }
         let mut table = lock(&self.inner);
         table.by_id.insert(id, tap.clone());
         if let Some(token) = progress {
@@ -66,8 +72,10 @@ impl Taps {
 
     /// Counts a call as running (tapped or not) until the guard drops.
     pub fn running(&self) -> RunningGuard {
-        lock(&self.inner).running += 1;
-        RunningGuard { taps: self.clone() }
+        self.running.fetch_add(1, Ordering::Relaxed);
+        RunningGuard {
+            running: self.running.clone(),
+        }
     }
 
     pub fn by_id(&self, id: &RequestId) -> Option<UpcallSender> {
@@ -80,9 +88,13 @@ impl Taps {
 
     /// The one call in flight, when exactly one runs and it accepts upcalls.
     pub fn sole(&self) -> Option<UpcallSender> {
-        let table = lock(&self.inner);
-        match (table.running, table.by_id.len()) {
-            (1, 1) => table.by_id.values().next().cloned(),
+        if self.running.load(Ordering::Relaxed) != 1 {
+            return None;
+        }
+        let mut table = lock(&self.inner);
+        table.by_id.retain(|_, tap| !tap.is_closed());
+        match table.by_id.len() {
+            1 => table.by_id.values().next().cloned(),
             _ => None,
         }
     }
@@ -104,13 +116,12 @@ impl Drop for TapGuard {
 }
 
 pub struct RunningGuard {
-    taps: Taps,
+    running: Arc<AtomicUsize>,
 }
 
 impl Drop for RunningGuard {
     fn drop(&mut self) {
-        let mut table = lock(&self.taps.inner);
-        table.running = table.running.saturating_sub(1);
+        self.running.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -131,14 +142,26 @@ pub(crate) fn is_call_notification(notification: &ServerNotification) -> bool {
     }
 }
 
-/// The quick test before parsing an SSE event: only notifications are taken.
-pub(crate) fn may_be_call_notification(data: &str) -> bool {
-    data.contains("\"notifications/")
-}
+/// The methods of the notifications a call's caller gets (see `is_call_notification`).
+const CALL_NOTIFICATIONS: [&str; 3] = [
+    "notifications/progress",
+    "notifications/message",
+    "notifications/elicitation/complete",
+];
 
-/// Parses an event's data as a notification the call should get, if it is one.
+/// Parses an event's data as a notification the call should get, if it is one. Only the
+/// top-level `method` is read first (borrowed, no copy): results and other messages are left
+/// for rmcp to parse once.
 pub(crate) fn call_notification(data: &str) -> Option<ServerNotification> {
-    if !may_be_call_notification(data) {
+    #[derive(serde::Deserialize)]
+    struct Probe<'a> {
+        #[serde(borrow)]
+        method: Option<std::borrow::Cow<'a, str>>,
+        id: Option<serde::de::IgnoredAny>,
+    }
+    let probe: Probe = serde_json::from_str(data).ok()?;
+    let method = probe.method?;
+    if probe.id.is_some() || !CALL_NOTIFICATIONS.contains(&method.as_ref()) {
         return None;
     }
     match serde_json::from_str::<ServerJsonRpcMessage>(data).ok()? {
@@ -156,23 +179,46 @@ pub(crate) async fn ask(
     what: &str,
 ) -> Result<ClientResult, ErrorData> {
     let Some(tap) = tap else {
-        return Err(declined(what));
+        return Err(declined(what, Declined::NoCall));
     };
     let (reply, answer) = oneshot::channel();
     if tap.send(Upcall::Request { request, reply }).await.is_err() {
-        return Err(declined(what));
+        return Err(declined(what, Declined::CallEnded));
     }
-    answer.await.unwrap_or_else(|_| Err(declined(what)))
+    answer
+        .await
+        .unwrap_or_else(|_| Err(declined(what, Declined::CallEnded)))
 }
 
-/// The protocol's refusal when no caller can answer `what` (no call it belongs to, the
-/// caller did not declare the capability, or it came over REST or a CLI without a terminal).
-pub fn declined(what: &str) -> ErrorData {
+/// Why a server-to-client request could not be relayed.
+#[derive(Debug, Clone, Copy)]
+pub enum Declined {
+    /// Not tied to one call: no call in flight, several on a transport that cannot say
+    /// which, or the call came over REST or a CLI.
+    NoCall,
+    /// The call it belonged to had already ended.
+    CallEnded,
+    /// The caller did not declare the capability.
+    NotDeclared,
+    /// The caller's protocol revision has no way to carry it.
+    NotOnRevision,
+}
+
+/// The protocol's refusal when no caller can answer `what`, saying why and what would help.
+pub fn declined(what: &str, why: Declined) -> ErrorData {
+    let reason = match why {
+        Declined::NoCall => {
+            "it is not tied to one call with a caller that can answer (a server shared by several calls on stdio or HTTP+SSE, or a call made over REST or `switchboard call`); call over /mcp or `switchboard stdio` with a client that answers it"
+        }
+        Declined::CallEnded => "the call it belongs to has ended",
+        Declined::NotDeclared => {
+            "the caller did not declare the capability; use a client that declares it"
+        }
+        Declined::NotOnRevision => "the caller's protocol revision cannot carry it",
+    };
     ErrorData::new(
         ErrorCode::METHOD_NOT_FOUND,
-        format!(
-            "{what} cannot be relayed: no caller of this server's call can answer it (it was not tied to one call, or its caller did not declare the capability)"
-        ),
+        format!("{what} cannot be relayed: {reason}"),
         None,
     )
 }

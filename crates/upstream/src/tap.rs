@@ -175,7 +175,15 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for TapTransport<T> {
                     _ => self.taps.sole(),
                 };
                 if let Some(tap) = tap {
-                    let _ = tap.send(Upcall::Notification(n.notification.clone())).await;
+                    // One connection serves every call here: a caller that is slow (or a
+                    // call parked between 2026-07-28 rounds) loses notifications rather than
+                    // stalling the others.
+                    if tap
+                        .try_send(Upcall::Notification(n.notification.clone()))
+                        .is_err()
+                    {
+                        tracing::debug!("a call's notification dropped: its caller is busy");
+                    }
                     continue;
                 }
             }

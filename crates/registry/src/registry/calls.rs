@@ -9,7 +9,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 use switchboard_core::{
-    CallContext, CallError, CallRecord, Caller, Effect, ErrorKind, ServerStatus, ToolRef, Verdict,
+    CallContext, CallError, CallRecord, Caller, ErrorKind, ServerStatus, ToolRef, Verdict,
     Visibility,
 };
 use switchboard_upstream::{CallOptions, Connection, UpstreamError, result_size};
@@ -36,8 +36,14 @@ impl Registry {
         let outcome = match tool {
             None => Err(self.unknown_tool(exposed)),
             Some(tool) => {
-                self.guarded_call(tool, arguments, opts, &mut verdicts)
-                    .await
+                self.guarded_call(
+                    tool,
+                    arguments,
+                    opts,
+                    (&caller, end_user_id.as_deref()),
+                    &mut verdicts,
+                )
+                .await
             }
         };
         if let Some(observer) = &self.inner.observer {
@@ -66,31 +72,24 @@ impl Registry {
         tool: &ExposedTool,
         arguments: Option<Value>,
         opts: CallOptions,
+        (caller, end_user): (&Caller, Option<&str>),
         verdicts: &mut Vec<Verdict>,
     ) -> Result<CallToolResult, CallError> {
         let arguments = object_arguments(arguments)?;
+        // Quarantine comes from the guard's review, so the guard also enforces it.
         let guard = self.guard();
-        if let (Some(reason), None) = (tool.quarantined(), &guard) {
-            verdicts.push(Verdict::new("review", Effect::Deny).reason(reason));
-            return Err(CallError::new(
-                ErrorKind::PolicyDenied,
-                format!("{} is quarantined: {reason}", tool.exposed_name),
-            ));
-        }
         let tool_ref = ToolRef {
             owner: &self.inner.owner,
             server: &tool.server,
             tool: &tool.upstream_name,
             action: &tool.action_id,
         };
-        let caller = opts.caller.clone();
-        let end_user = opts.end_user_id.clone();
         if let Some(guard) = &guard {
             let admission = guard
                 .admit(CallContext {
                     tool: tool_ref,
-                    caller: &caller,
-                    end_user: end_user.as_deref(),
+                    caller,
+                    end_user,
                     arguments: arguments.as_ref(),
                     quarantined: tool.quarantined(),
                 })
@@ -118,8 +117,8 @@ impl Registry {
             };
             let call = CallContext {
                 tool: tool_ref,
-                caller: &caller,
-                end_user: end_user.as_deref(),
+                caller,
+                end_user,
                 arguments: None,
                 quarantined: None,
             };
@@ -165,15 +164,10 @@ impl Registry {
         let Ok(slug) = switchboard_core::ServerSlug::parse(server) else {
             return false;
         };
-        // A server's visibility is that of a tool no allowlist names.
-        let action = switchboard_core::ActionId::new(&slug, "*");
-        let probe = [ToolRef {
-            owner: &self.inner.owner,
-            server: &slug,
-            tool: "*",
-            action: &action,
-        }];
-        guard.visibility(caller, &probe).await.first() == Some(&Visibility::Visible)
+        guard
+            .server_visibility(caller, &self.inner.owner, &slug)
+            .await
+            == Visibility::Visible
     }
 
     /// Why `exposed` names no tool: unknown, or (likely) one of a server whose tools are not

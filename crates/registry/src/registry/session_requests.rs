@@ -4,6 +4,7 @@
 
 use super::{Registry, read};
 use rmcp::model::{CompleteRequestParams, CompleteResult, LoggingLevel, Reference};
+use std::sync::atomic::Ordering;
 use switchboard_core::{CallError, ErrorKind};
 use switchboard_upstream::CallOptions;
 
@@ -57,9 +58,13 @@ impl Registry {
         .await
     }
 
-    /// Asks every running server that offers logging for lines at `level` and above (the
-    /// gateway passes the most verbose level any session asked for; each session filters).
+    /// Asks every running server that offers logging for lines at `level` and above, when
+    /// no session asked for a level as verbose before (each session filters to its own).
     pub async fn set_log_level(&self, level: LoggingLevel) {
+        let rank = level as u8; // declared from debug (0) to emergency (7)
+        if self.inner.log_level.fetch_min(rank, Ordering::Relaxed) <= rank {
+            return;
+        }
         let entries: Vec<_> = read(&self.inner.servers).clone();
         for entry in entries {
             if let Some(conn) = entry.live_connection()

@@ -64,24 +64,18 @@ impl FromRequestParts<ApiState> for ApiCaller {
                     "send Authorization: Bearer <API token> (switchboard token create)".into(),
                 )
             })?;
-        let unknown = || ApiError::Unauthenticated("unknown or revoked API token".into());
-        let token = state
-            .store
-            .token_by_hash(&hash_api_token(token))
-            .await?
-            .filter(|t| t.revoked_at.is_none())
-            .ok_or_else(unknown)?;
-        let org = state.store.org(&token.org_id).await?.ok_or_else(unknown)?;
-        Ok(ApiCaller { org, token })
+        state.caller_for_token(token).await
     }
 }
 
 impl ApiState {
-    /// The org an API token presented on `/mcp` stands for: a live token of an org with
-    /// the integrations feature, with `integrations:manage` (calling tools acts on them, as
-    /// the REST invoke route does).
-    pub async fn org_caller(&self, token: &str) -> Result<crate::gateway::OrgCaller, ApiError> {
-        let unknown = || ApiError::Unauthenticated("unknown or revoked API token".into());
+    /// The live token `token` and its org, or `unauthenticated`.
+    async fn caller_for_token(&self, token: &str) -> Result<ApiCaller, ApiError> {
+        let unknown = || {
+            ApiError::Unauthenticated(
+                "unknown or revoked API token: create one with `switchboard token create`".into(),
+            )
+        };
         let token = self
             .store
             .token_by_hash(&hash_api_token(token))
@@ -89,7 +83,14 @@ impl ApiState {
             .filter(|t| t.revoked_at.is_none())
             .ok_or_else(unknown)?;
         let org = self.store.org(&token.org_id).await?.ok_or_else(unknown)?;
-        let caller = ApiCaller { org, token };
+        Ok(ApiCaller { org, token })
+    }
+
+    /// The org an API token presented on `/mcp` stands for: a live token of an org with
+    /// the integrations feature, with `integrations:manage` (calling tools acts on them, as
+    /// the REST invoke route does).
+    pub async fn org_caller(&self, token: &str) -> Result<crate::gateway::OrgCaller, ApiError> {
+        let caller = self.caller_for_token(token).await?;
         caller.require(MANAGE)?;
         Ok(crate::gateway::OrgCaller {
             org_id: caller.org.id,

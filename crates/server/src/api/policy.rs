@@ -9,6 +9,7 @@ use axum::extract::{Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use switchboard_core::Owner;
+use switchboard_policy::ApproveError;
 use switchboard_store::{Change, ChangeKind};
 
 pub async fn get(
@@ -18,7 +19,7 @@ pub async fn get(
     caller.require(VIEW)?;
     let doc = state
         .pipeline
-        .org_doc(&caller.org.id)
+        .read_org_doc(&caller.org.id)
         .await
         .map_err(ApiError::Internal)?;
     Ok(Json(json!({"org": caller.org.name, "policy": doc})))
@@ -120,7 +121,11 @@ pub async fn approve(
             &by,
         )
         .await
-        .map_err(ApiError::NotFound)?;
+        .map_err(|e| match e {
+            ApproveError::NothingWaiting(m) => ApiError::NotFound(m),
+            ApproveError::Changed(m) => ApiError::Conflict(m),
+            ApproveError::Store(m) => ApiError::Internal(m),
+        })?;
     let org = match &owner {
         Owner::Org(id) => id.clone(),
         Owner::Operator => String::new(),

@@ -201,29 +201,12 @@ pub fn spawn_jobs(
         .min()
         .unwrap_or(Duration::from_secs(60))
         .clamp(Duration::from_secs(1), Duration::from_secs(60));
+    // Postgres replicas and the CLI announce approvals with a change notice; on SQLite none
+    // reaches us, so approvals made by `switchboard tools approve` are polled for.
+    if state.store.backend() != switchboard_store::Backend::Postgres {
+        tokio::spawn(poll_pins(state.clone(), shutdown.clone()));
+    }
     tokio::spawn(async move {
-        // Approvals made by `switchboard tools approve` in another process are picked up
-        // within a few seconds on SQLite, where no change notice reaches us.
-        let pins_state = state.clone();
-        let pins_shutdown = shutdown.clone();
-        let notified = pins_state.store.backend() == switchboard_store::Backend::Postgres;
-        tokio::spawn(async move {
-            if notified {
-                // Postgres replicas and the CLI announce approvals with a change notice.
-                return;
-            }
-            loop {
-                tokio::select! {
-                    () = pins_shutdown.cancelled() => return,
-                    () = tokio::time::sleep(PIN_POLL) => {}
-                }
-                match pins_state.pipeline.reload_pins().await {
-                    Ok(true) => pins_state.review_all(),
-                    Ok(false) => {}
-                    Err(e) => tracing::debug!("cannot read the tool pins: {e}"),
-                }
-            }
-        });
         loop {
             for (job, every) in &jobs {
                 run_if_due(&state, job, *every, &options).await;
@@ -282,5 +265,20 @@ async fn run_if_due(state: &ApiState, job: &str, every: Duration, options: &JobO
             tracing::info!(job, replica = %state.replica, "scheduled job ran here: {summary}")
         }
         Err(e) => tracing::warn!(job, "scheduled job failed: {e:?}"),
+    }
+}
+
+/// Picks up tool approvals made by another process within `PIN_POLL` (SQLite only).
+async fn poll_pins(state: ApiState, shutdown: CancellationToken) {
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = tokio::time::sleep(PIN_POLL) => {}
+        }
+        match state.pipeline.reload_pins().await {
+            Ok(true) => state.review_all(),
+            Ok(false) => {}
+            Err(e) => tracing::debug!("cannot read the tool pins: {e}"),
+        }
     }
 }

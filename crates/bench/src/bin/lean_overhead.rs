@@ -1,0 +1,267 @@
+//! The overhead bench with a lean load generator: raw JSON-RPC over HTTP/1.1 keep-alive
+//! (reqwest, one MCP session per caller, no SDK), so the gateway's own cost shows instead of
+//! hiding behind an SDK client's. Calls `echo` on the rmcp echo server directly, through this
+//! build's `switchboard serve`, and through `BENCH_BEFORE=/path/to/older/switchboard` when
+//! given, alternating targets each round; prints p50 latency, calls/s and the CPU time per
+//! call of the gateway and of this generator, read from /proc.
+//!
+//! Run: `cargo build --release -p switchboard -p switchboard-testkit -p switchboard-bench`,
+//! then `target/release/lean-overhead` (BENCH_CALLERS, BENCH_CALLS, BENCH_ROUNDS).
+
+#[path = "../procs.rs"]
+#[allow(dead_code)]
+mod procs;
+
+use anyhow::{Context, ensure};
+use serde_json::json;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const ACCEPT: &str = "application/json, text/event-stream";
+const VERSION: &str = "2025-06-18";
+
+/// One MCP session over a keep-alive connection.
+struct Session {
+    http: reqwest::Client,
+    url: String,
+    id: Option<String>,
+    next: u64,
+}
+
+impl Session {
+    async fn open(url: &str) -> anyhow::Result<Self> {
+        let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(1)
+            .build()?;
+        let mut session = Self {
+            http,
+            url: url.to_string(),
+            id: None,
+            next: 1,
+        };
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": VERSION, "capabilities": {},
+            "clientInfo": {"name": "lean-overhead", "version": "1"}}});
+        let response = session.post(&init).await?;
+        session.id = response
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        response.bytes().await?;
+        let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        session.post(&done).await?.bytes().await?;
+        Ok(session)
+    }
+
+    async fn post(&self, body: &serde_json::Value) -> anyhow::Result<reqwest::Response> {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("accept", ACCEPT)
+            .header("mcp-protocol-version", VERSION)
+            .json(body);
+        if let Some(id) = &self.id {
+            request = request.header("mcp-session-id", id);
+        }
+        let response = request.send().await?;
+        ensure!(response.status().is_success(), "HTTP {}", response.status());
+        Ok(response)
+    }
+
+    /// One `tools/call`, timed from send to the whole answer read.
+    async fn call(&mut self, tool: &str) -> anyhow::Result<Duration> {
+        self.next += 1;
+        let body = json!({"jsonrpc": "2.0", "id": self.next, "method": "tools/call",
+            "params": {"name": tool, "arguments": {"text": "ping"}}});
+        let started = Instant::now();
+        let answer = self.post(&body).await?.bytes().await?;
+        let elapsed = started.elapsed();
+        let text = std::str::from_utf8(&answer)?;
+        ensure!(
+            text.contains("\"result\"") && !text.contains("\"isError\":true"),
+            "call failed: {text}"
+        );
+        Ok(elapsed)
+    }
+}
+
+struct Run {
+    p50: Duration,
+    per_second: f64,
+    gateway_cpu: Duration,
+    generator_cpu: Duration,
+}
+
+/// `callers` sessions making `calls` calls each, at once; CPU per call of `gateway` (if any).
+async fn run(
+    url: &str,
+    tool: &str,
+    callers: usize,
+    calls: usize,
+    gateway: Option<u32>,
+) -> anyhow::Result<Run> {
+    let mut sessions = Vec::with_capacity(callers);
+    for _ in 0..callers {
+        let mut s = Session::open(url).await?;
+        for _ in 0..20 {
+            s.call(tool).await?;
+        }
+        sessions.push(s);
+    }
+    let pids: Vec<(&'static str, u32)> = [("generator", std::process::id())]
+        .into_iter()
+        .chain(gateway.map(|pid| ("gateway", pid)))
+        .collect();
+    let before = procs::cpu_times(&pids);
+    let started = Instant::now();
+    let results = futures::future::join_all(sessions.iter_mut().map(|s| async move {
+        let mut latencies = Vec::with_capacity(calls);
+        for _ in 0..calls {
+            latencies.push(s.call(tool).await?);
+        }
+        anyhow::Ok(latencies)
+    }))
+    .await;
+    let wall = started.elapsed();
+    let cpu = procs::cpu_delta(&before, &procs::cpu_times(&pids));
+    let mut all = Vec::new();
+    for r in results {
+        all.extend(r?);
+    }
+    all.sort();
+    let n = all.len() as u32;
+    Ok(Run {
+        p50: all[all.len() / 2],
+        per_second: all.len() as f64 / wall.as_secs_f64(),
+        gateway_cpu: cpu.get("gateway").copied().unwrap_or_default() / n,
+        generator_cpu: cpu.get("generator").copied().unwrap_or_default() / n,
+    })
+}
+
+async fn gateway(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs::Spawned> {
+    let data = data.to_str().context("data path")?;
+    let config = config.to_str().context("config path")?;
+    let args = [
+        "serve",
+        "--dev",
+        "--listen",
+        "127.0.0.1:0",
+        "--log",
+        "warn",
+        "--data",
+        data,
+        "-c",
+        config,
+    ];
+    procs::Spawned::start(
+        bin.to_path_buf(),
+        &args,
+        "switchboard listening on ",
+        Some("switchboard ready: 1/1"),
+    )
+    .await
+    .with_context(|| format!("start {}", bin.display()))
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let get = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (callers, calls, rounds) = (
+        get("BENCH_CALLERS", 32),
+        get("BENCH_CALLS", 200),
+        get("BENCH_ROUNDS", 3),
+    );
+    let bin = procs::release_dir()?;
+    let upstream = procs::Spawned::start(
+        bin.join("echo-server"),
+        &["--http", "127.0.0.1:0"],
+        "listening on ",
+        None,
+    )
+    .await
+    .context("start echo-server")?;
+    let dir = tempfile::tempdir()?;
+    let config = dir.path().join("mcp.json");
+    std::fs::write(
+        &config,
+        serde_json::to_vec(
+            &json!({"mcpServers": {"echo": {"type": "http", "url": upstream.url}}}),
+        )?,
+    )?;
+    let mut targets = vec![(
+        "direct".to_string(),
+        upstream.url.clone(),
+        "echo",
+        None,
+        None,
+    )];
+    let this = gateway(&bin.join("switchboard"), &config, &dir.path().join("this")).await?;
+    targets.push((
+        "this build".into(),
+        this.url.clone(),
+        "echo__echo",
+        Some(this.pid),
+        Some(this),
+    ));
+    if let Ok(before) = std::env::var("BENCH_BEFORE") {
+        let old = gateway(Path::new(&before), &config, &dir.path().join("before")).await?;
+        targets.push((
+            format!("before ({before})"),
+            old.url.clone(),
+            "echo__echo",
+            Some(old.pid),
+            Some(old),
+        ));
+    }
+    println!(
+        "lean-overhead: raw JSON-RPC over keep-alive HTTP, {rounds} rounds alternating targets (medians)"
+    );
+    for (mode, n_callers, n_calls) in [("1 caller", 1, calls * 4), ("32 callers", callers, calls)] {
+        let mut rows: Vec<Vec<Run>> = targets.iter().map(|_| Vec::new()).collect();
+        for _ in 0..rounds {
+            for (i, (_, url, tool, pid, _)) in targets.iter().enumerate() {
+                rows[i].push(run(url, tool, n_callers, n_calls, *pid).await?);
+            }
+        }
+        println!("\n{mode} ({n_calls} calls per caller)");
+        println!(
+            "{:<60} {:>9} {:>10} {:>9} {:>14} {:>14}",
+            "target", "p50 µs", "calls/s", "× direct", "gateway CPU", "generator CPU"
+        );
+        let direct_rate = median(rows[0].iter().map(|r| r.per_second).collect());
+        let direct_p50 = median(rows[0].iter().map(|r| r.p50.as_micros() as f64).collect());
+        for ((name, ..), runs) in targets.iter().zip(&rows) {
+            let p50 = median(runs.iter().map(|r| r.p50.as_micros() as f64).collect());
+            let rate = median(runs.iter().map(|r| r.per_second).collect());
+            let gw = median(
+                runs.iter()
+                    .map(|r| r.gateway_cpu.as_micros() as f64)
+                    .collect(),
+            );
+            let generator = median(
+                runs.iter()
+                    .map(|r| r.generator_cpu.as_micros() as f64)
+                    .collect(),
+            );
+            println!(
+                "{name:<60} {p50:>9.0} {rate:>10.0} {:>9.2} {:>11.0} µs {:>11.0} µs   (+{:.0} µs p50)",
+                rate / direct_rate,
+                gw,
+                generator,
+                p50 - direct_p50
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! Upstream OAuth through the registry: finishing a browser authorization, recording a
+//! failed one, and starting over.
+
+use super::Registry;
+use crate::entry::ServerInfo;
+use switchboard_core::ServerStatus;
+
+impl Registry {
+    /// Token store, pending authorizations and redirect base, when OAuth servers are served.
+    pub fn oauth(&self) -> Option<&switchboard_upstream::auth::OAuthContext> {
+        self.inner.connect.oauth.as_ref()
+    }
+
+    /// Finishes the authorization flow `state` belongs to (the browser came back with `code`):
+    /// the tokens are saved; the caller reconnects the server it names.
+    pub async fn complete_authorization(
+        &self,
+        state: &str,
+        code: &str,
+        issuer: Option<&str>,
+    ) -> Result<switchboard_upstream::auth::AuthorizationDone, switchboard_upstream::auth::FlowError>
+    {
+        let connect = &self.inner.connect;
+        let Some(ctx) = &connect.oauth else {
+            return Err(switchboard_upstream::auth::FlowError::NoOAuth);
+        };
+        ctx.flows
+            .complete(state, code, issuer, &connect.http, ctx)
+            .await
+    }
+
+    /// Records that the authorization `name` waits for (the one whose link carries `flow`,
+    /// its `state` value) did not finish (refused, failed exchange): it leaves
+    /// `authenticating` for `error` with the reason. Any other callback (an old link, a
+    /// made-up one) changes nothing.
+    pub fn authorization_failed(&self, name: &str, flow: &str, why: &str) {
+        let Some(entry) = self.entry(name) else {
+            return;
+        };
+        {
+            let mut state = entry.state();
+            let this_flow = state.authorize_url.as_deref().is_some_and(|url| {
+                url::Url::parse(url)
+                    .is_ok_and(|u| u.query_pairs().any(|(k, v)| k == "state" && v == flow))
+            });
+            if state.status != Some(ServerStatus::Authenticating) || !this_flow {
+                return;
+            }
+            // (No connection is open while it waits.)
+            let _ = state.refuse(format!(
+                "the authorization did not finish: {why}; reauthorize to try again"
+            ));
+        }
+        self.publish(&entry);
+    }
+
+    /// Starts a new authorization for a server with the authorization code flow (its
+    /// connection is closed and it waits in `authenticating` with the URL to open). The error
+    /// says why not: no such server, or no flow to run.
+    pub async fn reauthorize(&self, name: &str) -> Result<ServerInfo, String> {
+        let entry = self
+            .entry(name)
+            .ok_or_else(|| format!("no server {name}"))?;
+        let has_flow = matches!(
+            &entry.spec.transport,
+            switchboard_core::Transport::Http(http)
+                if matches!(http.oauth, Some(switchboard_core::OAuthSpec::AuthorizationCode { .. }))
+        );
+        if !has_flow || self.inner.connect.oauth.is_none() {
+            return Err(format!(
+                "server {name} has no authorization flow to run again (only auth type authorizationCode has one); change its credentials instead"
+            ));
+        }
+        let asked = switchboard_upstream::UpstreamError::Unauthorized(
+            "a new authorization was requested".into(),
+        );
+        entry.authorize(&asked, &self.inner.connect, false).await;
+        Ok(self.publish(&entry))
+    }
+}

@@ -1,0 +1,97 @@
+//! What the gateway answers besides upstream results: failed calls as tool results with
+//! their kind, protocol errors, the visible items of a listing, and list-changed forwarding.
+
+use super::{KIND_META_KEY, View};
+use rmcp::model::{CallToolResult, ContentBlock, ErrorData, JsonObject, MetaObject};
+use rmcp::service::{Peer, RoleServer};
+use serde_json::{Value, json};
+use switchboard_core::{CallError, ErrorKind};
+use switchboard_registry::Registry;
+
+/// The items (resources, templates, prompts) of every registry in `view` whose server the
+/// caller sees; each server's visibility is asked once.
+pub(super) async fn visible_items<T>(
+    view: &View,
+    items: impl Fn(&switchboard_registry::Catalog) -> Vec<(switchboard_core::ServerSlug, T)>,
+) -> Vec<T> {
+    let mut seen: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
+    let mut out = Vec::new();
+    for registry in &view.registries {
+        for (server, item) in items(&registry.catalog()) {
+            let key = format!("{}|{server}", registry.owner().key());
+            let visible = match seen.get(&key) {
+                Some(v) => *v,
+                None => {
+                    let v = registry.server_visible(&view.caller, server.as_str()).await;
+                    seen.insert(key, v);
+                    v
+                }
+            };
+            if visible {
+                out.push(item);
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn new_instance() -> std::sync::Arc<str> {
+    switchboard_store::new_id("session").into()
+}
+
+pub(super) fn failed_result(error: CallError) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(format!(
+        "{}: {}",
+        error.kind, error.message
+    ))]);
+    let mut meta = JsonObject::new();
+    meta.insert(
+        KIND_META_KEY.into(),
+        json!({"kind": error.kind.as_str(), "message": error.message}),
+    );
+    let mut meta = Value::Object(meta);
+    if let Some(ms) = error.retry_after_ms {
+        meta[KIND_META_KEY]["retry_after_ms"] = json!(ms);
+    }
+    result.meta = match meta {
+        Value::Object(meta) => Some(MetaObject(meta)),
+        _ => None,
+    };
+    result
+}
+
+pub(super) fn agents_get_actions_only() -> ErrorData {
+    error_data(CallError::new(
+        ErrorKind::PolicyDenied,
+        "agent endpoints offer the agent's enabled actions only; resources and prompts are served on /mcp",
+    ))
+}
+
+pub(super) fn error_data(error: CallError) -> ErrorData {
+    let data = Some(json!({"kind": error.kind.as_str()}));
+    match error.kind {
+        ErrorKind::InvalidRequest | ErrorKind::ToolNotFound => {
+            ErrorData::invalid_params(error.message, data)
+        }
+        _ => ErrorData::internal_error(error.message, data),
+    }
+}
+
+/// Re-announces catalogue changes to one downstream peer until it goes away.
+pub(super) fn forward_changes(registry: &Registry, peer: Peer<RoleServer>) {
+    let mut changes = registry.subscribe();
+    tokio::spawn(async move {
+        loop {
+            match changes.recv().await {
+                Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
+            }
+            let sent = peer.notify_tool_list_changed().await.is_ok()
+                && peer.notify_resource_list_changed().await.is_ok()
+                && peer.notify_prompt_list_changed().await.is_ok();
+            if !sent || peer.is_transport_closed() {
+                return;
+            }
+        }
+    });
+}
