@@ -149,15 +149,19 @@ const CALL_NOTIFICATIONS: [&str; 3] = [
     "notifications/elicitation/complete",
 ];
 
-/// Parses an event's data as a notification the call should get, if it is one. Only the
-/// top-level `method` is read first (borrowed, no copy): results and other messages are left
-/// for rmcp to parse once.
+/// Parses an event's data as a notification the call should get, if it is one. Only events
+/// that mention a notification method are probed, and only their top-level `method` is read
+/// before the full parse: results are left for rmcp to parse once.
 pub(crate) fn call_notification(data: &str) -> Option<ServerNotification> {
     #[derive(serde::Deserialize)]
     struct Probe<'a> {
         #[serde(borrow)]
         method: Option<std::borrow::Cow<'a, str>>,
         id: Option<serde::de::IgnoredAny>,
+    }
+    // Most events are results: a substring test spares them any parsing here.
+    if !data.contains("\"notifications/") {
+        return None;
     }
     let probe: Probe = serde_json::from_str(data).ok()?;
     let method = probe.method?;
