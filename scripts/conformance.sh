@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# The official MCP conformance suite: its client suites `core` and `auth` with Switchboard as
-# the client (scripts/conformance/client.sh makes the scenario's server Switchboard's one
-# upstream and calls a tool through the gateway; known failures with their reasons are in
-# scripts/conformance/baseline.yml), then the `dns-rebinding-protection` server scenario
-# against `switchboard serve` on loopback. Installs Node 22 (npm package node@22) and the
-# suite into .fixtures/conformance; needs the debug binary (scripts/test.sh builds it).
+# The official MCP conformance suite (@modelcontextprotocol/conformance, with Node 22 from npm,
+# both installed into .fixtures/conformance; needs the debug binary, which scripts/test.sh builds):
+# - its client suites `core` and `auth` with Switchboard as the client
+#   (scripts/conformance/client.sh makes the scenario's server Switchboard's one upstream and
+#   calls a tool through the gateway; known failures and their reasons would be listed in
+#   scripts/conformance/baseline.yml);
+# - its `server` suite against tests/fixtures/conformance_server.mjs (TypeScript SDK) alone, then
+#   through `switchboard serve --naming "{tool}"` with that fixture as a stdio and as a
+#   Streamable HTTP upstream: every scenario that passes alone must pass through the gateway,
+#   unless scripts/conformance/server-baseline.txt names it with a reason;
+# - the `dns-rebinding-protection` scenario against `switchboard serve` (part of the above).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 fx="$root/.fixtures/conformance"
@@ -25,17 +30,70 @@ for suite in core auth; do
   sed -n '/=== SUITE SUMMARY ===/,$p' "$fx/client-$suite.log"
 done
 
-cfg="$(mktemp -d)"
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$cfg"' EXIT
-printf '{"mcpServers": {"time": {"command": "%s", "args": ["-m", "mcp_server_time"]}}}\n' \
-  "$root/.fixtures/venv/bin/python" > "$cfg/mcp.json"
-SWITCHBOARD_DATA="$cfg/data" "$bin" serve --listen 127.0.0.1:0 -c "$cfg/mcp.json" 2> "$cfg/serve.log" &
-pid=$!
-# Wait (at most 60 s) for the line that says every server was tried.
-timeout 60 grep -m1 -q '^switchboard ready' <(tail -n +1 -f "$cfg/serve.log") || true
-url="$(sed -n 's/^switchboard listening on //p' "$cfg/serve.log")"
-[ -n "$url" ] || { echo "switchboard did not start"; cat "$cfg/serve.log"; exit 1; }
-# The scenario needs a localhost URL (it swaps the Host header to simulate rebinding).
-url="${url/127.0.0.1/localhost}"
-"$node22" "$suite_js" server --url "$url" --scenario dns-rebinding-protection | tee "$cfg/result.txt"
-grep -q "0 failed" "$cfg/result.txt"
+work="$(mktemp -d)"
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+# Waits (at most 60 s) for a process's `LINE_PREFIX…` line in LOG and prints the rest of it.
+await_line() { # LOG LINE_PREFIX
+  timeout 60 grep -m1 -q "^$2" <(tail -n +1 -f "$1") || true
+  sed -n "s/^$2//p" "$1" | head -1
+}
+
+# Starts `switchboard serve` on CONFIG (every server tried first); sets `url` to its /mcp URL
+# with host `localhost` (dns-rebinding-protection swaps the Host header to simulate rebinding).
+gateway() { # NAME CONFIG [ARG…]
+  local name="$1" config="$2"
+  shift 2
+  SWITCHBOARD_DATA="$work/$name-data" "$bin" serve --dev --listen 127.0.0.1:0 -c "$config" "$@" \
+    > /dev/null 2> "$work/$name.log" &
+  pids+=($!)
+  await_line "$work/$name.log" 'switchboard ready' >/dev/null
+  url="$(await_line "$work/$name.log" 'switchboard listening on ')"
+  [ -n "$url" ] || { echo "switchboard ($name) did not start"; cat "$work/$name.log"; exit 1; }
+  url="${url/127.0.0.1/localhost}"
+}
+
+# Runs the whole server suite against URL; prints the scenarios that passed.
+server_suite() { # NAME URL
+  rm -rf "$fx/server-$1"
+  "$node22" "$suite_js" server --url "$2" --suite all -o "$fx/server-$1" > "$fx/server-$1.log" 2>&1 || true
+  python3 "$root/scripts/conformance/passed.py" "$fx/server-$1"
+}
+
+fixture="$root/tests/fixtures/conformance_server.mjs"
+"$node22" "$fixture" http > "$work/fixture.log" 2>&1 &
+pids+=($!)
+fixture_url="$(await_line "$work/fixture.log" 'listening on ')"
+[ -n "$fixture_url" ] || { echo "the conformance fixture did not start"; cat "$work/fixture.log"; exit 1; }
+printf '{"mcpServers": {"conf": {"command": "%s", "args": ["%s", "stdio"]}}}\n' "$node22" "$fixture" \
+  > "$work/stdio.json"
+printf '{"mcpServers": {"conf": {"type": "http", "url": "%s"}}}\n' "$fixture_url" > "$work/http.json"
+
+echo "conformance: server suite"
+server_suite alone "$fixture_url" > "$work/alone.txt"
+[ -s "$work/alone.txt" ] || { echo "no scenario passed against the fixture alone"; tail -40 "$fx/server-alone.log"; exit 1; }
+known="$(grep -v '^#' "$root/scripts/conformance/server-baseline.txt" | awk '{print $1}' || true)"
+failed=0
+for upstream in stdio http; do
+  gateway "$upstream" "$work/$upstream.json" --naming '{tool}'
+  server_suite "gateway-$upstream" "$url" > "$work/$upstream.txt"
+  lost="$(comm -23 <(sort "$work/alone.txt") <(sort "$work/$upstream.txt"))"
+  for scenario in $lost; do
+    if grep -qx "$scenario" <<<"$known"; then
+      echo "  $scenario: fails through the gateway ($upstream upstream), as the baseline says"
+    else
+      echo "  FAILED through the gateway ($upstream upstream), passes alone: $scenario (see $fx/server-gateway-$upstream.log)"
+      failed=1
+    fi
+  done
+  for scenario in $known; do
+    if ! grep -qx "$scenario" <<<"$lost"; then
+      echo "  $scenario is in server-baseline.txt but passes through the gateway ($upstream upstream): remove it"
+      failed=1
+    fi
+  done
+  echo "  $upstream upstream: $(wc -l < "$work/$upstream.txt") scenarios pass through the gateway, $(wc -l < "$work/alone.txt") alone"
+done
+grep -qx dns-rebinding-protection "$work/stdio.txt" || { echo "  FAILED: dns-rebinding-protection"; failed=1; }
+exit "$failed"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The conformance suite's client under test: Switchboard with the scenario's server (the URL
 # argument) as its one upstream, authorizing through `switchboard auth login` where the
-# scenario needs OAuth, then calling a tool through the gateway's full pipeline.
+# scenario needs OAuth, then calling a tool through the gateway's full pipeline (for
+# elicitation scenarios from a Python SDK client in front of `switchboard stdio`, which
+# answers what the upstream asks).
 # Called as `client.sh URL` with MCP_CONFORMANCE_SCENARIO (and MCP_CONFORMANCE_CONTEXT) set.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -43,6 +45,15 @@ case "$scenario" in
     ;;
 esac
 [ -n "$tool" ] || exit 0
+# An upstream that elicits needs someone to answer: a real SDK client in front of
+# `switchboard stdio`, accepting the form as offered (every field at its default).
+case "$scenario" in
+  elicitation-*)
+    "$root/.fixtures/venv/bin/python" "$root/tests/clients/accept_defaults.py" "$tool" "$args" \
+      -- "$sb" --dev -c "$dir/mcp.json" stdio
+    exit 0
+    ;;
+esac
 # A tool that needs more scope sends the server back to `authenticating`: authorize again
 # (asking for the scope the refusal named) and call once more.
 if ! run call "$tool" --args "$args"; then

@@ -23,6 +23,10 @@ try {
   await page.waitForFunction(
     (sel) => document.querySelector(sel)?.textContent.includes("get_current_time"),
     row("ready"), { timeout: 20000 });
+  // The first listing can land before the live event stream opens: give it the time to.
+  await page.waitForFunction(
+    () => document.querySelector("#connection")?.textContent === "live", null, { timeout: 20000 },
+  ).catch(() => {});
   const cells = await page.$$eval(`${row("ready")} td`, (tds) => tds.map((td) => td.textContent));
   const seen = {
     url_after_sign_in: page.url(),

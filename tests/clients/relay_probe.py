@@ -52,14 +52,22 @@ def make_callbacks(answer: str):
         seen["roots_asked"] += 1
         return types.ListRootsResult(roots=[types.Root(uri="file:///probe/root", name="probe")])
 
+    async def message(msg):
+        params = getattr(getattr(msg, "root", msg), "params", None)
+        if type(getattr(msg, "root", msg)).__name__ == "ResourceUpdatedNotification":
+            seen_updates.append(str(params.uri))
+            update_arrived.set()
+
     async def log(params):
         seen["logs"].append({"level": params.level, "data": params.data})
         log_arrived.set()
 
-    return elicit, sample, roots, log
+    return elicit, sample, roots, log, message
 
 
 log_arrived = asyncio.Event()
+update_arrived = asyncio.Event()
+seen_updates: list[str] = []
 
 
 async def logs_reach(count: int) -> None:
@@ -102,6 +110,60 @@ async def levels_and_completions(session, prefix: str, out: dict) -> None:
         out["completion"] = f"error: {e}"
 
 
+def counter_uri(uris: list[str], prefix: str) -> str:
+    """relay://counter as the gateway exposes it for the server PREFIX names: prefixed with
+    `switchboard://SERVER/` when several servers offer it."""
+    prefixed = f"switchboard://{prefix.rstrip('_')}/relay://counter"
+    return prefixed if prefixed in uris else "relay://counter"
+
+
+async def upstream_subscriptions(call, prefix: str, want: str) -> str:
+    """The fixture's subscriptions, asked until they read `want` (at most 5 s: a 2026-07-28
+    listen stream is acknowledged before the upstream subscription is made, and ending it
+    unsubscribes upstream after the stream closes)."""
+    for _ in range(50):
+        now = text(await call(prefix + "subscriptions", {}))
+        if now == want:
+            break
+        await asyncio.sleep(0.1)
+    return now
+
+
+async def watch_session(session, prefix: str, out: dict) -> None:
+    """resources/subscribe, an update under the exposed URI, resources/unsubscribe."""
+    try:
+        uris = [str(r.uri) for r in (await session.list_resources()).resources]
+        uri = counter_uri(uris, prefix)
+        await session.subscribe_resource(uri)
+        out["subscribed_upstream"] = text(await session.call_tool(prefix + "subscriptions", {}))
+        await session.call_tool(prefix + "bump", {})
+        await asyncio.wait_for(update_arrived.wait(), 5)
+        out["updated"] = [u == uri for u in seen_updates]
+        await session.unsubscribe_resource(uri)
+        out["unsubscribed_upstream"] = text(await session.call_tool(prefix + "subscriptions", {}))
+    except Exception as e:  # noqa: BLE001 - reported, the test decides
+        out["updated"] = f"error: {e!r}"
+
+
+async def watch_listen(client, prefix: str, out: dict) -> None:
+    """2026-07-28: a subscriptions/listen stream naming the resource; its update; closing the
+    stream ends the upstream subscription."""
+    try:
+        uris = [str(r.uri) for r in (await client.list_resources()).resources]
+        uri = counter_uri(uris, prefix)
+        async with client.listen(resource_subscriptions=[uri]) as sub:
+            # The stream is acknowledged before the gateway's upstream subscription is made.
+            out["subscribed_upstream"] = await upstream_subscriptions(
+                client.call_tool, prefix, "relay://counter"
+            )
+            await client.call_tool(prefix + "bump", {})
+            event = await asyncio.wait_for(sub.__anext__(), 5)
+            out["updated"] = [getattr(event, "uri", None) == uri]
+        out["unsubscribed_upstream"] = await upstream_subscriptions(client.call_tool, prefix, "")
+    except Exception as e:  # noqa: BLE001
+        out["updated"] = f"error: {e!r}"
+
+
 async def scenario(call, list_tools, prefix: str) -> dict:
     out: dict = {}
     out["tools"] = sorted(t.name for t in (await list_tools()).tools)
@@ -124,7 +186,7 @@ async def scenario(call, list_tools, prefix: str) -> dict:
 async def run_session(transport, prefix: str, answer: str) -> dict:
     from mcp import ClientSession
 
-    elicit, sample, roots, log = make_callbacks(answer)
+    elicit, sample, roots, log, message = make_callbacks(answer)
     async with transport as streams, ClientSession(
         streams[0],
         streams[1],
@@ -132,18 +194,20 @@ async def run_session(transport, prefix: str, answer: str) -> dict:
         elicitation_callback=elicit,
         list_roots_callback=roots,
         logging_callback=log,
+        message_handler=message,
     ) as session:
         init = await session.initialize()
         out = await scenario(session.call_tool, session.list_tools, prefix)
         out["protocol"] = attr(init, "protocolVersion", "protocol_version")
         await levels_and_completions(session, prefix, out)
+        await watch_session(session, prefix, out)
         return out
 
 
 async def run_client(server, mode: str, prefix: str, answer: str) -> dict:
     from mcp.client.client import Client
 
-    elicit, sample, roots, log = make_callbacks(answer)
+    elicit, sample, roots, log, message = make_callbacks(answer)
     async with Client(
         server,
         mode=mode,
@@ -151,10 +215,15 @@ async def run_client(server, mode: str, prefix: str, answer: str) -> dict:
         elicitation_callback=elicit,
         list_roots_callback=roots,
         logging_callback=log,
+        message_handler=message,
     ) as client:
         out = await scenario(client.call_tool, client.list_tools, prefix)
         out["protocol"] = client.protocol_version
         await levels_and_completions(client, prefix, out)
+        if out["protocol"] == "2026-07-28":
+            await watch_listen(client, prefix, out)
+        else:
+            await watch_session(client, prefix, out)
         return out
 
 

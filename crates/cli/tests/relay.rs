@@ -1,8 +1,8 @@
 //! What an upstream asks of the agent mid-call reaches the agent that made the call, on every
 //! protocol revision: the official Python SDK 1.x and 2.x clients (2.x in its default
 //! 2026-07-28 mode and in legacy mode) answer sampling, elicitation and roots raised by
-//! tests/fixtures/relay_server.py behind the gateway, over a stdio and an HTTP upstream, and
-//! receive its log lines and progress before the result.
+//! tests/fixtures/relay_server.py behind the gateway, over a stdio and an HTTP upstream,
+//! receive its log lines and progress before the result, and its resource updates.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -13,15 +13,24 @@ const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
 /// The fixture twice: as a stdio child (`relay`) and over Streamable HTTP (`relayh`).
 async fn config() -> (tempfile::TempDir, std::path::PathBuf, kit::Served) {
+    config_with(json!({})).await
+}
+
+/// [`config`] plus the servers in `more`.
+async fn config_with(more: Value) -> (tempfile::TempDir, std::path::PathBuf, kit::Served) {
     let http = kit::Served::start(
         &kit::python(),
         &[kit::relay_server().to_str().unwrap(), "http"],
     )
     .await;
-    let (dir, path) = kit::write_mcp_json(json!({
+    let mut servers = json!({
         "relay": {"command": kit::python(), "args": [kit::relay_server(), "stdio"]},
         "relayh": {"type": "http", "url": http.url},
-    }));
+    });
+    for (name, entry) in more.as_object().unwrap() {
+        servers[name] = entry.clone();
+    }
+    let (dir, path) = kit::write_mcp_json(servers);
     (dir, path, http)
 }
 
@@ -102,6 +111,19 @@ fn assert_relayed(seen: &Value, answer: &str, protocol: &str, what: &str) {
         json!(["Ada", "Alan"]),
         "{what}: completions routed"
     );
+    // Subscriptions: one upstream subscription while the session watches, its update under
+    // the URI the session subscribed with, none left once it stops (resources/unsubscribe,
+    // or the end of a 2026-07-28 subscriptions/listen stream).
+    assert_eq!(
+        seen["subscribed_upstream"], "relay://counter",
+        "{what}: {seen}"
+    );
+    assert_eq!(
+        seen["updated"],
+        json!([true]),
+        "{what}: resources/updated under the exposed URI: {seen}"
+    );
+    assert_eq!(seen["unsubscribed_upstream"], "", "{what}: {seen}");
     if protocol != "2026-07-28" {
         // logging/setLevel is per session (2026-07-28 has none): this session now gets
         // warning and above only.
@@ -151,16 +173,20 @@ async fn every_sdk_generation_answers_upstream_requests_through_stdio() {
     );
 }
 
-/// Two sessions on one shared upstream, each answering its own elicitation with its own
-/// value: each upstream request gets its own session's answer. Over a shared stdio upstream,
-/// where nothing in the message ties a request to a call, a request raised while two calls
-/// are in flight is declined, never misrouted.
+/// Sessions on one shared upstream, each answering its own elicitation with its own value:
+/// each upstream request gets its own session's answer. Over a shared stdio upstream, where
+/// nothing in the message ties a request to a call, a request raised while two calls are in
+/// flight is declined, never misrouted; a stdio server run once per session (`per_session`)
+/// answers every session.
 #[tokio::test(flavor = "multi_thread")]
 async fn concurrent_sessions_each_get_their_own_answers() {
-    let (dir, path, _http) = config().await;
-    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
+    let per_session = json!({"relayp": {
+        "command": kit::python(), "args": [kit::relay_server(), "stdio"], "per_session": true,
+    }});
+    let (dir, path, _http) = config_with(per_session).await;
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 3).await;
     let url = gateway.url.clone();
-    for prefix in ["relayh__", "relay__"] {
+    for prefix in ["relayh__", "relayp__", "relay__"] {
         let runs: Vec<_> = (0..4)
             .map(|i| {
                 let (url, answer) = (url.clone(), format!("caller{i}"));
@@ -174,12 +200,8 @@ async fn concurrent_sessions_each_get_their_own_answers() {
         for run in runs {
             let (answer, seen) = run.await.unwrap();
             let got = seen["ask_name"].as_str().unwrap().to_string();
-            if prefix == "relayh__" {
-                assert_eq!(
-                    got,
-                    format!("hello {answer} (blue)"),
-                    "HTTP upstream: {seen}"
-                );
+            if prefix != "relay__" {
+                assert_eq!(got, format!("hello {answer} (blue)"), "{prefix}: {seen}");
             } else {
                 assert!(
                     got == format!("hello {answer} (blue)") || got.contains("cannot be relayed"),
@@ -208,6 +230,16 @@ async fn callers_without_the_capability_are_declined() {
         seen["text"].as_str().unwrap().contains("cannot be relayed"),
         "{seen}"
     );
+    // …and its audit row says so (the gateway commits rows within milliseconds).
+    let db = dir.path().join("data").join("switchboard.db");
+    let wanted = "cannot be relayed: the caller did not declare the capability";
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    let mut rows = audit_rows(&db).await;
+    while !rows.contains(wanted) && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        rows = audit_rows(&db).await;
+    }
+    assert!(rows.contains(wanted), "{rows}");
 
     let out = Command::new(BIN)
         .args(["call", "relay__ask_name", "--dev", "-c"])
@@ -223,6 +255,31 @@ async fn callers_without_the_capability_are_declined() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(all.contains("cannot be relayed"), "{all}");
+    // The refusal is in the call's audit row (the CLI's own store), saying why.
+    let rows = audit_rows(&dir.path().join("cli-data").join("switchboard.db")).await;
+    assert!(
+        rows.contains("cannot be relayed: the call came over REST or `switchboard call`"),
+        "{rows}"
+    );
+}
+
+/// Every audit row of a SQLite store, as text (read with Python's sqlite3).
+async fn audit_rows(db: &Path) -> String {
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT * FROM audit').fetchall())",
+        ])
+        .arg(db)
+        .output()
+        .await
+        .expect("python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// A server that speaks only the 2024-11-05 HTTP+SSE transport (the Python SDK 1.x

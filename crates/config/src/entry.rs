@@ -42,6 +42,8 @@ const KNOWN_KEYS: &[&str] = &[
     "idle_timeout",
     "idleTimeout",
     "lazy",
+    "per_session",
+    "perSession",
     "enabled",
     "disabled",
     "tools",
@@ -248,6 +250,23 @@ pub fn server(
     spec.timeout = e.millis(&["timeout_ms", "timeoutMs"]);
     spec.idle_timeout = e.seconds(&["idle_timeout", "idleTimeout"]);
     spec.lazy = e.bool_field("lazy");
+    let per_session = e
+        .bool_field("per_session")
+        .or_else(|| e.bool_field("perSession"))
+        .unwrap_or(false);
+    if per_session && !matches!(spec.transport, Transport::Stdio(_)) {
+        let field = if e.map.contains_key("per_session") {
+            "per_session"
+        } else {
+            "perSession"
+        };
+        e.problem(
+            field,
+            "applies to stdio servers only (an HTTP server keeps its own sessions)",
+            "remove per_session from this server",
+        );
+    }
+    spec.per_session = per_session;
     spec.enabled =
         e.bool_field("enabled").unwrap_or(true) && !e.bool_field("disabled").unwrap_or(false);
     spec.protocol_version = e

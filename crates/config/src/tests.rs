@@ -217,6 +217,29 @@ fn native_toml_with_gateway_settings() {
 }
 
 #[test]
+fn per_session_is_for_stdio_servers() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        r#"{"mcpServers": {"a": {"command": "x", "perSession": true}, "b": {"command": "y"}}}"#,
+    );
+    let cfg = load(&[p]).unwrap();
+    assert!(cfg.server("a").unwrap().per_session);
+    assert!(!cfg.server("b").unwrap().per_session);
+    let p = write(
+        &dir,
+        "remote.json",
+        r#"{"mcpServers": {"r": {"type": "http", "url": "https://x.example/mcp", "per_session": true}}}"#,
+    );
+    let text = load(&[p]).unwrap_err().to_string();
+    assert!(
+        text.contains("per_session") && text.contains("stdio servers only"),
+        "{text}"
+    );
+}
+
+#[test]
 fn later_files_win_on_a_name_collision() {
     let dir = tempfile::tempdir().unwrap();
     let global = write(

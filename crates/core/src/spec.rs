@@ -29,6 +29,9 @@ pub struct ServerSpec {
     pub idle_timeout: Option<Duration>,
     /// Start a stdio server only on its first call.
     pub lazy: Option<bool>,
+    /// A stdio server started once per downstream session (its own process, so what it asks
+    /// mid-call always reaches that session) instead of one process shared by all.
+    pub per_session: bool,
     /// Calls in flight at once to this server (`None`: the gateway's `max_concurrent_calls`).
     pub max_concurrent_calls: Option<usize>,
     /// Values that came from the environment (tokens, keys): never printed.
@@ -48,6 +51,7 @@ impl ServerSpec {
             protocol_version: None,
             idle_timeout: None,
             lazy: None,
+            per_session: false,
             max_concurrent_calls: None,
             secrets: Vec::new(),
             origin: String::new(),

@@ -39,6 +39,8 @@ pub(crate) struct ServerEntry {
     max_queued: usize,
     /// Serialises (re)connection so concurrent callers share one attempt.
     pub connecting: tokio::sync::Mutex<()>,
+    /// Resources downstream sessions watch on this server.
+    pub watched: crate::watch::WatchCounts,
 }
 
 #[derive(Default)]
@@ -108,6 +110,7 @@ impl ServerEntry {
                 ..State::default()
             }),
             connecting: tokio::sync::Mutex::new(()),
+            watched: Default::default(),
         }
     }
 
@@ -238,7 +241,9 @@ impl ServerEntry {
         let mut state = self.state();
         match outcome {
             Ok((conn, snapshot)) => {
-                state.connection = Some(Arc::new(conn));
+                let conn = Arc::new(conn);
+                crate::watch::renew(self, &conn);
+                state.connection = Some(conn);
                 state.snapshot = Some(snapshot);
                 state.status = Some(ServerStatus::Ready);
                 state.last_error = None;
@@ -288,6 +293,8 @@ impl ServerEntry {
                 state.clear_link();
                 state.retry_at = None;
                 state.last_used = Some(tokio::time::Instant::now());
+                drop(state);
+                crate::watch::renew(self, &conn);
                 Ok(conn)
             }
             Err(e) => {

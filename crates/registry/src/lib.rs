@@ -22,9 +22,11 @@ mod catalog;
 mod entry;
 mod lifecycle;
 mod registry;
+mod watch;
 
 pub use catalog::{Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
 pub use entry::ServerInfo;
 pub use lifecycle::{MAX_FAILURES, SnapshotCache};
 pub use registry::{Registry, RegistryOptions, SHUTDOWN_GRACE, TestReport};
 pub use switchboard_upstream::{CallOptions, EgressPolicy, Progress, UpstreamHttp};
+pub use watch::{ResourceUpdate, ResourceWatch};

@@ -89,6 +89,7 @@ pub async fn stop_idle(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
             let state = entry.state();
             state.status == Some(ServerStatus::Ready)
                 && state.connection.is_some()
+                && !entry.watched.any()
                 && idle_due(
                     &entry.spec,
                     state.last_used.unwrap_or(now),

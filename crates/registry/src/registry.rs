@@ -43,6 +43,8 @@ struct Inner {
     /// The most verbose log level asked of this registry's upstreams (debug 0 … emergency
     /// 7; `u8::MAX` until a session asks).
     log_level: std::sync::atomic::AtomicU8,
+    /// Every `notifications/resources/updated` from this registry's upstreams.
+    updates: broadcast::Sender<crate::ResourceUpdate>,
 }
 
 /// What a registry shares with its siblings.
@@ -59,6 +61,7 @@ struct Shared {
 
 const EVENT_QUEUE: usize = 256;
 const STATUS_QUEUE: usize = 256;
+const UPDATE_QUEUE: usize = 256;
 /// How long calls in flight may run on after shutdown begins.
 pub const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 /// How often idle stdio servers are looked for.
@@ -118,6 +121,7 @@ impl Registry {
                 guard: RwLock::new(guard),
                 owner,
                 log_level: std::sync::atomic::AtomicU8::new(u8::MAX),
+                updates: broadcast::channel(UPDATE_QUEUE).0,
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));

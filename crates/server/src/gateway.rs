@@ -6,6 +6,7 @@ use crate::relay::relay_while;
 
 mod replies;
 mod rounds;
+mod watches;
 use replies::{
     agents_get_actions_only, error_data, failed_result, forward_changes, new_instance,
     visible_items,
@@ -15,14 +16,15 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResultType,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
 use std::sync::atomic::{AtomicU8, Ordering};
 use switchboard_core::{CallError, Caller, ErrorKind};
 use switchboard_registry::{CallOptions, Registry};
-use switchboard_upstream::Upcall;
+use switchboard_upstream::{SessionProcesses, Upcall};
 use tokio::sync::mpsc;
 
 /// Where a failed tool result carries its machine-readable kind.
@@ -40,6 +42,10 @@ pub struct Gateway {
     instance: std::sync::Arc<str>,
     /// The least log level this session asked for (`logging/setLevel`); 0 (debug) until then.
     log_level: std::sync::Arc<AtomicU8>,
+    /// The resources this session subscribed to.
+    watches: watches::SessionWatches,
+    /// This session's own processes of stdio servers run once per session.
+    processes: SessionProcesses,
 }
 
 /// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
@@ -99,6 +105,8 @@ impl Gateway {
             agent,
             instance: new_instance(),
             log_level: Default::default(),
+            watches: Default::default(),
+            processes: Default::default(),
         }
     }
 
@@ -162,7 +170,8 @@ impl Gateway {
         let mut opts = CallOptions::default()
             .with_cancel(ctx.ct.clone())
             .with_caller(caller)
-            .with_upcalls(tx);
+            .with_upcalls(tx)
+            .with_session_processes(self.processes.clone());
         if let Some(user) = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str) {
             opts = opts.with_end_user(user);
         }
@@ -198,7 +207,8 @@ impl Gateway {
         Fut: Future<Output = T>,
     {
         let (opts, upcalls) = self.call_options(context, view.caller.clone());
-        relay_while(work(opts), upcalls, context, self.min_log()).await
+        let notes = opts.relay_notes.clone();
+        relay_while(work(opts), upcalls, context, self.min_log(), &notes).await
     }
 }
 
@@ -209,6 +219,7 @@ impl rmcp::ServerHandler for Gateway {
             .enable_tool_list_changed()
             .enable_resources()
             .enable_resources_list_changed()
+            .enable_resources_subscribe()
             .enable_prompts()
             .enable_prompts_list_changed()
             .enable_logging()
@@ -243,6 +254,58 @@ impl rmcp::ServerHandler for Gateway {
         {
             registry.set_log_level(request.level).await;
         }
+        Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.agent.is_some() {
+            return Err(agents_get_actions_only());
+        }
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let opts = CallOptions::default()
+            .with_cancel(context.ct.clone())
+            .with_caller(view.caller.clone());
+        self.watches
+            .subscribe(&view.registries, &request.uri, opts, context.peer.clone())
+            .await
+            .map_err(error_data)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // Unsubscribing from what this session never watched is not an error.
+        self.watches.unsubscribe(&request.uri).await;
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        if self.agent.is_some() {
+            let mut lists = requested.clone();
+            lists.resource_subscriptions = None;
+            return Some(lists);
+        }
+        let catalog = self.registry.catalog();
+        let orgs = self.orgs.is_some();
+        Some(watches::acceptable(requested, |uri| {
+            orgs || catalog.route_resource(uri).is_some()
+        }))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let request = context.request_context();
+        let view = self.view(&request.extensions, Some(&request.meta));
+        let opts = CallOptions::default().with_caller(view.caller.clone());
+        watches::listen(view.registries, context, opts).await;
         Ok(())
     }
 

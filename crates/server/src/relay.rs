@@ -6,7 +6,8 @@ use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use rmcp::model::{ClientCapabilities, ClientResult, ErrorData, ServerNotification, ServerRequest};
 use rmcp::service::{RequestContext, RoleServer, ServiceError};
-use switchboard_upstream::{Declined, Upcall, declined};
+pub use switchboard_upstream::method_name as method_of;
+use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
 use tokio::sync::{mpsc, oneshot};
 
 /// How many upcalls may wait for the caller before the upstream's stream is held back.
@@ -20,6 +21,7 @@ pub async fn relay_while<T>(
     mut upcalls: mpsc::Receiver<Upcall>,
     ctx: &RequestContext<RoleServer>,
     min_log: u8,
+    notes: &RelayNotes,
 ) -> T {
     let mut call = std::pin::pin!(call);
     let mut asks = FuturesUnordered::new();
@@ -28,11 +30,11 @@ pub async fn relay_while<T>(
             biased;
             Some(upcall) = upcalls.recv() => match upcall {
                 Upcall::Notification(n) => deliver(n, ctx, min_log).await,
-                Upcall::Request { request, reply } => asks.push(answer(request, reply, ctx)),
+                Upcall::Request { request, reply } => asks.push(answer(request, reply, ctx, notes)),
             },
             Some(()) = asks.next(), if !asks.is_empty() => {}
             result = &mut call => {
-                drain(&mut upcalls, ctx, min_log).await;
+                drain(&mut upcalls, ctx, min_log, notes).await;
                 return result;
             }
         }
@@ -45,12 +47,13 @@ pub async fn drain(
     upcalls: &mut mpsc::Receiver<Upcall>,
     ctx: &RequestContext<RoleServer>,
     min_log: u8,
+    notes: &RelayNotes,
 ) {
     while let Ok(upcall) = upcalls.try_recv() {
         match upcall {
             Upcall::Notification(n) => deliver(n, ctx, min_log).await,
             Upcall::Request { request, reply } => {
-                let _ = reply.send(Err(declined(method_of(&request), Declined::CallEnded)));
+                let _ = reply.send(Err(refuse(&request, Declined::CallEnded, notes)));
             }
         }
     }
@@ -95,11 +98,12 @@ async fn answer(
     request: ServerRequest,
     reply: oneshot::Sender<Result<ClientResult, ErrorData>>,
     ctx: &RequestContext<RoleServer>,
+    notes: &RelayNotes,
 ) {
     let method = method_of(&request).to_string();
     let caps = ctx.client_capabilities().unwrap_or_default();
     let result = if !can_answer(&request, &caps) {
-        Err(declined(&method, Declined::NotDeclared))
+        Err(refuse(&request, Declined::NotDeclared, notes))
     } else {
         ctx.peer.send_request(request).await.map_err(|e| match e {
             ServiceError::McpError(error) => error,
@@ -112,15 +116,11 @@ async fn answer(
     let _ = reply.send(result);
 }
 
-pub fn method_of(request: &ServerRequest) -> &str {
-    match request {
-        ServerRequest::PingRequest(_) => "ping",
-        ServerRequest::CreateMessageRequest(_) => "sampling/createMessage",
-        ServerRequest::ListRootsRequest(_) => "roots/list",
-        ServerRequest::ElicitRequest(_) => "elicitation/create",
-        ServerRequest::CustomRequest(r) => &r.method,
-        _ => "a request",
-    }
+/// The refusal of a request the caller cannot be asked, noted for the call's audit row.
+pub fn refuse(request: &ServerRequest, why: Declined, notes: &RelayNotes) -> ErrorData {
+    let refusal = declined(method_of(request), why);
+    notes.push(refusal.message.to_string());
+    refusal
 }
 
 /// Whether the caller declared the capability the request needs.

@@ -2,7 +2,7 @@
 //! upstream asks the caller something is parked, answered with `input_required`, and resumed
 //! when the caller retries with its answers and the `requestState` handle.
 
-use crate::relay::{can_answer, deliver, drain, method_of};
+use crate::relay::{can_answer, deliver, drain, method_of, refuse};
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientResult, ErrorData, InputRequest, InputRequests,
     InputRequiredResult, InputResponses, ServerRequest,
@@ -12,7 +12,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
-use switchboard_upstream::{Declined, Upcall, declined};
+use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
@@ -30,6 +30,8 @@ pub struct Flight {
     /// Who may resume it: the caller's identity and the tool.
     owner: String,
     next_key: u64,
+    /// Requests of the upstream this caller could not be asked (for the audit row).
+    notes: RelayNotes,
 }
 
 #[derive(Clone, Copy)]
@@ -51,6 +53,7 @@ impl Flight {
         call: impl Future<Output = CallToolResult> + Send + 'static,
         upcalls: mpsc::Receiver<Upcall>,
         owner: String,
+        notes: RelayNotes,
     ) -> Self {
         Self {
             call: tokio::spawn(call),
@@ -58,6 +61,7 @@ impl Flight {
             pending: HashMap::new(),
             owner,
             next_key: 0,
+            notes,
         }
     }
 }
@@ -133,12 +137,14 @@ pub async fn drive(
                 Upcall::Notification(n) => deliver(n, ctx, min_log).await,
                 Upcall::Request { request, reply } => {
                     if !can_answer(&request, &caps) {
-                        let _ = reply.send(Err(declined(method_of(&request), Declined::NotDeclared)));
+                        let _ = reply.send(Err(refuse(&request, Declined::NotDeclared, &flight.notes)));
                         continue;
                     }
                     let method = method_of(&request).to_string();
                     let Some((kind, input)) = as_input(request) else {
-                        let _ = reply.send(Err(declined(&method, Declined::NotOnRevision)));
+                        let refusal = declined(&method, Declined::NotOnRevision);
+                        flight.notes.push(refusal.message.to_string());
+                        let _ = reply.send(Err(refusal));
                         continue;
                     };
                     flight.next_key += 1;
@@ -150,7 +156,7 @@ pub async fn drive(
                 }
             },
             joined = &mut flight.call => {
-                drain(&mut flight.upcalls, ctx, min_log).await;
+                drain(&mut flight.upcalls, ctx, min_log, &flight.notes).await;
                 let result = joined.unwrap_or_else(|e| {
                     CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
                         "server_error: the call stopped: {e}"

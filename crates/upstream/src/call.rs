@@ -34,6 +34,25 @@ pub struct CallOptions {
     /// elicitation, roots) and its notifications (progress, log lines), in order; without
     /// it such requests are declined and `progress` gets the progress.
     pub upcalls: Option<crate::relay::UpcallSender>,
+    /// The calling session's own processes, for stdio servers run once per session.
+    pub session_processes: Option<crate::SessionProcesses>,
+    /// What the upstream asked of the caller that could not be relayed (for the audit row).
+    pub relay_notes: RelayNotes,
+}
+
+/// Requests of the upstream that a call's caller could not be asked, each saying why: they
+/// land in the call's audit row.
+#[derive(Debug, Clone, Default)]
+pub struct RelayNotes(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+impl RelayNotes {
+    pub fn push(&self, note: String) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(note);
+    }
+
+    pub fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
+    }
 }
 
 impl CallOptions {
@@ -55,6 +74,10 @@ impl CallOptions {
     }
     pub fn with_upcalls(mut self, upcalls: crate::relay::UpcallSender) -> Self {
         self.upcalls = Some(upcalls);
+        self
+    }
+    pub fn with_session_processes(mut self, processes: crate::SessionProcesses) -> Self {
+        self.session_processes = Some(processes);
         self
     }
     pub fn with_caller(mut self, caller: switchboard_core::Caller) -> Self {

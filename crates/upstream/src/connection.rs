@@ -3,6 +3,7 @@
 use crate::call::{CallOptions, CancelOnDrop};
 use crate::events::EventHandler;
 use crate::handshake::{classify_init, http_config, lifecycle, serve_http, serve_legacy_sse};
+use crate::input_rounds;
 use crate::stdio::{self, StderrTail};
 use crate::{UpstreamError, UpstreamEvent, UpstreamHttp};
 use rmcp::model::{
@@ -262,22 +263,33 @@ impl Connection {
     ) -> Result<CallToolResult, UpstreamError> {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        match self.request(request, opts).await? {
-            ServerResult::CallToolResult(result) => {
-                let size = result_size(&result);
-                if size > self.max_result_bytes {
-                    return Err(UpstreamError::TooLarge {
-                        what: "tool result",
-                        size,
-                        limit: self.max_result_bytes,
-                        setting: "max_result_bytes",
-                    });
+        // A 2026-07-28 server asks for input by answering `input_required`: the caller
+        // answers, the call is sent again with the answers.
+        for _round in 0..input_rounds::MAX_INPUT_ROUNDS {
+            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
+            match self.request(request, opts.clone()).await? {
+                ServerResult::CallToolResult(result) => {
+                    let size = result_size(&result);
+                    if size > self.max_result_bytes {
+                        return Err(UpstreamError::TooLarge {
+                            what: "tool result",
+                            size,
+                            limit: self.max_result_bytes,
+                            setting: "max_result_bytes",
+                        });
+                    }
+                    return Ok(result);
                 }
-                Ok(result)
+                ServerResult::InputRequiredResult(asked) => {
+                    let questions = asked.input_requests.unwrap_or_default();
+                    params.input_responses =
+                        Some(input_rounds::answer(opts.upcalls.as_ref(), questions).await?);
+                    params.request_state = asked.request_state;
+                }
+                _ => return Err(UpstreamError::Unexpected),
             }
-            _ => Err(UpstreamError::Unexpected),
         }
+        Err(input_rounds::too_many_rounds())
     }
 
     pub async fn read_resource(
@@ -315,11 +327,18 @@ impl Connection {
         opts: CallOptions,
     ) -> Result<ServerResult, UpstreamError> {
         let _running = self.handler.taps.running();
-        if let Some(tap) = &opts.upcalls {
-            request
-                .extensions_mut()
-                .insert(crate::relay::CallTap(tap.clone()));
-        }
+        // A call with nobody to ask (REST, the CLI) still gets its requests: to refuse them
+        // and note it for the audit row.
+        let tap = opts.upcalls.clone().unwrap_or_else(|| {
+            let (tap, upcalls) = mpsc::channel(crate::relay::DECLINE_QUEUE);
+            tokio::spawn(crate::relay::decline_all(
+                upcalls,
+                opts.progress.clone(),
+                opts.relay_notes.clone(),
+            ));
+            tap
+        });
+        request.extensions_mut().insert(crate::relay::CallTap(tap));
         let timeout = opts.timeout.unwrap_or(self.call_timeout);
         let mut options = PeerRequestOptions::no_options();
         if let Some(user) = &opts.end_user_id {
@@ -332,18 +351,10 @@ impl Connection {
             .send_request_with_option(request, options)
             .await
             .map_err(UpstreamError::from_service)?;
-        let _untap = opts.upcalls.is_some().then(|| {
-            self.handler
-                .taps
-                .remove_on_drop(handle.id.clone(), handle.progress_token.clone())
-        });
-        let _route = match opts.upcalls {
-            Some(_) => None,
-            None => opts.progress.map(|sink| {
-                self.handler
-                    .route_progress(handle.progress_token.clone(), sink)
-            }),
-        };
+        let _untap = self
+            .handler
+            .taps
+            .remove_on_drop(handle.id.clone(), handle.progress_token.clone());
         let mut guard = CancelOnDrop::new(self.peer.clone(), handle.id.clone());
         let cancelled = async {
             match &opts.cancel {
@@ -380,6 +391,34 @@ impl Connection {
             .complete(params)
             .await
             .map_err(UpstreamError::from_service)
+    }
+
+    /// Asks the server for `notifications/resources/updated` on `uri` (`subscribe`), or to
+    /// stop (`!subscribe`); refused when the server does not offer resource subscriptions.
+    #[allow(deprecated)] // resources/subscribe: legacy-only from 2026-07-28, live before it
+    pub async fn watch_resource(&self, uri: &str, subscribe: bool) -> Result<(), UpstreamError> {
+        let offers = self.peer.peer_info().is_some_and(|i| {
+            i.capabilities
+                .resources
+                .as_ref()
+                .is_some_and(|r| r.subscribe == Some(true))
+        });
+        if !offers {
+            return Err(UpstreamError::Unsupported(format!(
+                "{} does not offer resource subscriptions",
+                self.server
+            )));
+        }
+        let done = if subscribe {
+            self.peer
+                .subscribe(rmcp::model::SubscribeRequestParams::new(uri))
+                .await
+        } else {
+            self.peer
+                .unsubscribe(rmcp::model::UnsubscribeRequestParams::new(uri))
+                .await
+        };
+        done.map_err(UpstreamError::from_service)
     }
 
     /// Asks the server for log lines at `level` and above, when it offers logging.

@@ -34,6 +34,9 @@ pub enum UpstreamError {
     Transport(String),
     #[error("the server answered with an unexpected message type")]
     Unexpected,
+    /// The server does not offer what was asked of it (a capability it did not declare).
+    #[error("{0}")]
+    Unsupported(String),
     #[error("the call was cancelled by the caller")]
     Cancelled,
     #[error(
@@ -58,7 +61,7 @@ impl UpstreamError {
             | UpstreamError::Unexpected
             | UpstreamError::TooLarge { .. } => ErrorKind::ServerError,
             UpstreamError::Egress(_) => ErrorKind::PolicyDenied,
-            UpstreamError::Cancelled => ErrorKind::InvalidRequest,
+            UpstreamError::Cancelled | UpstreamError::Unsupported(_) => ErrorKind::InvalidRequest,
             UpstreamError::Spawn { .. }
             | UpstreamError::Handshake(_)
             | UpstreamError::Closed

@@ -1,18 +1,15 @@
 //! Our rmcp client handler: routes upstream progress to the waiting caller and reports changes.
 #![allow(deprecated)] // sampling and roots: deprecated by the 2026-07-28 revision, relayed for the older ones
 
-use crate::call::Progress;
 use crate::relay::{self, Taps, UpcallSender};
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ClientResult, CreateMessageRequest,
     CreateMessageRequestParams, CreateMessageResult, CustomRequest, CustomResult, ElicitRequest,
     ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorData, Extensions,
     FormElicitationCapability, Implementation, ListRootsResult, ProgressNotificationParam,
-    ProgressToken, ProtocolVersion, ServerNotification, ServerRequest, UrlElicitationCapability,
+    ProtocolVersion, ServerNotification, ServerRequest, UrlElicitationCapability,
 };
 use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, RoleClient};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use switchboard_core::ServerSlug;
 use tokio::sync::mpsc;
 
@@ -22,15 +19,14 @@ pub enum UpstreamEvent {
     ToolsChanged(ServerSlug),
     ResourcesChanged(ServerSlug),
     PromptsChanged(ServerSlug),
+    /// `notifications/resources/updated` for a resource URI (as the upstream names it).
+    ResourceUpdated(ServerSlug, String),
 }
-
-type ProgressRoutes = Arc<Mutex<HashMap<ProgressToken, mpsc::Sender<Progress>>>>;
 
 #[derive(Clone)]
 pub struct EventHandler {
     server: ServerSlug,
     info: ClientConfig,
-    progress: ProgressRoutes,
     events: Option<mpsc::Sender<UpstreamEvent>>,
     /// Calls in flight that accept the upstream's requests and notifications.
     pub(crate) taps: Taps,
@@ -50,7 +46,6 @@ impl EventHandler {
         Self {
             server,
             info,
-            progress: Arc::default(),
             events,
             taps: Taps::default(),
         }
@@ -65,41 +60,12 @@ impl EventHandler {
         }
     }
 
-    /// Sends progress for `token` to `sink` until the returned guard is dropped.
-    pub fn route_progress(
-        &self,
-        token: ProgressToken,
-        sink: mpsc::Sender<Progress>,
-    ) -> ProgressRoute {
-        lock(&self.progress).insert(token.clone(), sink);
-        ProgressRoute {
-            routes: self.progress.clone(),
-            token,
-        }
-    }
-
     fn emit(&self, event: UpstreamEvent) {
         if let Some(tx) = &self.events
             && tx.try_send(event).is_err()
         {
             tracing::debug!(server = %self.server, "change event dropped: receiver busy or gone");
         }
-    }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Removes a progress route when the call ends, however it ends.
-pub struct ProgressRoute {
-    routes: ProgressRoutes,
-    token: ProgressToken,
-}
-
-impl Drop for ProgressRoute {
-    fn drop(&mut self) {
-        lock(&self.routes).remove(&self.token);
     }
 }
 
@@ -200,22 +166,13 @@ impl rmcp::ClientHandler for EventHandler {
         _context: NotificationContext<RoleClient>,
     ) {
         // Progress the taps did not see (sent on an HTTP server's GET stream) still reaches
-        // a tapped call, by its token.
+        // its call, by its token. Progress is advisory: a slow caller loses updates rather
+        // than stalling the connection.
         if let Some(tap) = self.taps.by_progress(&params.progress_token) {
             let notification = ServerNotification::ProgressNotification(
                 rmcp::model::ProgressNotification::new(params),
             );
             let _ = tap.try_send(crate::relay::Upcall::Notification(notification));
-            return;
-        }
-        let sink = lock(&self.progress).get(&params.progress_token).cloned();
-        if let Some(sink) = sink {
-            // Progress is advisory: a slow consumer loses updates rather than stalling the connection.
-            let _ = sink.try_send(Progress {
-                progress: params.progress,
-                total: params.total,
-                message: params.message,
-            });
         }
     }
 
@@ -225,6 +182,17 @@ impl rmcp::ClientHandler for EventHandler {
 
     async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
         self.emit(UpstreamEvent::ResourcesChanged(self.server.clone()));
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.emit(UpstreamEvent::ResourceUpdated(
+            self.server.clone(),
+            params.uri,
+        ));
     }
 
     async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {

@@ -21,6 +21,9 @@ pub enum Upcall {
     Notification(ServerNotification),
 }
 
+/// How many requests of a call without a caller may wait for their refusal.
+pub(crate) const DECLINE_QUEUE: usize = 8;
+
 /// Where a call's upcalls go (the caller drains it while the call runs).
 pub type UpcallSender = mpsc::Sender<Upcall>;
 
@@ -183,7 +186,9 @@ pub(crate) async fn ask(
     what: &str,
 ) -> Result<ClientResult, ErrorData> {
     let Some(tap) = tap else {
-        return Err(declined(what, Declined::NoCall));
+        let refusal = declined(what, Declined::NoCall);
+        tracing::warn!("{}", refusal.message);
+        return Err(refusal);
     };
     let (reply, answer) = oneshot::channel();
     if tap.send(Upcall::Request { request, reply }).await.is_err() {
@@ -197,9 +202,11 @@ pub(crate) async fn ask(
 /// Why a server-to-client request could not be relayed.
 #[derive(Debug, Clone, Copy)]
 pub enum Declined {
-    /// Not tied to one call: no call in flight, several on a transport that cannot say
-    /// which, or the call came over REST or a CLI.
+    /// Not tied to one call: no call in flight, or several on a transport that cannot say
+    /// which.
     NoCall,
+    /// The call came over REST or a CLI without a terminal: nobody to ask.
+    NoCaller,
     /// The call it belonged to had already ended.
     CallEnded,
     /// The caller did not declare the capability.
@@ -212,7 +219,10 @@ pub enum Declined {
 pub fn declined(what: &str, why: Declined) -> ErrorData {
     let reason = match why {
         Declined::NoCall => {
-            "it is not tied to one call with a caller that can answer (a server shared by several calls on stdio or HTTP+SSE, or a call made over REST or `switchboard call`); call over /mcp or `switchboard stdio` with a client that answers it"
+            "it is not tied to one call (a server shared by several calls on stdio or HTTP+SSE); mark the server `per_session`, or call over Streamable HTTP"
+        }
+        Declined::NoCaller => {
+            "the call came over REST or `switchboard call`, where nobody can answer; call over /mcp or `switchboard stdio` with a client that answers it"
         }
         Declined::CallEnded => "the call it belongs to has ended",
         Declined::NotDeclared => {
@@ -225,4 +235,44 @@ pub fn declined(what: &str, why: Declined) -> ErrorData {
         format!("{what} cannot be relayed: {reason}"),
         None,
     )
+}
+
+/// Answers every request of a call that has no caller to ask (REST, the CLI) with the
+/// refusal, noting each for the audit row, and hands its progress to `progress`.
+pub(crate) async fn decline_all(
+    mut upcalls: mpsc::Receiver<Upcall>,
+    progress: Option<mpsc::Sender<crate::Progress>>,
+    notes: crate::RelayNotes,
+) {
+    while let Some(upcall) = upcalls.recv().await {
+        match upcall {
+            Upcall::Request { request, reply } => {
+                let refusal = declined(crate::relay::method_name(&request), Declined::NoCaller);
+                notes.push(refusal.message.to_string());
+                let _ = reply.send(Err(refusal));
+            }
+            Upcall::Notification(ServerNotification::ProgressNotification(n)) => {
+                if let Some(sink) = &progress {
+                    let _ = sink.try_send(crate::Progress {
+                        progress: n.params.progress,
+                        total: n.params.total,
+                        message: n.params.message,
+                    });
+                }
+            }
+            Upcall::Notification(_) => {}
+        }
+    }
+}
+
+/// A server-to-client request's method, for messages.
+pub fn method_name(request: &ServerRequest) -> &str {
+    match request {
+        ServerRequest::PingRequest(_) => "ping",
+        ServerRequest::CreateMessageRequest(_) => "sampling/createMessage",
+        ServerRequest::ListRootsRequest(_) => "roots/list",
+        ServerRequest::ElicitRequest(_) => "elicitation/create",
+        ServerRequest::CustomRequest(r) => &r.method,
+        _ => "a request",
+    }
 }

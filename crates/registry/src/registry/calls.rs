@@ -9,7 +9,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 use switchboard_core::{
-    CallContext, CallError, CallRecord, Caller, ErrorKind, ServerStatus, ToolRef, Verdict,
+    CallContext, CallError, CallRecord, Caller, Effect, ErrorKind, ServerStatus, ToolRef, Verdict,
     Visibility,
 };
 use switchboard_upstream::{CallOptions, Connection, UpstreamError, result_size};
@@ -32,6 +32,7 @@ impl Registry {
         let catalog = self.catalog();
         let tool = catalog.tool(exposed);
         let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
+        let relay_notes = opts.relay_notes.clone();
         let mut verdicts = Vec::new();
         let outcome = match tool {
             None => Err(self.unknown_tool(exposed)),
@@ -47,6 +48,13 @@ impl Registry {
             }
         };
         if let Some(observer) = &self.inner.observer {
+            // What the upstream asked that nobody could answer: said in the audit row.
+            verdicts.extend(
+                relay_notes
+                    .take()
+                    .into_iter()
+                    .map(|note| Verdict::new("relay", Effect::Note).reason(note)),
+            );
             let (action_id, server) = match tool {
                 Some(t) => (t.action_id.to_string(), Some(t.server.to_string())),
                 None => (format!("mcp.unknown.{exposed}"), None),
@@ -271,17 +279,33 @@ impl Registry {
         })?;
         let _slot = entry.acquire(opts.timeout).await?;
         let budget = opts.timeout.unwrap_or(entry.spec.call_timeout());
-        let before = entry.status();
-        let conn = match entry.connection(&self.inner.connect, budget).await {
-            Ok(conn) => conn,
-            Err(e) => {
-                self.publish(&entry);
-                return Err(e);
+        let conn = match opts.session_processes.as_ref() {
+            // A stdio server run once per session: this session's own process.
+            Some(processes) if entry.spec.per_session => {
+                let key = format!("{}|{server}", self.inner.owner.key());
+                processes
+                    .connection(&key, &entry.spec, &self.inner.connect)
+                    .await
+                    .map_err(|e| {
+                        let e = entry.call_error(e);
+                        CallError::new(e.kind, format!("server {server}: {}", e.message))
+                    })?
+            }
+            _ => {
+                let before = entry.status();
+                let conn = match entry.connection(&self.inner.connect, budget).await {
+                    Ok(conn) => conn,
+                    Err(e) => {
+                        self.publish(&entry);
+                        return Err(e);
+                    }
+                };
+                if entry.status() != before {
+                    self.publish(&entry);
+                }
+                conn
             }
         };
-        if entry.status() != before {
-            self.publish(&entry);
-        }
         let outcome = match work(conn, opts).await {
             Ok(done) => Ok(done),
             // Tokens revoked mid-session, or a tool needing more scope: a person must act.

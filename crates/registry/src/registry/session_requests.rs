@@ -1,12 +1,15 @@
 //! Requests a downstream session makes that are not calls: completions for prompt arguments
-//! and resource URIs, routed to the server that offers them, and the upstream log level.
+//! and resource URIs, routed to the server that offers them, resource subscriptions and the
+//! upstream log level.
 #![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
 
 use super::{Registry, read};
+use crate::{ResourceUpdate, ResourceWatch};
 use rmcp::model::{CompleteRequestParams, CompleteResult, LoggingLevel, Reference};
 use std::sync::atomic::Ordering;
 use switchboard_core::{CallError, ErrorKind};
 use switchboard_upstream::CallOptions;
+use tokio::sync::broadcast;
 
 impl Registry {
     /// Completes a prompt argument or resource URI argument at the server that offers it.
@@ -73,5 +76,44 @@ impl Registry {
                 tracing::debug!(server = %entry.spec.name, "logging/setLevel: {e}");
             }
         }
+    }
+
+    /// Subscribes the caller to the resource exposed as `uri`: the upstream is asked once,
+    /// for the first watcher; dropping the last [`ResourceWatch`] unsubscribes. Updates
+    /// arrive on [`Registry::resource_updates`] under the upstream's own URI.
+    pub async fn watch_resource(
+        &self,
+        uri: &str,
+        opts: CallOptions,
+    ) -> Result<ResourceWatch, CallError> {
+        let unknown = || {
+            CallError::new(
+                ErrorKind::InvalidRequest,
+                format!("no server offers the resource {uri:?}"),
+            )
+        };
+        let (server, upstream) = self.catalog().route_resource(uri).ok_or_else(unknown)?;
+        if !self.server_visible(&opts.caller, server.as_str()).await {
+            return Err(unknown());
+        }
+        let entry = self.entry(server.as_str()).ok_or_else(unknown)?;
+        if entry.watched.add(&upstream) {
+            let asked = upstream.clone();
+            let subscribed = self
+                .on_server(server.as_str(), opts, |conn, _| async move {
+                    conn.watch_resource(&asked, true).await
+                })
+                .await;
+            if let Err(e) = subscribed {
+                entry.watched.remove(&upstream);
+                return Err(e);
+            }
+        }
+        Ok(ResourceWatch::counted(entry, upstream))
+    }
+
+    /// Every resource update this registry's upstreams announce (for the URIs watched).
+    pub fn resource_updates(&self) -> broadcast::Receiver<ResourceUpdate> {
+        self.inner.updates.subscribe()
     }
 }

@@ -19,6 +19,14 @@ pub(super) async fn watch_changes(
             UpstreamEvent::ToolsChanged(s)
             | UpstreamEvent::ResourcesChanged(s)
             | UpstreamEvent::PromptsChanged(s) => s.clone(),
+            UpstreamEvent::ResourceUpdated(server, uri) => {
+                tracing::debug!(server = %server, "resource updated: {uri}");
+                let _ = inner.updates.send(crate::ResourceUpdate {
+                    server: server.clone(),
+                    uri: uri.clone(),
+                });
+                continue;
+            }
         };
         let entry = read(&inner.servers)
             .iter()

@@ -31,6 +31,7 @@ impl Gateway {
                 // The call outlives this request while it waits for answers: it is cancelled
                 // when abandoned (its flight is dropped), not when this request ends.
                 opts.cancel = None;
+                let notes = opts.relay_notes.clone();
                 let name = request.name.clone();
                 let arguments = request.arguments.map(Value::Object);
                 let call = async move {
@@ -39,7 +40,7 @@ impl Gateway {
                         Err(error) => failed_result(error),
                     }
                 };
-                resume::Flight::start(call, upcalls, owner)
+                resume::Flight::start(call, upcalls, owner, notes)
             }
         };
         let mut response = resume::drive(flight, context, self.min_log()).await;
