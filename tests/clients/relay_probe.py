@@ -4,6 +4,7 @@ upstream's sampling, elicitation and roots requests, and prints what it saw as J
 
 Usage: relay_probe.py http URL PREFIX [MODE] [ANSWER]
        relay_probe.py stdio PREFIX MODE ANSWER -- COMMAND ARG...
+       relay_probe.py call URL TOOL MODE ANSWER   (one tool only: its text and what was asked)
   PREFIX  what the gateway puts before each fixture tool name (e.g. `relay__`, or `-`)
   MODE    `session` (SDK 1.x ClientSession), `auto` or `legacy` (SDK 2.x Client)
   ANSWER  the name this client gives when elicited (default Grace)
@@ -227,8 +228,33 @@ async def run_client(server, mode: str, prefix: str, answer: str) -> dict:
         return out
 
 
+async def call_one(url: str, tool: str, mode: str, answer: str) -> dict:
+    elicit, sample, roots, log, message = make_callbacks(answer)
+    callbacks = dict(
+        sampling_callback=sample, elicitation_callback=elicit, list_roots_callback=roots
+    )
+    if mode == "session":
+        from mcp import ClientSession
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with streamable_http_client(url) as streams, ClientSession(
+            streams[0], streams[1], **callbacks
+        ) as session:
+            await session.initialize()
+            return {"text": text(await session.call_tool(tool, {}))}
+    from mcp.client.client import Client
+
+    async with Client(url, mode=mode, **callbacks) as client:
+        return {"text": text(await client.call_tool(tool, {}))}
+
+
 async def main() -> None:
     kind = sys.argv[1]
+    if kind == "call":
+        out = await call_one(*sys.argv[2:6])
+        out.update(seen)
+        print(json.dumps(out))
+        return
     if kind == "http":
         url, prefix = sys.argv[2], sys.argv[3]
         mode = sys.argv[4] if len(sys.argv) > 4 else "session"

@@ -160,3 +160,30 @@ async fn per_session_servers_run_one_process_per_session() {
     assert_eq!(call(&b, "solo__pid").await, pid_b, "B's runs on");
     b.cancel().await.unwrap();
 }
+
+/// Roots: a caller's `notifications/roots/list_changed` reaches its own `per_session`
+/// process; an upstream asking `roots/list` outside any call gets the operator's
+/// `[gateway] roots`.
+#[tokio::test(flavor = "multi_thread")]
+async fn roots_changes_reach_session_processes_and_operator_roots_answer_outside_calls() {
+    let (dir, path) = kit::write_mcp_json(json!({
+        "solo": {"command": kit::python(), "args": [kit::relay_server(), "stdio"], "per_session": true},
+    }));
+    let toml = dir.path().join("switchboard.toml");
+    std::fs::write(&toml, "[gateway]\nroots = [\"file:///srv/shared\"]\n").unwrap();
+    let args = ["--dev", "-c", toml.to_str().unwrap()];
+    let gateway = kit::Gateway::start(Path::new(BIN), &args, dir.path(), &path, 1).await;
+    let (a, _) = session(&gateway.url).await;
+    assert_eq!(call(&a, "solo__roots_later").await, "asked");
+    a.notify_roots_list_changed()
+        .await
+        .expect("roots/list_changed");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut seen = call(&a, "solo__roots_seen").await;
+    while seen != "file:///srv/shared;1" && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        seen = call(&a, "solo__roots_seen").await;
+    }
+    assert_eq!(seen, "file:///srv/shared;1");
+    a.cancel().await.unwrap();
+}

@@ -35,6 +35,8 @@ pub struct GatewaySettings {
     pub limits: Vec<(String, usize)>,
     /// Runtime-hijacking variables the operator allows stdio servers to set.
     pub allow_env: Option<Vec<String>>,
+    /// `[gateway] roots`: the roots an upstream gets when it asks outside any call.
+    pub roots: Option<Vec<String>>,
     /// `[oauth] redirect_base`: the stable public base of `/oauth/callback/…`.
     pub oauth_redirect_base: Option<String>,
     /// `[oauth] token_store`: `"store"` (sealed in the gateway's store), `"file"` or
@@ -61,6 +63,7 @@ impl GatewaySettings {
             egress_allow_hosts,
             egress_allow_cidrs,
             allow_env,
+            roots,
             oauth_redirect_base,
             oauth_token_store,
             oauth_token_file

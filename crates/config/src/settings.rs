@@ -117,6 +117,19 @@ pub fn parse(
             "max_name_length" => g.max_name_length = r.number(key, value),
             "allowed_hosts" => g.allowed_hosts = r.strings(key, value),
             "allowed_origins" => g.allowed_origins = r.strings(key, value),
+            "roots" => {
+                let roots = r.strings(key, value).unwrap_or_default();
+                for root in &roots {
+                    if url::Url::parse(root).is_err() {
+                        r.problem(
+                            key,
+                            &format!("{root:?} is not a URI"),
+                            "write roots as URIs, e.g. \"file:///srv/projects\"",
+                        );
+                    }
+                }
+                g.roots = Some(roots);
+            }
             "refresh_interval_secs" => match value.as_u64() {
                 Some(n) => g.refresh_interval_secs = Some(n as usize),
                 None => r.problem(

@@ -79,6 +79,7 @@ impl Registry {
             events: None,
             limits: options.limits,
             allow_env: options.allow_env,
+            roots: options.roots,
             oauth: options.oauth,
         };
         Self::assemble(Shared {

@@ -239,6 +239,12 @@ impl rmcp::ServerHandler for Gateway {
         }
     }
 
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        // Only this session's own processes: a shared server sees a caller's roots within
+        // that caller's calls, and the operator's outside them.
+        self.processes.roots_changed().await;
+    }
+
     #[allow(deprecated)] // logging: deprecated by 2026-07-28, live in older revisions
     async fn set_level(
         &self,

@@ -91,6 +91,7 @@ async fn a_redirect_is_a_transport_error_that_names_it() {
         events: None,
         limits: Default::default(),
         allow_env: Vec::new(),
+        roots: Vec::new(),
         oauth: None,
     };
     let error = match Connection::connect(&spec, &opts).await {

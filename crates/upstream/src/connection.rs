@@ -26,6 +26,8 @@ pub struct ConnectOptions {
     pub limits: Limits,
     /// Runtime-hijacking environment variables the operator allows stdio servers to set.
     pub allow_env: Vec<String>,
+    /// The roots an upstream gets when it asks outside any call.
+    pub roots: Vec<String>,
     /// Token store, pending flows and redirect base for OAuth servers.
     pub oauth: Option<crate::auth::OAuthContext>,
 }
@@ -58,7 +60,8 @@ impl Connection {
     pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> Result<Self, UpstreamError> {
         let timeout = spec.connect_timeout();
         let (offered, lifecycle) = lifecycle(spec.protocol_version.as_deref())?;
-        let handler = EventHandler::new(spec.name.clone(), offered, opts.events.clone());
+        let handler = EventHandler::new(spec.name.clone(), offered, opts.events.clone())
+            .with_roots(&opts.roots);
         let mut stderr = None;
         let mut pid = None;
         let started = tokio::time::timeout(timeout, async {
@@ -438,6 +441,13 @@ impl Connection {
             .set_level(rmcp::model::SetLevelRequestParams::new(level))
             .await
             .map_err(UpstreamError::from_service)
+    }
+
+    /// Passes on a caller's `notifications/roots/list_changed`.
+    pub async fn notify_roots_changed(&self) {
+        if let Err(e) = self.peer.notify_roots_list_changed().await {
+            tracing::debug!(server = %self.server, "roots/list_changed: {e}");
+        }
     }
 
     /// Ends the session; a stdio child is stopped with its whole process group.

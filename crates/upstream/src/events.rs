@@ -28,6 +28,8 @@ pub struct EventHandler {
     server: ServerSlug,
     info: ClientConfig,
     events: Option<mpsc::Sender<UpstreamEvent>>,
+    /// What `roots/list` answers outside any call: the operator's roots.
+    roots: ListRootsResult,
     /// Calls in flight that accept the upstream's requests and notifications.
     pub(crate) taps: Taps,
 }
@@ -47,8 +49,20 @@ impl EventHandler {
             server,
             info,
             events,
+            roots: ListRootsResult::default(),
             taps: Taps::default(),
         }
+    }
+
+    /// The operator's roots, answered when the server asks outside any call.
+    pub fn with_roots(mut self, roots: &[String]) -> Self {
+        self.roots = ListRootsResult::new(
+            roots
+                .iter()
+                .map(|r| rmcp::model::Root::new(r.clone()))
+                .collect(),
+        );
+        self
     }
 
     /// The call an upstream request belongs to: the one whose response stream carried it
@@ -136,9 +150,9 @@ impl rmcp::ClientHandler for EventHandler {
         &self,
         context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
-        // Outside any call, the operator's roots: none.
+        // Outside any call, the operator's roots (`[gateway] roots`; none by default).
         let Some(tap) = self.tap_for(&context.extensions) else {
-            return Ok(ListRootsResult::default());
+            return Ok(self.roots.clone());
         };
         let request = ServerRequest::ListRootsRequest(Default::default());
         match relay::ask(Some(tap), request, "roots/list").await? {

@@ -43,6 +43,15 @@ impl SessionProcesses {
         Ok(conn)
     }
 
+    /// Tells this session's processes that its roots changed (they are its own: the session's
+    /// caller answers their `roots/list`).
+    pub async fn roots_changed(&self) {
+        let conns: Vec<_> = self.0.0.lock().await.values().cloned().collect();
+        for conn in conns {
+            conn.notify_roots_changed().await;
+        }
+    }
+
     /// How many processes this session runs now.
     pub async fn running(&self) -> usize {
         self.0.0.lock().await.len()

@@ -17,6 +17,8 @@ pub struct RegistryOptions {
     pub limits: Limits,
     /// Runtime-hijacking environment variables stdio servers may set anyway.
     pub allow_env: Vec<String>,
+    /// The roots an upstream gets when it asks outside any call (`[gateway] roots`).
+    pub roots: Vec<String>,
     /// Hears about every tool call (the audit log).
     pub observer: Option<Arc<dyn CallObserver>>,
     /// Keeps discovery snapshots so lazy stdio servers list their tools without running.
@@ -60,6 +62,10 @@ impl RegistryOptions {
     }
     pub fn with_observer(mut self, observer: Arc<dyn CallObserver>) -> Self {
         self.observer = Some(observer);
+        self
+    }
+    pub fn with_roots(mut self, roots: Vec<String>) -> Self {
+        self.roots = roots;
         self
     }
     pub fn with_allow_env(mut self, names: Vec<String>) -> Self {
