@@ -369,8 +369,13 @@ fn the_documented_switchboard_toml_loads() {
     };
     let cfg = load_with_env(&[path], &env).unwrap_or_else(|p| panic!("{p}"));
     assert!(cfg.warnings.is_empty(), "{:?}", cfg.warnings);
-    assert_eq!(cfg.servers.len(), 4);
+    assert_eq!(cfg.servers.len(), 5);
+    assert!(cfg.server("notebook").unwrap().per_session);
     let g = &cfg.gateway;
+    assert_eq!(
+        g.roots.as_deref(),
+        Some(&["file:///srv/projects".to_string()][..])
+    );
     assert_eq!(g.token.as_deref(), Some("value-of-SWITCHBOARD_TOKEN"));
     assert_eq!(g.egress_allow_cidrs.as_ref().unwrap().len(), 1);
     assert_eq!(g.limits().max_schema_bytes, 65536);

@@ -266,23 +266,20 @@ impl Connection {
     ) -> Result<CallToolResult, UpstreamError> {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
-        // A 2026-07-28 server asks for input by answering `input_required`: the caller
-        // answers, the call is sent again with the answers.
+        // Only a 2026-07-28 server asks for input by answering `input_required`; the others
+        // get the call once, without copies.
+        if self.protocol_version.as_str() < "2026-07-28" {
+            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+            return match self.request(request, opts).await? {
+                ServerResult::CallToolResult(result) => self.sized(result),
+                _ => Err(UpstreamError::Unexpected),
+            };
+        }
+        // The caller answers, the call is sent again with the answers.
         for _round in 0..input_rounds::MAX_INPUT_ROUNDS {
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
             match self.request(request, opts.clone()).await? {
-                ServerResult::CallToolResult(result) => {
-                    let size = result_size(&result);
-                    if size > self.max_result_bytes {
-                        return Err(UpstreamError::TooLarge {
-                            what: "tool result",
-                            size,
-                            limit: self.max_result_bytes,
-                            setting: "max_result_bytes",
-                        });
-                    }
-                    return Ok(result);
-                }
+                ServerResult::CallToolResult(result) => return self.sized(result),
                 ServerResult::InputRequiredResult(asked) => {
                     let questions = asked.input_requests.unwrap_or_default();
                     params.input_responses =
@@ -293,6 +290,20 @@ impl Connection {
             }
         }
         Err(input_rounds::too_many_rounds())
+    }
+
+    /// A tool result within the size limit, or the limit's error.
+    fn sized(&self, result: CallToolResult) -> Result<CallToolResult, UpstreamError> {
+        let size = result_size(&result);
+        if size > self.max_result_bytes {
+            return Err(UpstreamError::TooLarge {
+                what: "tool result",
+                size,
+                limit: self.max_result_bytes,
+                setting: "max_result_bytes",
+            });
+        }
+        Ok(result)
     }
 
     pub async fn read_resource(
