@@ -25,6 +25,10 @@ if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/server-everything/package
   mkdir -p "$fx/node"
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . @modelcontextprotocol/server-everything >/dev/null)
 fi
+# The TypeScript SDK itself (the conformance fixture server and the TypeScript client test).
+if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
+  (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . "@modelcontextprotocol/sdk@1" >/dev/null)
+fi
 # The dashboard test drives a real browser: Debian's chromium through playwright-core.
 if [ ! -f "$fx/node/node_modules/playwright-core/package.json" ]; then
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . playwright-core >/dev/null)
