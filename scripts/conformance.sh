@@ -12,10 +12,16 @@
 # - the `dns-rebinding-protection` scenario against `switchboard serve` (part of the above).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+for needed in .fixtures/venv/bin/python .fixtures/node/node_modules/@modelcontextprotocol/sdk/package.json; do
+  [ -e "$root/$needed" ] || { echo "conformance: $needed is missing: run scripts/fixtures.sh first" >&2; exit 1; }
+done
 fx="$root/.fixtures/conformance"
 mkdir -p "$fx"
-if [ ! -x "$fx/node_modules/.bin/node" ] || [ ! -f "$fx/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
-  (cd "$fx" && npm install --silent --no-audit --no-fund --prefix . node@22 @modelcontextprotocol/conformance >/dev/null)
+# Pinned: the README's scenario counts and the empty baselines are for this version.
+suite_version=0.1.16
+if [ ! -x "$fx/node_modules/.bin/node" ] \
+  || ! grep -q "\"version\": \"$suite_version\"" "$fx/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null; then
+  (cd "$fx" && npm install --silent --no-audit --no-fund --prefix . node@22 "@modelcontextprotocol/conformance@$suite_version" >/dev/null)
 fi
 node22="$fx/node_modules/.bin/node"
 suite_js="$fx/node_modules/@modelcontextprotocol/conformance/dist/index.js"

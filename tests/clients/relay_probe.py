@@ -63,7 +63,13 @@ def make_callbacks(answer: str):
         seen["logs"].append({"level": params.level, "data": params.data})
         log_arrived.set()
 
-    return elicit, sample, roots, log, message
+    return dict(
+        sampling_callback=sample,
+        elicitation_callback=elicit,
+        list_roots_callback=roots,
+        logging_callback=log,
+        message_handler=message,
+    )
 
 
 log_arrived = asyncio.Event()
@@ -187,15 +193,8 @@ async def scenario(call, list_tools, prefix: str) -> dict:
 async def run_session(transport, prefix: str, answer: str) -> dict:
     from mcp import ClientSession
 
-    elicit, sample, roots, log, message = make_callbacks(answer)
     async with transport as streams, ClientSession(
-        streams[0],
-        streams[1],
-        sampling_callback=sample,
-        elicitation_callback=elicit,
-        list_roots_callback=roots,
-        logging_callback=log,
-        message_handler=message,
+        streams[0], streams[1], **make_callbacks(answer)
     ) as session:
         init = await session.initialize()
         out = await scenario(session.call_tool, session.list_tools, prefix)
@@ -208,16 +207,7 @@ async def run_session(transport, prefix: str, answer: str) -> dict:
 async def run_client(server, mode: str, prefix: str, answer: str) -> dict:
     from mcp.client.client import Client
 
-    elicit, sample, roots, log, message = make_callbacks(answer)
-    async with Client(
-        server,
-        mode=mode,
-        sampling_callback=sample,
-        elicitation_callback=elicit,
-        list_roots_callback=roots,
-        logging_callback=log,
-        message_handler=message,
-    ) as client:
+    async with Client(server, mode=mode, **make_callbacks(answer)) as client:
         out = await scenario(client.call_tool, client.list_tools, prefix)
         out["protocol"] = client.protocol_version
         await levels_and_completions(client, prefix, out)
@@ -229,10 +219,7 @@ async def run_client(server, mode: str, prefix: str, answer: str) -> dict:
 
 
 async def call_one(url: str, tool: str, mode: str, answer: str) -> dict:
-    elicit, sample, roots, log, message = make_callbacks(answer)
-    callbacks = dict(
-        sampling_callback=sample, elicitation_callback=elicit, list_roots_callback=roots
-    )
+    callbacks = make_callbacks(answer)
     if mode == "session":
         from mcp import ClientSession
         from mcp.client.streamable_http import streamable_http_client

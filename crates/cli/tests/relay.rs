@@ -2,7 +2,9 @@
 //! protocol revision: the official Python SDK 1.x and 2.x clients (2.x in its default
 //! 2026-07-28 mode and in legacy mode) answer sampling, elicitation and roots raised by
 //! tests/fixtures/relay_server.py behind the gateway, over a stdio and an HTTP upstream,
-//! receive its log lines and progress before the result, and its resource updates.
+//! and receive its progress before the result, its log lines (over Streamable HTTP they travel
+//! on the session's GET stream and may come after the result: README, known gaps), and its
+//! resource updates; so does the TypeScript SDK client.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -35,16 +37,18 @@ async fn config_with(more: Value) -> (tempfile::TempDir, std::path::PathBuf, kit
 }
 
 async fn probe(python: &Path, args: &[&str]) -> Value {
-    let out = Command::new(python)
-        .arg(kit::client_script("relay_probe.py"))
-        .args(args)
-        .output()
-        .await
-        .expect("run relay_probe.py");
+    let mut command = Command::new(python);
+    command.arg(kit::client_script("relay_probe.py"));
+    run_probe(command, args).await
+}
+
+/// Runs a probe script and reads the JSON it prints last.
+async fn run_probe(mut command: Command, args: &[&str]) -> Value {
+    let out = command.args(args).output().await.expect("run the probe");
     let stdout = String::from_utf8_lossy(&out.stdout);
     serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap_or_else(|_| {
         panic!(
-            "relay_probe.py {args:?} failed ({}):\n{stdout}\n{}",
+            "{command:?} {args:?} failed ({}):\n{stdout}\n{}",
             out.status,
             String::from_utf8_lossy(&out.stderr)
         )
@@ -182,21 +186,11 @@ async fn every_sdk_generation_answers_upstream_requests_through_stdio() {
 }
 
 async fn probe_ts(args: &[&str]) -> Value {
-    let out = Command::new("node")
+    let mut command = Command::new("node");
+    command
         .arg(kit::client_script("relay_probe.mjs"))
-        .args(args)
-        .env("SWITCHBOARD_NODE_MODULES", kit::node_modules())
-        .output()
-        .await
-        .expect("run relay_probe.mjs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(stdout.lines().last().unwrap_or_default()).unwrap_or_else(|_| {
-        panic!(
-            "relay_probe.mjs {args:?} failed ({}):\n{stdout}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+        .env("SWITCHBOARD_NODE_MODULES", kit::node_modules());
+    run_probe(command, args).await
 }
 
 /// The official TypeScript SDK client, through /mcp (a stdio and an HTTP upstream) and

@@ -415,6 +415,13 @@ fn transport(e: &mut Entry<'_>, kind: Option<&str>) -> Option<Transport> {
             Some(Auth::OAuth(spec)) => (None, Some(spec)),
             None => (None, None),
         };
+        if oauth.is_some() && wire == HttpWire::LegacySse {
+            e.problem(
+                "auth",
+                "OAuth is not supported over the legacy HTTP+SSE transport",
+                "use the server's Streamable HTTP URL (\"type\": \"http\"), or a bearer token",
+            );
+        }
         Some(Transport::Http(HttpSpec {
             url,
             headers,

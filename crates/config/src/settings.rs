@@ -120,11 +120,12 @@ pub fn parse(
             "roots" => {
                 let roots = r.strings(key, value).unwrap_or_default();
                 for root in &roots {
-                    if url::Url::parse(root).is_err() {
+                    // The protocol's roots are file:// URIs.
+                    if url::Url::parse(root).map_or(true, |u| u.scheme() != "file") {
                         r.problem(
                             key,
-                            &format!("{root:?} is not a URI"),
-                            "write roots as URIs, e.g. \"file:///srv/projects\"",
+                            &format!("{root:?} is not a file:// URI"),
+                            "write roots as file URIs, e.g. \"file:///srv/projects\"",
                         );
                     }
                 }

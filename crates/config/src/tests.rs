@@ -217,6 +217,28 @@ fn native_toml_with_gateway_settings() {
 }
 
 #[test]
+fn legacy_sse_refuses_oauth_and_roots_are_file_uris() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "mcp.json",
+        r#"{"mcpServers": {"old": {"type": "sse", "url": "https://x.test/sse", "auth": {"type": "authorizationCode"}}}}"#,
+    );
+    let text = load(&[p]).unwrap_err().to_string();
+    assert!(
+        text.contains("legacy HTTP+SSE") && text.contains("Streamable HTTP URL"),
+        "{text}"
+    );
+    let t = write(
+        &dir,
+        "switchboard.toml",
+        "[gateway]\nroots = [\"https://x.test/\"]\n",
+    );
+    let text = load(&[t]).unwrap_err().to_string();
+    assert!(text.contains("not a file:// URI"), "{text}");
+}
+
+#[test]
 fn per_session_is_for_stdio_servers() {
     let dir = tempfile::tempdir().unwrap();
     let p = write(

@@ -308,6 +308,20 @@ impl Catalog {
         self.tool_names.route(exposed)
     }
 
+    /// Whether a server here offers the prompt or resource (template) a completion names.
+    pub fn offers_completion(&self, reference: &rmcp::model::Reference) -> bool {
+        match reference {
+            rmcp::model::Reference::Prompt(p) => self.route_prompt(&p.name).is_some(),
+            rmcp::model::Reference::Resource(r) => {
+                self.resource_templates
+                    .iter()
+                    .any(|t| t.template.uri_template == r.uri)
+                    || self.route_resource(&r.uri).is_some()
+            }
+            _ => false,
+        }
+    }
+
     pub fn route_prompt(&self, exposed: &str) -> Option<(&ServerSlug, &str)> {
         self.prompt_names.route(exposed)
     }

@@ -40,9 +40,6 @@ struct Inner {
     snapshots: Option<Arc<dyn SnapshotCache>>,
     guard: RwLock<Option<Arc<dyn CallGuard>>>,
     owner: Owner,
-    /// The most verbose log level asked of this registry's upstreams (debug 0 … emergency
-    /// 7; `u8::MAX` until a session asks).
-    log_level: std::sync::atomic::AtomicU8,
     /// Every `notifications/resources/updated` from this registry's upstreams.
     updates: broadcast::Sender<crate::ResourceUpdate>,
 }
@@ -80,6 +77,7 @@ impl Registry {
             limits: options.limits,
             allow_env: options.allow_env,
             roots: options.roots,
+            log_level: Default::default(),
             oauth: options.oauth,
         };
         Self::assemble(Shared {
@@ -121,7 +119,6 @@ impl Registry {
                 snapshots,
                 guard: RwLock::new(guard),
                 owner,
-                log_level: std::sync::atomic::AtomicU8::new(u8::MAX),
                 updates: broadcast::channel(UPDATE_QUEUE).0,
             }),
         };
@@ -179,9 +176,12 @@ impl Registry {
     /// A new, empty registry sharing this one's naming, HTTP client, limits, observer and
     /// guard, for servers `owner` declares (one per org for servers connected through the API).
     pub fn sibling(&self, owner: Owner) -> Registry {
+        let mut connect = self.inner.connect.clone();
+        // Each registry's upstreams get the level its own sessions ask for.
+        connect.log_level = Default::default();
         Self::assemble(Shared {
             naming: self.inner.naming.clone(),
-            connect: self.inner.connect.clone(),
+            connect,
             observer: self.inner.observer.clone(),
             snapshots: self.inner.snapshots.clone(),
             // An org's API servers are re-listed by the cluster's scheduled job instead.

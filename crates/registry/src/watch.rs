@@ -3,50 +3,65 @@
 
 use crate::entry::ServerEntry;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use switchboard_core::ServerSlug;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use switchboard_core::{CallError, ServerSlug};
 use switchboard_upstream::Connection;
 
-/// How many watchers each of one server's resource URIs (as the server names them) has.
+/// How many watchers each of one server's resource URIs (as the server names them) has. A
+/// count and the upstream (un)subscription it causes change under one lock, so a first
+/// watcher and a last one never cross.
 #[derive(Default)]
-pub(crate) struct WatchCounts(Mutex<HashMap<String, usize>>);
+pub(crate) struct WatchCounts {
+    counts: Arc<tokio::sync::Mutex<HashMap<String, usize>>>,
+    /// How many URIs are watched, read without the lock by the idle check.
+    watched: AtomicUsize,
+}
 
 impl WatchCounts {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    /// Counts one more watcher of `uri`; the first is subscribed upstream by `subscribe`,
+    /// and counted only once that succeeded.
+    pub async fn add<F, Fut>(&self, uri: &str, subscribe: F) -> Result<(), CallError>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<(), CallError>>,
+    {
+        let mut counts = self.counts.lock().await;
+        if let Some(count) = counts.get_mut(uri) {
+            *count += 1;
+            return Ok(());
+        }
+        subscribe().await?;
+        counts.insert(uri.to_string(), 1);
+        self.watched.fetch_add(1, Ordering::Relaxed);
+        Ok(())
     }
 
-    /// Counts one more watcher of `uri`; true when it is the first.
-    pub fn add(&self, uri: &str) -> bool {
-        let mut counts = self.lock();
-        let count = counts.entry(uri.to_string()).or_default();
-        *count += 1;
-        *count == 1
-    }
-
-    /// Counts one watcher less; true when it was the last.
-    pub fn remove(&self, uri: &str) -> bool {
-        let mut counts = self.lock();
+    /// Counts one watcher less; the last is unsubscribed upstream on `conn`, if it runs.
+    async fn remove(&self, uri: &str, conn: Option<Arc<Connection>>, server: &ServerSlug) {
+        let mut counts = self.counts.lock().await;
         match counts.get_mut(uri) {
             Some(count) if *count > 1 => {
                 *count -= 1;
-                false
+                return;
             }
             Some(_) => {
                 counts.remove(uri);
-                true
+                self.watched.fetch_sub(1, Ordering::Relaxed);
             }
-            None => false,
+            None => return,
+        }
+        // A stopped server has no subscription left to end.
+        if let Some(conn) = conn
+            && let Err(e) = conn.watch_resource(uri, false).await
+        {
+            tracing::debug!(server = %server, "resources/unsubscribe {uri}: {e}");
         }
     }
 
     /// True while any resource of the server is watched (it is then never stopped as idle).
     pub fn any(&self) -> bool {
-        !self.lock().is_empty()
-    }
-
-    pub fn uris(&self) -> Vec<String> {
-        self.lock().keys().cloned().collect()
+        self.watched.load(Ordering::Relaxed) > 0
     }
 }
 
@@ -89,14 +104,9 @@ impl ResourceWatch {
     /// Ends the watch now, waiting for the upstream unsubscription when it was the last.
     pub async fn end(mut self) {
         self.counted = false;
-        if !self.entry.watched.remove(&self.uri) {
-            return;
-        }
-        if let Some(conn) = self.entry.live_connection()
-            && let Err(e) = conn.watch_resource(&self.uri, false).await
-        {
-            tracing::debug!(server = %self.entry.spec.name, "resources/unsubscribe {}: {e}", self.uri);
-        }
+        let conn = self.entry.live_connection();
+        let server = &self.entry.spec.name;
+        self.entry.watched.remove(&self.uri, conn, server).await;
     }
 }
 
@@ -108,37 +118,32 @@ impl std::fmt::Debug for ResourceWatch {
 
 impl Drop for ResourceWatch {
     fn drop(&mut self) {
-        if !self.counted || !self.entry.watched.remove(&self.uri) {
+        if !self.counted {
             return;
         }
-        // A stopped server has no subscription left to end.
-        let Some(conn) = self.entry.live_connection() else {
-            return;
-        };
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        let uri = std::mem::take(&mut self.uri);
-        let server = self.entry.spec.name.clone();
+        let (entry, uri) = (self.entry.clone(), std::mem::take(&mut self.uri));
         runtime.spawn(async move {
-            if let Err(e) = conn.watch_resource(&uri, false).await {
-                tracing::debug!(server = %server, "resources/unsubscribe {uri}: {e}");
-            }
+            let conn = entry.live_connection();
+            entry.watched.remove(&uri, conn, &entry.spec.name).await;
         });
     }
 }
 
 /// Subscribes a new connection to every resource its server's sessions still watch.
 pub(crate) fn renew(entry: &ServerEntry, conn: &Arc<Connection>) {
-    let uris = entry.watched.uris();
-    if uris.is_empty() {
+    if !entry.watched.any() {
         return;
     }
-    let conn = conn.clone();
-    let server = entry.spec.name.clone();
+    let counts = entry.watched.counts.clone();
+    let (server, conn) = (entry.spec.name.clone(), conn.clone());
     tokio::spawn(async move {
-        for uri in uris {
-            if let Err(e) = conn.watch_resource(&uri, true).await {
+        // Under the lock: a last watcher leaving meanwhile unsubscribes after this.
+        let counts = counts.lock().await;
+        for uri in counts.keys() {
+            if let Err(e) = conn.watch_resource(uri, true).await {
                 tracing::warn!(server = %server, "could not renew the subscription to {uri}: {e}");
             }
         }

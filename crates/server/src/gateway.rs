@@ -4,13 +4,12 @@
 
 use crate::relay::relay_while;
 
+mod feeds;
 mod replies;
 mod rounds;
+mod view;
 mod watches;
-use replies::{
-    agents_get_actions_only, error_data, failed_result, forward_changes, new_instance,
-    visible_items,
-};
+use replies::{agents_get_actions_only, error_data, failed_result, new_instance, visible_items};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
@@ -22,10 +21,9 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
 use std::sync::atomic::{AtomicU8, Ordering};
-use switchboard_core::{CallError, Caller, ErrorKind};
 use switchboard_registry::{CallOptions, Registry};
-use switchboard_upstream::{SessionProcesses, Upcall};
-use tokio::sync::mpsc;
+use switchboard_upstream::SessionProcesses;
+use view::View;
 
 /// Where a failed tool result carries its machine-readable kind.
 pub const KIND_META_KEY: &str = "switchboard/error";
@@ -69,12 +67,6 @@ pub struct OrgCaller {
     pub token_id: String,
 }
 
-/// Who one request is for and which registries it sees, in lookup order.
-struct View {
-    caller: Caller,
-    registries: Vec<Registry>,
-}
-
 /// Where a caller's `_meta` names its conversation (information-flow taint is kept per
 /// conversation, or per MCP session without one).
 pub const CONVERSATION_META_KEY: &str = "switchboard/conversation_id";
@@ -110,87 +102,6 @@ impl Gateway {
         }
     }
 
-    fn view(
-        &self,
-        extensions: &rmcp::model::Extensions,
-        meta: Option<&rmcp::model::RequestMetaObject>,
-    ) -> View {
-        let parts = extensions.get::<axum::http::request::Parts>();
-        let conversation = meta
-            .and_then(|m| m.0.get(CONVERSATION_META_KEY))
-            .and_then(Value::as_str)
-            .map(|id| format!("conv:{id}"));
-        let transport = parts
-            .and_then(|p| p.headers.get("mcp-session-id"))
-            .and_then(|v| v.to_str().ok())
-            .map(|id| format!("mcp:{id}"));
-        let token = parts
-            .and_then(|p| p.extensions.get::<CallerToken>())
-            .map(|t| t.0.clone());
-        let org = parts.and_then(|p| p.extensions.get::<OrgCaller>());
-        let (org_id, agent_id, token_id) = match (&self.agent, org) {
-            (Some(a), _) => (Some(a.org_id.clone()), Some(a.agent_id.clone()), token),
-            (None, Some(o)) => (Some(o.org_id.clone()), None, Some(o.token_id.clone())),
-            (None, None) => (None, None, None),
-        };
-        // Taint is kept per org, so one org's conversation ids never meet another's.
-        let scope = org_id.as_deref().unwrap_or("operator");
-        let session = Some(format!(
-            "{scope}|{}",
-            conversation
-                .or(transport)
-                .unwrap_or_else(|| format!("gateway:{}", self.instance))
-        ));
-        let mut registries = Vec::with_capacity(2);
-        if let (Some(api), Some(org)) = (&self.orgs, &org_id) {
-            registries.push(api.org_registry(org));
-        }
-        registries.push(self.registry.clone());
-        View {
-            caller: Caller {
-                org_id,
-                agent_id,
-                token_id,
-                surface: "mcp",
-                session,
-            },
-            registries,
-        }
-    }
-
-    /// Per-call options from the request context: cancellation, end user, and the channel
-    /// that carries the upstream's requests and notifications back to this caller (drain it
-    /// with `relay::relay_while`).
-    fn call_options(
-        &self,
-        ctx: &RequestContext<RoleServer>,
-        caller: Caller,
-    ) -> (CallOptions, mpsc::Receiver<Upcall>) {
-        let (tx, rx) = mpsc::channel::<Upcall>(crate::relay::UPCALL_QUEUE);
-        let mut opts = CallOptions::default()
-            .with_cancel(ctx.ct.clone())
-            .with_caller(caller)
-            .with_upcalls(tx)
-            .with_session_processes(self.processes.clone());
-        if let Some(user) = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str) {
-            opts = opts.with_end_user(user);
-        }
-        (opts, rx)
-    }
-}
-
-impl View {
-    /// The registry whose catalogue knows a name; the first otherwise (it answers the
-    /// not-found kind and audits the attempt).
-    fn registry_for(&self, knows: impl Fn(&switchboard_registry::Catalog) -> bool) -> &Registry {
-        self.registries
-            .iter()
-            .find(|r| knows(&r.catalog()))
-            .unwrap_or(&self.registries[0])
-    }
-}
-
-impl Gateway {
     fn min_log(&self) -> u8 {
         self.log_level.load(Ordering::Relaxed)
     }
@@ -234,9 +145,8 @@ impl rmcp::ServerHandler for Gateway {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        for registry in self.view(&context.extensions, None).registries {
-            forward_changes(&registry, context.peer.clone());
-        }
+        let view = self.view(&context.extensions, None);
+        feeds::forward_changes(&view.registries, context.peer.clone());
     }
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
@@ -272,9 +182,7 @@ impl rmcp::ServerHandler for Gateway {
             return Err(agents_get_actions_only());
         }
         let view = self.view(&context.extensions, Some(&context.meta));
-        let opts = CallOptions::default()
-            .with_cancel(context.ct.clone())
-            .with_caller(view.caller.clone());
+        let opts = self.options(&context, view.caller.clone());
         self.watches
             .subscribe(&view.registries, &request.uri, opts, context.peer.clone())
             .await
@@ -310,9 +218,10 @@ impl rmcp::ServerHandler for Gateway {
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let request = context.request_context();
         let view = self.view(&request.extensions, Some(&request.meta));
-        let opts = CallOptions::default().with_caller(view.caller.clone());
-        watches::listen(view.registries, context, opts).await;
-        Ok(())
+        let opts = self.options(request, view.caller.clone());
+        watches::listen(view.registries, context, opts)
+            .await
+            .map_err(error_data)
     }
 
     async fn complete(
@@ -321,22 +230,11 @@ impl rmcp::ServerHandler for Gateway {
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         let view = self.view(&context.extensions, Some(&context.meta));
-        let opts = CallOptions::default()
-            .with_cancel(context.ct.clone())
-            .with_caller(view.caller.clone());
-        let mut last = None;
-        for registry in &view.registries {
-            match registry.complete(request.clone(), opts.clone()).await {
-                Ok(mut result) => {
-                    result.result_type.get_or_insert(ResultType::COMPLETE);
-                    return Ok(result);
-                }
-                Err(e) => last = Some(e),
-            }
-        }
-        Err(error_data(last.unwrap_or_else(|| {
-            CallError::new(ErrorKind::InvalidRequest, "nothing to complete")
-        })))
+        let registry = view.registry_for(|c| c.offers_completion(&request.r#ref));
+        let opts = self.options(&context, view.caller.clone());
+        let mut result = registry.complete(request, opts).await.map_err(error_data)?;
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(result)
     }
 
     async fn list_tools(

@@ -92,6 +92,7 @@ async fn a_redirect_is_a_transport_error_that_names_it() {
         limits: Default::default(),
         allow_env: Vec::new(),
         roots: Vec::new(),
+        log_level: Default::default(),
         oauth: None,
     };
     let error = match Connection::connect(&spec, &opts).await {

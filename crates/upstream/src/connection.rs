@@ -4,6 +4,7 @@ use crate::call::{CallOptions, CancelOnDrop};
 use crate::events::EventHandler;
 use crate::handshake::{classify_init, http_config, lifecycle, serve_http, serve_legacy_sse};
 use crate::input_rounds;
+use crate::route::{CallTap, Route};
 use crate::stdio::{self, StderrTail};
 use crate::{UpstreamError, UpstreamEvent, UpstreamHttp};
 use rmcp::model::{
@@ -28,6 +29,8 @@ pub struct ConnectOptions {
     pub allow_env: Vec<String>,
     /// The roots an upstream gets when it asks outside any call.
     pub roots: Vec<String>,
+    /// The log level sessions asked for, applied to each server as it connects.
+    pub log_level: crate::LogFloor,
     /// Token store, pending flows and redirect base for OAuth servers.
     pub oauth: Option<crate::auth::OAuthContext>,
 }
@@ -48,6 +51,8 @@ pub struct Connection {
     handler: EventHandler,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, EventHandler>>>,
     protocol_version: String,
+    /// The server speaks 2026-07-28: it may answer a call with `input_required`.
+    asks_for_input: bool,
     server_name: Option<String>,
     stderr: Option<StderrTail>,
     pid: Option<u32>,
@@ -154,23 +159,34 @@ impl Connection {
             .as_ref()
             .map(|i| i.protocol_version.to_string())
             .unwrap_or_default();
+        let asks_for_input = info
+            .as_ref()
+            .is_some_and(|i| i.protocol_version >= rmcp::model::ProtocolVersion::V_2026_07_28);
         let server_name = info
             .as_ref()
             .and_then(|i| i.server_info.as_ref())
             .map(|s| format!("{} {}", s.name, s.version));
         tracing::info!(server = %spec.name, protocol = %protocol_version, upstream = ?server_name, "connected");
-        Ok(Self {
+        let conn = Self {
             server: spec.name.clone(),
             peer,
             handler,
             service: tokio::sync::Mutex::new(Some(service)),
             protocol_version,
+            asks_for_input,
             server_name,
             stderr,
             pid,
             call_timeout: spec.call_timeout(),
             max_result_bytes: opts.limits.max_result_bytes,
-        })
+        };
+        // A server started after a session asked for a log level gets it too.
+        if let Some(level) = opts.log_level.get()
+            && let Err(e) = conn.set_log_level(level).await
+        {
+            tracing::debug!(server = %spec.name, "logging/setLevel: {e}");
+        }
+        Ok(conn)
     }
 
     pub fn server(&self) -> &ServerSlug {
@@ -268,22 +284,31 @@ impl Connection {
         params.arguments = arguments;
         // Only a 2026-07-28 server asks for input by answering `input_required`; the others
         // get the call once, without copies.
-        if self.protocol_version.as_str() < "2026-07-28" {
+        if !self.asks_for_input {
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
             return match self.request(request, opts).await? {
                 ServerResult::CallToolResult(result) => self.sized(result),
                 _ => Err(UpstreamError::Unexpected),
             };
         }
-        // The caller answers, the call is sent again with the answers.
+        // The caller answers, the call is sent again with the answers: all rounds, and the
+        // waits for the caller between them, within the call's one timeout.
+        let timeout = opts.timeout.unwrap_or(self.call_timeout);
+        let deadline = tokio::time::Instant::now() + timeout;
+        let route = Route::of(&opts);
         for _round in 0..input_rounds::MAX_INPUT_ROUNDS {
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
-            match self.request(request, opts.clone()).await? {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self
+                .request(request, opts.clone().with_timeout(left))
+                .await?
+            {
                 ServerResult::CallToolResult(result) => return self.sized(result),
                 ServerResult::InputRequiredResult(asked) => {
                     let questions = asked.input_requests.unwrap_or_default();
+                    let answers = input_rounds::answer(&route, questions);
                     params.input_responses =
-                        Some(input_rounds::answer(opts.upcalls.as_ref(), questions).await?);
+                        Some(within(deadline, timeout, opts.cancel.as_ref(), answers).await?);
                     params.request_state = asked.request_state;
                 }
                 _ => return Err(UpstreamError::Unexpected),
@@ -340,19 +365,13 @@ impl Connection {
         mut request: ClientRequest,
         opts: CallOptions,
     ) -> Result<ServerResult, UpstreamError> {
-        let _running = self.handler.taps.running();
-        // A call with nobody to ask (REST, the CLI) still gets its requests: to refuse them
-        // and note it for the audit row.
-        let tap = opts.upcalls.clone().unwrap_or_else(|| {
-            let (tap, upcalls) = mpsc::channel(crate::relay::DECLINE_QUEUE);
-            tokio::spawn(crate::relay::decline_all(
-                upcalls,
-                opts.progress.clone(),
-                opts.relay_notes.clone(),
-            ));
-            tap
+        // The transport records the call's route when it sends the request; a request sent
+        // after this call was abandoned records nothing.
+        let alive = std::sync::Arc::new(());
+        request.extensions_mut().insert(CallTap {
+            route: Route::of(&opts),
+            alive: std::sync::Arc::downgrade(&alive),
         });
-        request.extensions_mut().insert(crate::relay::CallTap(tap));
         let timeout = opts.timeout.unwrap_or(self.call_timeout);
         let mut options = PeerRequestOptions::no_options();
         if let Some(user) = &opts.end_user_id {
@@ -388,7 +407,30 @@ impl Connection {
             _ = cancelled => Err(UpstreamError::Cancelled),
         }
     }
+}
 
+/// `work` within the call's deadline, unless the caller cancels first.
+async fn within<T>(
+    deadline: tokio::time::Instant,
+    timeout: Duration,
+    cancel: Option<&tokio_util::sync::CancellationToken>,
+    work: impl Future<Output = Result<T, UpstreamError>>,
+) -> Result<T, UpstreamError> {
+    let cancelled = async {
+        match cancel {
+            Some(token) => token.cancelled().await,
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        done = tokio::time::timeout_at(deadline, work) => {
+            done.unwrap_or(Err(UpstreamError::Timeout(timeout)))
+        }
+        _ = cancelled => Err(UpstreamError::Cancelled),
+    }
+}
+
+impl Connection {
     /// Completes a prompt or resource argument (servers without completions answer none).
     pub async fn complete(
         &self,

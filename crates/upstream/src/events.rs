@@ -1,7 +1,7 @@
 //! Our rmcp client handler: routes upstream progress to the waiting caller and reports changes.
 #![allow(deprecated)] // sampling and roots: deprecated by the 2026-07-28 revision, relayed for the older ones
 
-use crate::relay::{self, Taps, UpcallSender};
+use crate::route::{self, NoRoute, Route, Taps};
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ClientResult, CreateMessageRequest,
     CreateMessageRequestParams, CreateMessageResult, CustomRequest, CustomResult, ElicitRequest,
@@ -67,11 +67,22 @@ impl EventHandler {
 
     /// The call an upstream request belongs to: the one whose response stream carried it
     /// (Streamable HTTP), else the one call in flight when exactly one runs.
-    fn tap_for(&self, extensions: &Extensions) -> Option<UpcallSender> {
+    fn route_for(&self, extensions: &Extensions) -> Result<Route, NoRoute> {
         match extensions.get::<InboundStreamOrigin>() {
             Some(InboundStreamOrigin::OutboundRequest(id)) => self.taps.by_id(id),
             _ => self.taps.sole(),
         }
+    }
+
+    /// Relays `request` to the caller of the call it belongs to and takes the one kind of
+    /// answer it expects.
+    async fn relay<T>(
+        &self,
+        extensions: &Extensions,
+        request: ServerRequest,
+        pick: impl FnOnce(ClientResult) -> Option<T>,
+    ) -> Result<T, ErrorData> {
+        relay_on(self.route_for(extensions), request, pick).await
     }
 
     fn emit(&self, event: UpstreamEvent) {
@@ -81,6 +92,22 @@ impl EventHandler {
             tracing::debug!(server = %self.server, "change event dropped: receiver busy or gone");
         }
     }
+}
+
+/// Relays `request` along `route` and takes the one kind of answer it expects.
+async fn relay_on<T>(
+    route: Result<Route, NoRoute>,
+    request: ServerRequest,
+    pick: impl FnOnce(ClientResult) -> Option<T>,
+) -> Result<T, ErrorData> {
+    let what = crate::relay::method_name(&request).to_string();
+    let answer = route::ask(route, request).await?;
+    pick(answer).ok_or_else(|| {
+        ErrorData::internal_error(
+            format!("the caller answered {what} with another kind of result"),
+            None,
+        )
+    })
 }
 
 /// What Switchboard offers upstreams on its callers' behalf: each request is relayed to the
@@ -98,13 +125,6 @@ fn relayed_capabilities() -> ClientCapabilities {
     caps
 }
 
-fn unexpected(what: &str) -> ErrorData {
-    ErrorData::internal_error(
-        format!("the caller answered {what} with another kind of result"),
-        None,
-    )
-}
-
 impl rmcp::ClientHandler for EventHandler {
     fn get_info(&self) -> ClientConfig {
         self.info.clone()
@@ -116,16 +136,11 @@ impl rmcp::ClientHandler for EventHandler {
         context: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, ErrorData> {
         let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
-        match relay::ask(
-            self.tap_for(&context.extensions),
-            request,
-            "sampling/createMessage",
-        )
-        .await?
-        {
-            ClientResult::CreateMessageResult(result) => Ok(*result),
-            _ => Err(unexpected("sampling/createMessage")),
-        }
+        self.relay(&context.extensions, request, |answer| match answer {
+            ClientResult::CreateMessageResult(result) => Some(*result),
+            _ => None,
+        })
+        .await
     }
 
     async fn create_elicitation(
@@ -134,30 +149,29 @@ impl rmcp::ClientHandler for EventHandler {
         context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
-        match relay::ask(
-            self.tap_for(&context.extensions),
-            request,
-            "elicitation/create",
-        )
-        .await?
-        {
-            ClientResult::ElicitResult(result) => Ok(result),
-            _ => Err(unexpected("elicitation/create")),
-        }
+        self.relay(&context.extensions, request, |answer| match answer {
+            ClientResult::ElicitResult(result) => Some(result),
+            _ => None,
+        })
+        .await
     }
 
     async fn list_roots(
         &self,
         context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
-        // Outside any call, the operator's roots (`[gateway] roots`; none by default).
-        let Some(tap) = self.tap_for(&context.extensions) else {
-            return Ok(self.roots.clone());
-        };
-        let request = ServerRequest::ListRootsRequest(Default::default());
-        match relay::ask(Some(tap), request, "roots/list").await? {
-            ClientResult::ListRootsResult(result) => Ok(result),
-            _ => Err(unexpected("roots/list")),
+        // Outside any call, and for a call nobody can answer for (REST, the CLI): the
+        // operator's roots (`[gateway] roots`; none by default).
+        match self.route_for(&context.extensions) {
+            Err(NoRoute::Ambiguous) | Ok(Route::Decline { .. }) => Ok(self.roots.clone()),
+            route => {
+                let request = ServerRequest::ListRootsRequest(Default::default());
+                relay_on(route, request, |answer| match answer {
+                    ClientResult::ListRootsResult(result) => Some(result),
+                    _ => None,
+                })
+                .await
+            }
         }
     }
 
@@ -166,12 +180,12 @@ impl rmcp::ClientHandler for EventHandler {
         request: CustomRequest,
         context: RequestContext<RoleClient>,
     ) -> Result<CustomResult, ErrorData> {
-        let method = request.method.clone();
         let request = ServerRequest::CustomRequest(request);
-        match relay::ask(self.tap_for(&context.extensions), request, &method).await? {
-            ClientResult::CustomResult(result) => Ok(result),
-            _ => Err(unexpected(&method)),
-        }
+        self.relay(&context.extensions, request, |answer| match answer {
+            ClientResult::CustomResult(result) => Some(result),
+            _ => None,
+        })
+        .await
     }
 
     async fn on_progress(
@@ -182,11 +196,11 @@ impl rmcp::ClientHandler for EventHandler {
         // Progress the taps did not see (sent on an HTTP server's GET stream) still reaches
         // its call, by its token. Progress is advisory: a slow caller loses updates rather
         // than stalling the connection.
-        if let Some(tap) = self.taps.by_progress(&params.progress_token) {
+        if let Some(route) = self.taps.by_progress(&params.progress_token) {
             let notification = ServerNotification::ProgressNotification(
                 rmcp::model::ProgressNotification::new(params),
             );
-            let _ = tap.try_send(crate::relay::Upcall::Notification(notification));
+            route.notify(notification, false).await;
         }
     }
 

@@ -2,7 +2,7 @@
 //! server-to-client request, then the call retried with the answers and the server's state.
 
 use crate::UpstreamError;
-use crate::relay::{self, UpcallSender};
+use crate::route::Route;
 use rmcp::model::{InputRequest, InputRequests, InputResponses, ServerRequest};
 
 /// How many rounds of questions one call may ask before it is given up.
@@ -10,25 +10,23 @@ pub(crate) const MAX_INPUT_ROUNDS: usize = 8;
 
 /// The caller's answers to one round of questions, by the server's keys.
 pub(crate) async fn answer(
-    tap: Option<&UpcallSender>,
+    route: &Route,
     requests: InputRequests,
 ) -> Result<InputResponses, UpstreamError> {
     let mut responses = InputResponses::new();
     for (key, request) in requests {
-        let (request, what) = match request {
-            InputRequest::CreateMessage(r) => (
-                ServerRequest::CreateMessageRequest(r),
-                "sampling/createMessage",
-            ),
-            InputRequest::Elicitation(r) => (ServerRequest::ElicitRequest(r), "elicitation/create"),
-            InputRequest::ListRoots(r) => (ServerRequest::ListRootsRequest(r), "roots/list"),
+        let request = match request {
+            InputRequest::CreateMessage(r) => ServerRequest::CreateMessageRequest(r),
+            InputRequest::Elicitation(r) => ServerRequest::ElicitRequest(r),
+            InputRequest::ListRoots(r) => ServerRequest::ListRootsRequest(r),
             _ => {
                 return Err(UpstreamError::Unsupported(format!(
                     "the server asked for input {key:?} of a kind this gateway cannot relay"
                 )));
             }
         };
-        let answer = relay::ask(tap.cloned(), request, what)
+        let answer = route
+            .ask(request)
             .await
             .map_err(|e| UpstreamError::Unsupported(e.message.to_string()))?;
         let answer =

@@ -11,8 +11,18 @@ use switchboard_core::ServerSpec;
 #[derive(Clone, Default)]
 pub struct SessionProcesses(Arc<Processes>);
 
+/// One server's process for this session: its own lock, so a slow start holds up only the
+/// calls to that server.
+type Slot = Arc<tokio::sync::Mutex<Option<Arc<Connection>>>>;
+
 #[derive(Default)]
-struct Processes(tokio::sync::Mutex<HashMap<String, Arc<Connection>>>);
+struct Processes(std::sync::Mutex<HashMap<String, Slot>>);
+
+impl Processes {
+    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
 
 impl std::fmt::Debug for SessionProcesses {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -29,46 +39,51 @@ impl SessionProcesses {
         spec: &ServerSpec,
         connect: &ConnectOptions,
     ) -> Result<Arc<Connection>, UpstreamError> {
-        let mut conns = self.0.0.lock().await;
-        if let Some(conn) = conns.get(key)
+        let slot = self.0.slots().entry(key.to_string()).or_default().clone();
+        let mut slot = slot.lock().await;
+        if let Some(conn) = slot.as_ref()
             && !conn.is_closed()
         {
             return Ok(conn.clone());
         }
         tracing::info!(server = %spec.name, "starting a process for one session");
         let conn = Arc::new(Connection::connect(spec, connect).await?);
-        if let Some(dead) = conns.insert(key.to_string(), conn.clone()) {
+        if let Some(dead) = slot.replace(conn.clone()) {
             tokio::spawn(async move { dead.close().await });
         }
         Ok(conn)
     }
 
     /// Tells this session's processes that its roots changed (they are its own: the session's
-    /// caller answers their `roots/list`).
+    /// caller answers their `roots/list`). A process still starting asks for them anyway.
     pub async fn roots_changed(&self) {
-        let conns: Vec<_> = self.0.0.lock().await.values().cloned().collect();
-        for conn in conns {
+        let running: Vec<_> = self
+            .0
+            .slots()
+            .values()
+            .filter_map(|slot| slot.try_lock().ok().and_then(|s| s.clone()))
+            .collect();
+        for conn in running {
             conn.notify_roots_changed().await;
         }
-    }
-
-    /// How many processes this session runs now.
-    pub async fn running(&self) -> usize {
-        self.0.0.lock().await.len()
     }
 }
 
 impl Drop for Processes {
     fn drop(&mut self) {
-        let conns = std::mem::take(self.0.get_mut());
-        if conns.is_empty() {
+        let running: Vec<_> = self
+            .slots()
+            .drain()
+            .filter_map(|(_, slot)| slot.try_lock().ok().and_then(|mut s| s.take()))
+            .collect();
+        if running.is_empty() {
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
         runtime.spawn(async move {
-            for (_, conn) in conns {
+            for conn in running {
                 tracing::info!(server = %conn.server(), "session ended: stopping its process");
                 conn.close().await;
             }

@@ -1,7 +1,8 @@
 //! Transport taps: see each call's request go out and take the notifications meant for its
 //! caller out of the inbound stream, in order, before the call's result is handed on.
 
-use crate::relay::{CallTap, Taps, Upcall, call_notification, is_call_notification};
+use crate::relay::{call_notification, is_call_notification};
+use crate::route::{CallTap, Route, Taps};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
@@ -20,15 +21,15 @@ use std::sync::Arc;
 type Headers = HashMap<HeaderName, HeaderValue>;
 type SseStream = BoxStream<'static, Result<Sse, SseError>>;
 
-/// Records a tapped request's routes as it is sent; answers the call's tap, if any.
-fn record(taps: &Taps, message: &ClientJsonRpcMessage) -> Option<crate::relay::UpcallSender> {
+/// Records a call's routes as its request is sent; answers the call's route, if any.
+fn record(taps: &Taps, message: &ClientJsonRpcMessage) -> Option<Route> {
     let ClientJsonRpcMessage::Request(request) = message else {
         return None;
     };
-    let tap = request.request.extensions().get::<CallTap>()?.0.clone();
+    let tap = request.request.extensions().get::<CallTap>()?;
     let progress = request.request.get_meta().get_progress_token();
-    taps.insert(request.id.clone(), progress, tap.clone());
-    Some(tap)
+    taps.insert(request.id.clone(), progress, tap);
+    Some(tap.route.clone())
 }
 
 /// A Streamable HTTP client that hands each tapped call the notifications its POST's
@@ -118,26 +119,32 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
 /// A tapped call's SSE response with its call notifications taken out and delivered first.
 fn tapped(
     response: StreamableHttpPostResponse,
-    tap: Option<crate::relay::UpcallSender>,
+    route: Option<Route>,
 ) -> StreamableHttpPostResponse {
-    let Some(tap) = tap else { return response };
+    let Some(route) = route else { return response };
     let StreamableHttpPostResponse::Sse(stream, session) = response else {
         return response;
     };
     let stream = stream
         .filter_map(move |event| {
-            let tap = tap.clone();
-            async move {
-                if let Ok(Sse {
+            let notification = match &event {
+                Ok(Sse {
                     data: Some(data), ..
-                }) = &event
-                    && let Some(notification) = call_notification(data)
-                {
-                    // Bounded: a slow caller slows this stream rather than losing order.
-                    let _ = tap.send(Upcall::Notification(notification)).await;
-                    return None;
+                }) => call_notification(data),
+                _ => None,
+            };
+            // Only an event for the caller needs the route (and an await).
+            let route = notification.is_some().then(|| route.clone());
+            async move {
+                match (notification, route) {
+                    // This stream serves only this call: a slow caller slows it rather than
+                    // losing order.
+                    (Some(notification), Some(route)) => {
+                        route.notify(notification, true).await;
+                        None
+                    }
+                    _ => Some(event),
                 }
-                Some(event)
             }
         })
         .boxed();
@@ -165,29 +172,26 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for TapTransport<T> {
     async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
         loop {
             let message = self.inner.receive().await?;
-            if let ServerJsonRpcMessage::Notification(n) = &message
-                && is_call_notification(&n.notification)
-            {
-                let tap = match &n.notification {
-                    ServerNotification::ProgressNotification(p) => {
-                        self.taps.by_progress(&p.params.progress_token)
+            let route = match &message {
+                ServerJsonRpcMessage::Notification(n) if is_call_notification(&n.notification) => {
+                    match &n.notification {
+                        ServerNotification::ProgressNotification(p) => {
+                            self.taps.by_progress(&p.params.progress_token)
+                        }
+                        _ => self.taps.sole().ok(),
                     }
-                    _ => self.taps.sole(),
-                };
-                if let Some(tap) = tap {
-                    // One connection serves every call here: a caller that is slow (or a
-                    // call parked between 2026-07-28 rounds) loses notifications rather than
-                    // stalling the others.
-                    if tap
-                        .try_send(Upcall::Notification(n.notification.clone()))
-                        .is_err()
-                    {
-                        tracing::debug!("a call's notification dropped: its caller is busy");
-                    }
-                    continue;
                 }
+                _ => None,
+            };
+            match (route, message) {
+                // One connection serves every call here: a caller that is slow (or a call
+                // parked between 2026-07-28 rounds) loses notifications rather than
+                // stalling the others.
+                (Some(route), ServerJsonRpcMessage::Notification(n)) => {
+                    route.notify(n.notification, false).await;
+                }
+                (_, message) => return Some(message),
             }
-            return Some(message);
         }
     }
 

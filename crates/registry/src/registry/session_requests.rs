@@ -6,7 +6,6 @@
 use super::{Registry, read};
 use crate::{ResourceUpdate, ResourceWatch};
 use rmcp::model::{CompleteRequestParams, CompleteResult, LoggingLevel, Reference};
-use std::sync::atomic::Ordering;
 use switchboard_core::{CallError, ErrorKind};
 use switchboard_upstream::CallOptions;
 use tokio::sync::broadcast;
@@ -64,8 +63,8 @@ impl Registry {
     /// Asks every running server that offers logging for lines at `level` and above, when
     /// no session asked for a level as verbose before (each session filters to its own).
     pub async fn set_log_level(&self, level: LoggingLevel) {
-        let rank = level as u8; // declared from debug (0) to emergency (7)
-        if self.inner.log_level.fetch_min(rank, Ordering::Relaxed) <= rank {
+        // Servers that connect later get it from the connect options.
+        if !self.inner.connect.log_level.lower_to(level) {
             return;
         }
         let entries: Vec<_> = read(&self.inner.servers).clone();
@@ -84,8 +83,11 @@ impl Registry {
     pub async fn watch_resource(
         &self,
         uri: &str,
-        opts: CallOptions,
+        mut opts: CallOptions,
     ) -> Result<ResourceWatch, CallError> {
+        // One upstream subscription serves every session: it lives on the server's shared
+        // process, also for a `per_session` server.
+        opts.session_processes = None;
         let unknown = || {
             CallError::new(
                 ErrorKind::InvalidRequest,
@@ -97,18 +99,13 @@ impl Registry {
             return Err(unknown());
         }
         let entry = self.entry(server.as_str()).ok_or_else(unknown)?;
-        if entry.watched.add(&upstream) {
-            let asked = upstream.clone();
-            let subscribed = self
-                .on_server(server.as_str(), opts, |conn, _| async move {
-                    conn.watch_resource(&asked, true).await
-                })
-                .await;
-            if let Err(e) = subscribed {
-                entry.watched.remove(&upstream);
-                return Err(e);
-            }
-        }
+        let asked = upstream.clone();
+        let subscribe = || {
+            self.on_server(server.as_str(), opts, |conn, _| async move {
+                conn.watch_resource(&asked, true).await
+            })
+        };
+        entry.watched.add(&upstream, subscribe).await?;
         Ok(ResourceWatch::counted(entry, upstream))
     }
 

@@ -1,12 +1,10 @@
 //! What the gateway answers besides upstream results: failed calls as tool results with
-//! their kind, protocol errors, the visible items of a listing, and list-changed forwarding.
+//! their kind, protocol errors, and the visible items of a listing.
 
 use super::{KIND_META_KEY, View};
 use rmcp::model::{CallToolResult, ContentBlock, ErrorData, JsonObject, MetaObject};
-use rmcp::service::{Peer, RoleServer};
 use serde_json::{Value, json};
 use switchboard_core::{CallError, ErrorKind};
-use switchboard_registry::Registry;
 
 /// The items (resources, templates, prompts) of every registry in `view` whose server the
 /// caller sees; each server's visibility is asked once.
@@ -75,23 +73,4 @@ pub(super) fn error_data(error: CallError) -> ErrorData {
         }
         _ => ErrorData::internal_error(error.message, data),
     }
-}
-
-/// Re-announces catalogue changes to one downstream peer until it goes away.
-pub(super) fn forward_changes(registry: &Registry, peer: Peer<RoleServer>) {
-    let mut changes = registry.subscribe();
-    tokio::spawn(async move {
-        loop {
-            match changes.recv().await {
-                Ok(()) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-            }
-            let sent = peer.notify_tool_list_changed().await.is_ok()
-                && peer.notify_resource_list_changed().await.is_ok()
-                && peer.notify_prompt_list_changed().await.is_ok();
-            if !sent || peer.is_transport_closed() {
-                return;
-            }
-        }
-    });
 }

@@ -1,27 +1,26 @@
 //! Resource subscriptions of one downstream session (`resources/subscribe`, and the 2026-07-28
 //! `subscriptions/listen` stream): updates delivered under the URI the session watches.
 
+use super::feeds::merged;
+use super::view::registry_for;
 use rmcp::model::{ResourceUpdatedNotificationParam, ServerNotification, SubscriptionFilter};
 use rmcp::service::{Peer, RoleServer, SubscriptionContext};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 use switchboard_core::CallError;
 use switchboard_registry::{CallOptions, Registry, ResourceUpdate, ResourceWatch};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
-
-/// How many updates may wait for a slow session before the oldest are skipped.
-const UPDATE_QUEUE: usize = 64;
 
 /// One watched resource: the registry it lives in (by owner) and its upstream subscription.
 struct Watched {
-    owner: String,
+    owner: Arc<str>,
     watch: ResourceWatch,
 }
 
 impl Watched {
     fn matches(&self, owner: &str, update: &ResourceUpdate) -> bool {
-        self.owner == owner
+        *self.owner == *owner
             && self.watch.server() == &update.server
             && self.watch.upstream_uri() == update.uri
     }
@@ -37,7 +36,12 @@ struct State {
 
 /// The resources one session watches; dropped with the session, which unsubscribes them.
 #[derive(Clone, Default)]
-pub(crate) struct SessionWatches(Arc<Mutex<State>>);
+pub(crate) struct SessionWatches {
+    state: Arc<Mutex<State>>,
+    /// One subscribe or unsubscribe of this session at a time: an unsubscribe never passes
+    /// the subscribe it follows.
+    changing: Arc<tokio::sync::Mutex<()>>,
+}
 
 fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
     state.lock().unwrap_or_else(|p| p.into_inner())
@@ -53,31 +57,28 @@ impl SessionWatches {
         opts: CallOptions,
         peer: Peer<RoleServer>,
     ) -> Result<(), CallError> {
-        if lock(&self.0).by_uri.contains_key(uri) {
-            return Ok(());
-        }
-        // The feed first, so an update announced while the upstream subscribes is read
-        // once the subscription is recorded.
+        let _one_at_a_time = self.changing.lock().await;
         {
-            let mut state = lock(&self.0);
+            let mut state = lock(&self.state);
+            if state.by_uri.contains_key(uri) {
+                return Ok(());
+            }
             if state.forwarder.is_none() {
-                let (updates, mut forwarder) = merged_updates(registries);
-                forwarder.spawn(deliver(Arc::downgrade(&self.0), updates, peer));
+                let (updates, mut forwarder) = merged(registries, Registry::resource_updates);
+                forwarder.spawn(deliver(Arc::downgrade(&self.state), updates, peer));
                 state.forwarder = Some(forwarder);
             }
         }
         let watched = watch(registries, uri, opts).await?;
-        lock(&self.0)
-            .by_uri
-            .entry(uri.to_string())
-            .or_insert(watched);
+        lock(&self.state).by_uri.insert(uri.to_string(), watched);
         Ok(())
     }
 
     /// Ends this session's subscription to `uri` (the upstream one too when no other
     /// session watches it); false if it had none.
     pub async fn unsubscribe(&self, uri: &str) -> bool {
-        let removed = lock(&self.0).by_uri.remove(uri);
+        let _one_at_a_time = self.changing.lock().await;
+        let removed = lock(&self.state).by_uri.remove(uri);
         match removed {
             Some(watched) => {
                 watched.watch.end().await;
@@ -94,53 +95,18 @@ async fn watch(
     uri: &str,
     opts: CallOptions,
 ) -> Result<Watched, CallError> {
-    let registry = registries
-        .iter()
-        .find(|r| r.catalog().route_resource(uri).is_some())
-        .unwrap_or(&registries[0]);
+    let registry = registry_for(registries, |c| c.route_resource(uri).is_some());
     let watch = registry.watch_resource(uri, opts).await?;
     Ok(Watched {
-        owner: registry.owner().key(),
+        owner: registry.owner().key().into(),
         watch,
     })
-}
-
-/// Every registry's updates on one channel, tagged with the registry's owner; the tasks end
-/// when the returned set is dropped.
-fn merged_updates(
-    registries: &[Registry],
-) -> (mpsc::Receiver<(String, ResourceUpdate)>, JoinSet<()>) {
-    let (tx, rx) = mpsc::channel(UPDATE_QUEUE);
-    let mut tasks = JoinSet::new();
-    for registry in registries {
-        let owner = registry.owner().key();
-        let mut updates = registry.resource_updates();
-        let tx = tx.clone();
-        tasks.spawn(async move {
-            loop {
-                match updates.recv().await {
-                    Ok(update) => {
-                        if tx.send((owner.clone(), update)).await.is_err() {
-                            return;
-                        }
-                    }
-                    Err(broadcast::error::RecvError::Lagged(n)) => {
-                        tracing::warn!(
-                            "{n} resource updates skipped: the session reads too slowly"
-                        );
-                    }
-                    Err(broadcast::error::RecvError::Closed) => return,
-                }
-            }
-        });
-    }
-    (rx, tasks)
 }
 
 /// Sends each update a session watches to it, under the URI it subscribed with.
 async fn deliver(
     state: Weak<Mutex<State>>,
-    mut updates: mpsc::Receiver<(String, ResourceUpdate)>,
+    mut updates: mpsc::Receiver<(Arc<str>, ResourceUpdate)>,
     peer: Peer<RoleServer>,
 ) {
     while let Some((owner, update)) = updates.recv().await {
@@ -182,10 +148,11 @@ pub(crate) async fn listen(
     registries: Vec<Registry>,
     context: SubscriptionContext,
     opts: CallOptions,
-) {
-    // The caller holds the acknowledgment already: updates that arrive while the upstream
-    // subscriptions are made are kept, and read once they exist.
-    let (mut updates, _tasks) = merged_updates(&registries);
+) -> Result<(), CallError> {
+    // The caller holds the acknowledgment already: list changes from now on are kept while
+    // the upstream subscriptions are made, and so are the updates of those made first.
+    let (mut updates, _update_feeds) = merged(&registries, Registry::resource_updates);
+    let (mut changed, _change_feeds) = merged(&registries, Registry::subscribe);
     let mut watched = Vec::new();
     for uri in context
         .accepted()
@@ -195,19 +162,15 @@ pub(crate) async fn listen(
     {
         match watch(&registries, &uri, opts.clone()).await {
             Ok(w) => watched.push((uri, w)),
-            Err(e) => tracing::warn!("subscriptions/listen could not watch {uri}: {e}"),
-        }
-    }
-    let mut changes = JoinSet::new();
-    let (changed_tx, mut changed) = mpsc::channel::<()>(1);
-    for registry in &registries {
-        let mut rx = registry.subscribe();
-        let tx = changed_tx.clone();
-        changes.spawn(async move {
-            while !matches!(rx.recv().await, Err(broadcast::error::RecvError::Closed)) {
-                let _ = tx.try_send(());
+            // The stream ends with the reason rather than staying open without updates.
+            Err(e) => {
+                end(watched).await;
+                return Err(CallError::new(
+                    e.kind,
+                    format!("subscriptions/listen cannot watch {uri}: {}", e.message),
+                ));
             }
-        });
+        }
     }
     let sink = context.sink().clone();
     loop {
@@ -222,16 +185,18 @@ pub(crate) async fn listen(
                     ),
                 ))
                 .collect::<Vec<_>>(),
-            Some(()) = changed.recv() => list_changes(sink.accepted()),
+            Some(_) = changed.recv() => list_changes(sink.accepted()),
         };
         for notification in notifications {
             if let Err(e) = sink.send(notification).await {
                 tracing::debug!("subscriptions/listen ended: {e}");
-                return end(watched).await;
+                end(watched).await;
+                return Ok(());
             }
         }
     }
     end(watched).await;
+    Ok(())
 }
 
 /// The list-changed notifications a listen stream opted in to.
