@@ -2,9 +2,8 @@
 //! protocol revision: the official Python SDK 1.x and 2.x clients (2.x in its default
 //! 2026-07-28 mode and in legacy mode) answer sampling, elicitation and roots raised by
 //! tests/fixtures/relay_server.py behind the gateway, over a stdio and an HTTP upstream,
-//! and receive its progress before the result, its log lines (over Streamable HTTP they travel
-//! on the session's GET stream and may come after the result: README, known gaps), and its
-//! resource updates; so does the TypeScript SDK client.
+//! and receive its progress and log lines before the result (over Streamable HTTP on the
+//! call's own stream), and its resource updates; so does the TypeScript SDK client.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -100,6 +99,10 @@ fn assert_relayed(seen: &Value, answer: &str, protocol: &str, what: &str) {
             {"level": "warning", "data": "line 2"},
         ]),
         "{what}: log lines reach the caller, in order"
+    );
+    assert_eq!(
+        seen["logs_at_result"], 3,
+        "{what}: log lines written before the result arrive before it: {seen}"
     );
     assert_eq!(
         progress(seen),
@@ -281,6 +284,7 @@ async fn concurrent_sessions_each_get_their_own_answers() {
     let (dir, path, _http) = config_with(per_session).await;
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 3).await;
     let url = gateway.url.clone();
+    let mut declined = 0;
     for prefix in ["relayh__", "relayp__", "relay__"] {
         let runs: Vec<_> = (0..4)
             .map(|i| {
@@ -302,9 +306,27 @@ async fn concurrent_sessions_each_get_their_own_answers() {
                     got == format!("hello {answer} (blue)") || got.contains("cannot be relayed"),
                     "shared stdio upstream: own answer or declined, never another's: {got}"
                 );
+                declined += usize::from(got.contains("cannot be relayed"));
             }
         }
     }
+    if declined > 0 {
+        // The rows of the calls in flight when it was declined say so.
+        let db = dir.path().join("data").join("switchboard.db");
+        audit_says(&db, "cannot be relayed: it is not tied to one call").await;
+    }
+}
+
+/// Waits (5 s at most; the gateway commits rows within milliseconds) until some audit row
+/// holds `wanted`.
+async fn audit_says(db: &Path, wanted: &str) {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    let mut rows = audit_rows(db).await;
+    while !rows.contains(wanted) && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        rows = audit_rows(db).await;
+    }
+    assert!(rows.contains(wanted), "{rows}");
 }
 
 /// A caller that did not declare elicitation (or a REST/CLI call) gets the protocol's refusal.
@@ -325,16 +347,13 @@ async fn callers_without_the_capability_are_declined() {
         seen["text"].as_str().unwrap().contains("cannot be relayed"),
         "{seen}"
     );
-    // …and its audit row says so (the gateway commits rows within milliseconds).
+    // …and its audit row says so.
     let db = dir.path().join("data").join("switchboard.db");
-    let wanted = "cannot be relayed: the caller did not declare the capability";
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
-    let mut rows = audit_rows(&db).await;
-    while !rows.contains(wanted) && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        rows = audit_rows(&db).await;
-    }
-    assert!(rows.contains(wanted), "{rows}");
+    audit_says(
+        &db,
+        "cannot be relayed: the caller did not declare the capability",
+    )
+    .await;
 
     let out = Command::new(BIN)
         .args(["call", "relay__ask_name", "--dev", "-c"])
@@ -399,5 +418,68 @@ async fn legacy_sse_servers_work_as_typed_and_by_fallback() {
         )
         .await;
         assert_relayed(&seen, "Grace", "2025-11-25", prefix);
+    }
+}
+
+/// One raw JSON-RPC POST to `/mcp` (no GET stream is ever opened); the session id the answer
+/// names and the whole answer body as text.
+async fn post_raw(url: &str, session: Option<&str>, message: Value) -> (Option<String>, String) {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .json(&message);
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let response = request.send().await.unwrap();
+    assert!(response.status().is_success(), "{message}: {response:?}");
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_string());
+    (session, response.text().await.unwrap())
+}
+
+/// Over Streamable HTTP a call's log lines and progress travel on the call's own response
+/// stream, in the order the upstream wrote them, before the result: a client that never
+/// opens the session's GET stream still reads them all.
+#[tokio::test(flavor = "multi_thread")]
+async fn log_lines_ride_the_calls_own_stream_before_its_result() {
+    let (dir, path, _http) = config().await;
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
+    let url = gateway.url.as_str();
+    let (session, _) = post_raw(
+        url,
+        None,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}}}),
+    )
+    .await;
+    let session = session.expect("a session id");
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post_raw(url, Some(&session), done).await;
+    for prefix in ["relay__", "relayh__"] {
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": format!("{prefix}chatty"), "arguments": {"count": 3},
+            "_meta": {"progressToken": "p"}}});
+        let (_, body) = post_raw(url, Some(&session), call).await;
+        let at = |needle: &str| {
+            body.find(needle).unwrap_or_else(|| {
+                panic!("{prefix}: {needle} missing from the call's stream:\n{body}")
+            })
+        };
+        let order = [
+            at("\"line 0\""),
+            at("\"line 1\""),
+            at("\"line 2\""),
+            at("\"result\""),
+        ];
+        assert!(
+            order.is_sorted(),
+            "{prefix}: log lines before the result, in order:\n{body}"
+        );
+        assert!(at("notifications/progress") < at("\"result\""), "{body}");
     }
 }

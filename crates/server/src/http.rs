@@ -1,12 +1,12 @@
 //! The HTTP listener: `/mcp` (Streamable HTTP), `/healthz`, `/readyz`, with graceful shutdown.
 
 use crate::Gateway;
+use crate::ordered_sessions::OrderedSessions;
 use crate::sessions::SharedSessions;
 use axum::Router;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::serve::ListenerExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -105,7 +105,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
                 None => Gateway::new(factory_registry.clone()),
             })
         },
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(OrderedSessions::default()),
         config,
     );
     let ready_registry = registry.clone();

@@ -8,6 +8,7 @@ mod gateway;
 mod http;
 mod in_flight;
 mod oauth_callback;
+mod ordered_sessions;
 mod relay;
 mod resume;
 mod sessions;

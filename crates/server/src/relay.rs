@@ -4,8 +4,9 @@
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
+use rmcp::model::GetExtensions;
 use rmcp::model::{ClientCapabilities, ClientResult, ErrorData, ServerNotification, ServerRequest};
-use rmcp::service::{RequestContext, RoleServer, ServiceError};
+use rmcp::service::{OriginatingRequestId, RequestContext, RoleServer, ServiceError};
 pub use switchboard_upstream::method_name as method_of;
 use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
 use tokio::sync::{mpsc, oneshot};
@@ -88,6 +89,11 @@ pub async fn deliver(
         }
         other => other,
     };
+    // Over Streamable HTTP this puts it on the call's own stream (`ordered_sessions`).
+    let mut notification = notification;
+    notification
+        .extensions_mut()
+        .insert(OriginatingRequestId(ctx.id.clone()));
     if let Err(e) = ctx.peer.send_notification(notification).await {
         tracing::debug!("a relayed notification did not reach the caller: {e}");
     }

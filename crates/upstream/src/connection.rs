@@ -371,6 +371,7 @@ impl Connection {
         request.extensions_mut().insert(CallTap {
             route: Route::of(&opts),
             alive: std::sync::Arc::downgrade(&alive),
+            notes: opts.relay_notes.clone(),
         });
         let timeout = opts.timeout.unwrap_or(self.call_timeout);
         let mut options = PeerRequestOptions::no_options();

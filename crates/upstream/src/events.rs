@@ -163,7 +163,7 @@ impl rmcp::ClientHandler for EventHandler {
         // Outside any call, and for a call nobody can answer for (REST, the CLI): the
         // operator's roots (`[gateway] roots`; none by default).
         match self.route_for(&context.extensions) {
-            Err(NoRoute::Ambiguous) | Ok(Route::Decline { .. }) => Ok(self.roots.clone()),
+            Err(NoRoute::Ambiguous(_)) | Ok(Route::Decline { .. }) => Ok(self.roots.clone()),
             route => {
                 let request = ServerRequest::ListRootsRequest(Default::default());
                 relay_on(route, request, |answer| match answer {

@@ -94,6 +94,8 @@ impl Route {
 pub(crate) struct CallTap {
     pub route: Route,
     pub alive: Weak<()>,
+    /// The call's audit notes, for a request refused because it could have been this call's.
+    pub notes: RelayNotes,
 }
 
 /// The calls in flight on one connection, by upstream request id and progress token,
@@ -101,9 +103,12 @@ pub(crate) struct CallTap {
 #[derive(Clone, Default)]
 pub struct Taps(Arc<Mutex<TapTable>>);
 
+/// A call in flight: its route, whether it still waits, its audit notes.
+type InFlight = (Route, Weak<()>, RelayNotes);
+
 #[derive(Default)]
 struct TapTable {
-    by_id: HashMap<RequestId, (Route, Weak<()>)>,
+    by_id: HashMap<RequestId, InFlight>,
     by_progress: HashMap<ProgressToken, Route>,
 }
 
@@ -111,8 +116,9 @@ struct TapTable {
 pub(crate) enum NoRoute {
     /// The call it names has ended.
     Ended,
-    /// It names none, and not exactly one call is in flight.
-    Ambiguous,
+    /// It names none, and not exactly one call is in flight: the audit notes of those that
+    /// are (it could have been any of theirs).
+    Ambiguous(Vec<RelayNotes>),
 }
 
 impl Taps {
@@ -131,9 +137,10 @@ impl Taps {
             return;
         }
         let mut table = self.table();
-        table
-            .by_id
-            .insert(id, (tap.route.clone(), tap.alive.clone()));
+        table.by_id.insert(
+            id,
+            (tap.route.clone(), tap.alive.clone(), tap.notes.clone()),
+        );
         if let Some(token) = progress {
             table.by_progress.insert(token, tap.route.clone());
         }
@@ -151,7 +158,7 @@ impl Taps {
     /// The call an upstream request names by its request id.
     pub(crate) fn by_id(&self, id: &RequestId) -> Result<Route, NoRoute> {
         match self.table().by_id.get(id) {
-            Some((route, alive)) if alive.strong_count() > 0 => Ok(route.clone()),
+            Some((route, alive, _)) if alive.strong_count() > 0 => Ok(route.clone()),
             _ => Err(NoRoute::Ended),
         }
     }
@@ -166,10 +173,17 @@ impl Taps {
         let mut live = table
             .by_id
             .values()
-            .filter(|(_, alive)| alive.strong_count() > 0);
+            .filter(|(_, alive, _)| alive.strong_count() > 0);
         match (live.next(), live.next()) {
-            (Some((route, _)), None) => Ok(route.clone()),
-            _ => Err(NoRoute::Ambiguous),
+            (Some((route, ..)), None) => Ok(route.clone()),
+            (first, second) => Err(NoRoute::Ambiguous(
+                first
+                    .into_iter()
+                    .chain(second)
+                    .chain(live)
+                    .map(|(.., notes)| notes.clone())
+                    .collect(),
+            )),
         }
     }
 }
@@ -198,9 +212,13 @@ pub(crate) async fn ask(
     match route {
         Ok(route) => route.ask(request).await,
         Err(NoRoute::Ended) => Err(declined(method_name(&request), Declined::CallEnded)),
-        Err(NoRoute::Ambiguous) => {
+        Err(NoRoute::Ambiguous(in_flight)) => {
             let refusal = declined(method_name(&request), Declined::NoCall);
             tracing::warn!("{}", refusal.message);
+            // Each call that could have asked says so in its audit row.
+            for notes in in_flight {
+                notes.push(refusal.message.to_string());
+            }
             Err(refusal)
         }
     }

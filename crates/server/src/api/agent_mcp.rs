@@ -5,16 +5,16 @@
 use super::ApiState;
 use super::auth::{ApiCaller, VIEW};
 use crate::gateway::{AgentScope, CallerToken, Gateway};
+use crate::ordered_sessions::OrderedSessions;
 use crate::sessions::SharedSessions;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::StreamableHttpService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use tower::ServiceExt;
 
-type AgentService = StreamableHttpService<Gateway, LocalSessionManager>;
+type AgentService = StreamableHttpService<Gateway, OrderedSessions>;
 
 /// The per-agent MCP services, made on first use.
 #[derive(Clone, Default)]
@@ -80,7 +80,7 @@ impl ApiState {
                             scope.clone(),
                         ))
                     },
-                    Arc::new(LocalSessionManager::default()),
+                    Arc::new(OrderedSessions::default()),
                     config,
                 )
             })

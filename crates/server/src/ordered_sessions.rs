@@ -1,0 +1,234 @@
+//! MCP sessions over Streamable HTTP whose call notifications ride the call's own stream.
+//!
+//! rmcp's [`LocalSessionManager`] sends every notification except progress and cancellation on
+//! the session's GET stream, so a log line an upstream wrote during a call could reach the
+//! caller after the call's result, or never when the client opened no GET stream. This
+//! manager wraps it: a notification the gateway tags with [`OriginatingRequestId`] goes into
+//! a side queue of that request's response stream, which yields it before anything the inner
+//! session sends there next (the result included). The gateway awaits each delivery before it
+//! answers, so the order the upstream sent is the order the caller reads.
+//!
+//! A side notification carries no SSE event id: a client that resumes the stream with
+//! `Last-Event-ID` gets the stream's own events again, not these (they are not stored).
+
+use futures::future::{BoxFuture, Either};
+use futures::{FutureExt, Stream, StreamExt};
+use rmcp::RoleServer;
+use rmcp::model::{ClientJsonRpcMessage, GetExtensions, RequestId, ServerJsonRpcMessage};
+use rmcp::service::{OriginatingRequestId, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::transport::streamable_http_server::session::local::{
+    LocalSessionManager, LocalSessionManagerError, SessionTransport,
+};
+use rmcp::transport::streamable_http_server::session::{
+    EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
+};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::task::Poll;
+use tokio::sync::mpsc;
+
+/// How many tagged notifications may wait for their stream before the sender waits.
+const SIDE_QUEUE: usize = 64;
+
+type Key = (SessionId, RequestId);
+
+/// The open request streams that take tagged notifications, by session and request id.
+#[derive(Default)]
+struct SideQueues(Mutex<HashMap<Key, mpsc::Sender<ServerJsonRpcMessage>>>);
+
+impl SideQueues {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, mpsc::Sender<ServerJsonRpcMessage>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The queue of the request stream a message is tagged for, if that stream is open.
+    fn for_message(
+        &self,
+        session: &SessionId,
+        message: &ServerJsonRpcMessage,
+    ) -> Option<mpsc::Sender<ServerJsonRpcMessage>> {
+        let ServerJsonRpcMessage::Notification(n) = message else {
+            return None;
+        };
+        let origin = n.notification.extensions().get::<OriginatingRequestId>()?;
+        self.lock()
+            .get(&(session.clone(), origin.0.clone()))
+            .cloned()
+    }
+}
+
+/// Removes a request stream's queue when the stream is dropped.
+struct Registered {
+    queues: Arc<SideQueues>,
+    key: Key,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.queues.lock().remove(&self.key);
+    }
+}
+
+/// [`LocalSessionManager`] with tagged notifications on their request's own stream.
+#[derive(Default)]
+pub struct OrderedSessions {
+    inner: LocalSessionManager,
+    queues: Arc<SideQueues>,
+}
+
+/// One session's transport: tagged notifications to their request's queue, the rest to rmcp.
+pub struct OrderedTransport {
+    inner: SessionTransport,
+    session: SessionId,
+    queues: Arc<SideQueues>,
+}
+
+type InnerError = <SessionTransport as Transport<RoleServer>>::Error;
+
+impl Transport<RoleServer> for OrderedTransport {
+    type Error = InnerError;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let Some(queue) = self.queues.for_message(&self.session, &item) else {
+            return Either::Right(self.inner.send(item));
+        };
+        // Queued now, not when the future runs: rmcp runs sends concurrently, and the
+        // caller's next message must not overtake this one.
+        let queued: BoxFuture<'static, Result<(), InnerError>> = match queue.try_send(item) {
+            Ok(()) => futures::future::ready(Ok(())).boxed(),
+            Err(mpsc::error::TrySendError::Full(item)) => async move {
+                let _ = queue.send(item).await;
+                Ok(())
+            }
+            .boxed(),
+            // The stream just ended: let rmcp send it where it sends untagged ones.
+            Err(mpsc::error::TrySendError::Closed(item)) => self.inner.send(item).boxed(),
+        };
+        Either::Left(queued)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<ClientJsonRpcMessage>> + Send {
+        self.inner.receive()
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+impl OrderedSessions {
+    fn wrap(&self, session: SessionId, inner: SessionTransport) -> OrderedTransport {
+        OrderedTransport {
+            inner,
+            session,
+            queues: self.queues.clone(),
+        }
+    }
+}
+
+impl SessionManager for OrderedSessions {
+    type Error = LocalSessionManagerError;
+    type Transport = OrderedTransport;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        let (id, inner) = self.inner.create_session().await?;
+        Ok((id.clone(), self.wrap(id, inner)))
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        self.inner.initialize_session(id, message).await
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        self.inner.has_session(id).await
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.inner.close_session(id).await
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let request = match &message {
+            ClientJsonRpcMessage::Request(r) => Some(r.id.clone()),
+            _ => None,
+        };
+        // Registered before the request reaches the session, so nothing it sends is missed.
+        let side = request.map(|request| {
+            let (tx, rx) = mpsc::channel(SIDE_QUEUE);
+            let key = (id.clone(), request);
+            self.queues.lock().insert(key.clone(), tx);
+            let registered = Registered {
+                queues: self.queues.clone(),
+                key,
+            };
+            (rx, registered)
+        });
+        let mut inner = Box::pin(self.inner.create_stream(id, message).await?);
+        let Some((mut queued, registered)) = side else {
+            return Ok(inner.left_stream());
+        };
+        let stream = futures::stream::poll_fn(move |cx| {
+            let _keep = &registered;
+            // What was queued went out before the inner session's next message was sent.
+            if let Poll::Ready(Some(message)) = queued.poll_recv(cx) {
+                let mut event = ServerSseMessage::default();
+                event.message = Some(Arc::new(message));
+                return Poll::Ready(Some(event));
+            }
+            inner.poll_next_unpin(cx)
+        });
+        Ok(stream.right_stream())
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        self.inner.accept_message(id, message).await
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.create_standalone_stream(id).await
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        self.inner.resume(id, last_event_id).await
+    }
+
+    async fn restore_session(
+        &self,
+        id: SessionId,
+    ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        Ok(match self.inner.restore_session(id.clone()).await? {
+            RestoreOutcome::Restored(inner) => RestoreOutcome::Restored(self.wrap(id, inner)),
+            RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
+            _ => RestoreOutcome::NotSupported,
+        })
+    }
+
+    fn event_store(&self) -> Option<Arc<dyn EventStore>> {
+        self.inner.event_store()
+    }
+}
