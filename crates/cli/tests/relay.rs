@@ -419,6 +419,22 @@ async fn legacy_sse_servers_work_as_typed_and_by_fallback() {
         .await;
         assert_relayed(&seen, "Grace", "2025-11-25", prefix);
     }
+    // Only a 4xx answer means "maybe HTTP+SSE": a refused connection is reported as it is.
+    let (_dir, gone) = kit::write_mcp_json(json!({
+        "gone": {"url": format!("http://127.0.0.1:{}/mcp", kit::free_port())},
+    }));
+    let out = Command::new(BIN)
+        .args(["test", "--dev", "--json", "-c"])
+        .arg(&gone)
+        .output()
+        .await
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{report}");
+    assert!(
+        report.contains("gone") && !report.contains("HTTP+SSE"),
+        "no fallback after a refused connection: {report}"
+    );
 }
 
 /// One raw JSON-RPC POST to `/mcp` (no GET stream is ever opened); the session id the answer

@@ -119,8 +119,9 @@ impl Connection {
                     };
                     match streamable.await {
                         // The spec's backwards-compatibility rule: a URL without a type that
-                        // refuses the Streamable HTTP handshake may be an HTTP+SSE server.
-                        Err(UpstreamError::Handshake(reason))
+                        // refuses the Streamable HTTP handshake with a 4xx may be an HTTP+SSE
+                        // server (a 5xx, a refused connection or a timeout is not).
+                        Err(UpstreamError::HandshakeRefused { reason, .. })
                             if http_spec.wire == HttpWire::Auto && http_spec.oauth.is_none() =>
                         {
                             serve_legacy_sse(&handler, http_spec, opts, lifecycle)

@@ -151,10 +151,46 @@ pub(crate) fn classify_init(e: rmcp::service::ClientInitializeError) -> Upstream
     match e {
         Init::TransportError { error, context } => match crate::http::classify_transport(&error) {
             UpstreamError::Transport(reason) => {
-                UpstreamError::Handshake(format!("{reason} (while trying to {context})"))
+                let reason = format!("{reason} (while trying to {context})");
+                match refused_status(&error) {
+                    Some(status) => UpstreamError::HandshakeRefused { status, reason },
+                    None => UpstreamError::Handshake(reason),
+                }
             }
             typed => typed,
         },
         other => UpstreamError::Handshake(crate::http::error_chain(&other)),
+    }
+}
+
+/// The 4xx status a server refused a Streamable HTTP POST with. rmcp keeps it only in the
+/// message of `UnexpectedServerResponse` ("HTTP 405: body"); a test pins that shape.
+fn refused_status(e: &rmcp::transport::DynamicTransportError) -> Option<u16> {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    match e
+        .error
+        .downcast_ref::<StreamableHttpError<reqwest::Error>>()?
+    {
+        StreamableHttpError::UnexpectedServerResponse(message) => status_4xx(message),
+        _ => None,
+    }
+}
+
+fn status_4xx(message: &str) -> Option<u16> {
+    let status: u16 = message.strip_prefix("HTTP ")?.get(..3)?.parse().ok()?;
+    (400..500).contains(&status).then_some(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::status_4xx;
+
+    #[test]
+    fn only_a_4xx_status_is_a_refusal() {
+        assert_eq!(status_4xx("HTTP 405 Method Not Allowed: "), Some(405));
+        assert_eq!(status_4xx("HTTP 404 Not Found: nothing here"), Some(404));
+        assert_eq!(status_4xx("HTTP 502 Bad Gateway: "), None);
+        assert_eq!(status_4xx("HTTP 200 OK: "), None);
+        assert_eq!(status_4xx("connection refused"), None);
     }
 }
