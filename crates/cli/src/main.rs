@@ -1,5 +1,10 @@
 //! `switchboard`: the command-line face of the gateway (thin: parse, build, call the crates).
 
+/// Many small allocations per call cross tokio's worker threads; glibc malloc serialised
+/// them on its arena locks (see BENCHMARKS.md, issue 13).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod admin;
 mod args;
 mod commands;
