@@ -48,21 +48,16 @@ impl SqlStore {
             Backend::Sqlite => 16,
             Backend::Postgres => AUDIT_ROWS_PER_INSERT,
         };
+        let backend = crate::Store::backend(self);
         for chunk in rows.chunks(per_insert) {
             let mut sql = String::from(
                 "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy) VALUES ",
             );
             for i in 0..chunk.len() {
-                let base = i * AUDIT_COLUMNS;
-                let params: Vec<String> = (1..=AUDIT_COLUMNS)
-                    .map(|c| format!("${}", base + c))
-                    .collect();
                 if i > 0 {
                     sql.push_str(", ");
                 }
-                sql.push('(');
-                sql.push_str(&params.join(", "));
-                sql.push(')');
+                sql.push_str(&row_placeholders(backend, i * AUDIT_COLUMNS));
             }
             // Built from fixed text and numbered placeholders only; values are bound.
             let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
@@ -113,6 +108,19 @@ impl SqlStore {
         .await?;
         rows.iter().map(audit_from).collect()
     }
+}
+
+/// One row's placeholders after `before` others. SQLite gets anonymous `?`: sqlx looks up
+/// every bound parameter's name, a linear search over the statement's named ones, which made
+/// `$N` cost quadratic in the batch (2.6 % of the gateway's CPU under load).
+fn row_placeholders(backend: Backend, before: usize) -> String {
+    let params: Vec<String> = (1..=AUDIT_COLUMNS)
+        .map(|c| match backend {
+            Backend::Sqlite => "?".to_string(),
+            Backend::Postgres => format!("${}", before + c),
+        })
+        .collect();
+    format!("({})", params.join(", "))
 }
 
 fn audit_from(row: &AnyRow) -> Result<AuditRow, StoreError> {
