@@ -1,12 +1,15 @@
 //! The overhead bench with a lean load generator: raw JSON-RPC over HTTP/1.1 keep-alive
 //! (reqwest, one MCP session per caller, no SDK), so the gateway's own cost shows instead of
 //! hiding behind an SDK client's. Calls `echo` on the rmcp echo server directly, through this
-//! build's `switchboard serve`, and through `BENCH_BEFORE=/path/to/older/switchboard` when
-//! given, alternating targets each round; prints p50 latency, calls/s and the CPU time per
-//! call of the gateway and of this generator, read from /proc.
+//! build's `switchboard serve` with the echo server as an HTTP and as a stdio upstream, through
+//! `BENCH_BEFORE=/path/to/older/switchboard` (HTTP upstream) and through the Python
+//! `mcp-proxy` at `BENCH_MCP_PROXY=/path/to/mcp-proxy` (stdio upstream) when given,
+//! alternating targets each round; prints p50 latency, calls/s and the CPU time per call of
+//! the gateway (the proxy process alone, not its upstream) and of this generator, from /proc.
 //!
-//! Run: `cargo build --release -p switchboard -p switchboard-testkit -p switchboard-bench`,
-//! then `target/release/lean-overhead` (BENCH_CALLERS, BENCH_CALLS, BENCH_ROUNDS).
+//! Run: `scripts/bench_lean.sh` (builds, installs the peer, runs), or build
+//! `-p switchboard -p switchboard-testkit -p switchboard-bench` in release and run
+//! `target/release/lean-overhead` (BENCH_CALLERS, BENCH_CALLS, BENCH_ROUNDS).
 
 #[path = "../procs.rs"]
 #[allow(dead_code)]
@@ -139,6 +142,47 @@ async fn run(
     })
 }
 
+/// One process the generator calls (none for the direct upstream).
+struct Target {
+    name: String,
+    url: String,
+    tool: &'static str,
+    pid: Option<u32>,
+    _process: Option<procs::Spawned>,
+}
+
+impl Target {
+    fn proxied(name: impl Into<String>, process: procs::Spawned, tool: &'static str) -> Self {
+        Self {
+            name: name.into(),
+            url: process.url.clone(),
+            tool,
+            pid: Some(process.pid),
+            _process: Some(process),
+        }
+    }
+}
+
+/// The Python `mcp-proxy` serving the echo server (stdio) over Streamable HTTP at `/mcp`.
+async fn mcp_proxy(bin: &Path, echo: &Path) -> anyhow::Result<procs::Spawned> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let port_arg = port.to_string();
+    let echo = echo.to_str().context("echo-server path")?;
+    let args = ["--host", "127.0.0.1", "--port", &port_arg, echo];
+    let mut spawned = procs::Spawned::start(
+        bin.to_path_buf(),
+        &args,
+        "INFO:     Uvicorn running on ",
+        None,
+    )
+    .await
+    .with_context(|| format!("start {}", bin.display()))?;
+    spawned.url = format!("http://127.0.0.1:{port}/mcp");
+    Ok(spawned)
+}
+
 async fn gateway(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs::Spawned> {
     let data = data.to_str().context("data path")?;
     let config = config.to_str().context("config path")?;
@@ -199,29 +243,46 @@ async fn main() -> anyhow::Result<()> {
             &json!({"mcpServers": {"echo": {"type": "http", "url": upstream.url}}}),
         )?,
     )?;
-    let mut targets = vec![(
-        "direct".to_string(),
-        upstream.url.clone(),
-        "echo",
-        None,
-        None,
-    )];
-    let this = gateway(&bin.join("switchboard"), &config, &dir.path().join("this")).await?;
-    targets.push((
-        "this build".into(),
-        this.url.clone(),
+    let echo = bin.join("echo-server");
+    let stdio_config = dir.path().join("stdio.json");
+    std::fs::write(
+        &stdio_config,
+        serde_json::to_vec(&json!({"mcpServers": {"echo": {"command": echo, "lazy": false}}}))?,
+    )?;
+    let switchboard = bin.join("switchboard");
+    let mut targets = vec![Target {
+        name: "direct".into(),
+        url: upstream.url.clone(),
+        tool: "echo",
+        pid: None,
+        _process: None,
+    }];
+    let this = gateway(&switchboard, &config, &dir.path().join("this")).await?;
+    targets.push(Target::proxied(
+        "this build, HTTP upstream",
+        this,
         "echo__echo",
-        Some(this.pid),
-        Some(this),
+    ));
+    let stdio = gateway(&switchboard, &stdio_config, &dir.path().join("stdio")).await?;
+    targets.push(Target::proxied(
+        "this build, stdio upstream",
+        stdio,
+        "echo__echo",
     ));
     if let Ok(before) = std::env::var("BENCH_BEFORE") {
         let old = gateway(Path::new(&before), &config, &dir.path().join("before")).await?;
-        targets.push((
-            format!("before ({before})"),
-            old.url.clone(),
+        targets.push(Target::proxied(
+            format!("before ({before}), HTTP upstream"),
+            old,
             "echo__echo",
-            Some(old.pid),
-            Some(old),
+        ));
+    }
+    if let Ok(proxy) = std::env::var("BENCH_MCP_PROXY") {
+        let peer = mcp_proxy(Path::new(&proxy), &echo).await?;
+        targets.push(Target::proxied(
+            "Python mcp-proxy 0.13, stdio upstream",
+            peer,
+            "echo",
         ));
     }
     println!(
@@ -230,8 +291,8 @@ async fn main() -> anyhow::Result<()> {
     for (mode, n_callers, n_calls) in [("1 caller", 1, calls * 4), ("32 callers", callers, calls)] {
         let mut rows: Vec<Vec<Run>> = targets.iter().map(|_| Vec::new()).collect();
         for _ in 0..rounds {
-            for (i, (_, url, tool, pid, _)) in targets.iter().enumerate() {
-                rows[i].push(run(url, tool, n_callers, n_calls, *pid).await?);
+            for (i, t) in targets.iter().enumerate() {
+                rows[i].push(run(&t.url, t.tool, n_callers, n_calls, t.pid).await?);
             }
         }
         println!("\n{mode} ({n_calls} calls per caller)");
@@ -241,7 +302,7 @@ async fn main() -> anyhow::Result<()> {
         );
         let direct_rate = median(rows[0].iter().map(|r| r.per_second).collect());
         let direct_p50 = median(rows[0].iter().map(|r| r.p50.as_micros() as f64).collect());
-        for ((name, ..), runs) in targets.iter().zip(&rows) {
+        for (Target { name, .. }, runs) in targets.iter().zip(&rows) {
             let p50 = median(runs.iter().map(|r| r.p50.as_micros() as f64).collect());
             let rate = median(runs.iter().map(|r| r.per_second).collect());
             let gw = median(
