@@ -1,9 +1,9 @@
 //! `switchboard`: the command-line face of the gateway (thin: parse, build, call the crates).
 
 /// Many small allocations per call cross tokio's worker threads; glibc malloc serialised
-/// them on its arena locks (see BENCHMARKS.md, issue 13).
+/// them on its arena locks, mimalloc doubled an idle session's memory (BENCHMARKS.md, issue 13).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 mod admin;
 mod args;

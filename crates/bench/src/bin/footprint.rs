@@ -1,0 +1,247 @@
+//! Issue 13's footprint figures for `switchboard serve` (release build, SQLite store): memory
+//! per idle downstream session, `tools/list` of 10,000 tools over `/mcp`, and cold start with
+//! 50 lazy stdio servers whose snapshots are already in the store (until `/readyz` answers 200).
+//!
+//! Run: `cargo build --release -p switchboard -p switchboard-testkit -p switchboard-bench`,
+//! then `target/release/footprint` (BENCH_SESSIONS, default 2000; BENCH_SWITCHBOARD=/path/to/an
+//! older switchboard measures that one instead).
+
+#[path = "../procs.rs"]
+#[allow(dead_code)]
+mod procs;
+
+use anyhow::{Context, ensure};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const ACCEPT: &str = "application/json, text/event-stream";
+const VERSION: &str = "2025-06-18";
+
+/// Resident memory of `pid` in KiB.
+fn rss_kib(pid: u32) -> anyhow::Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .context("VmRSS")?;
+    Ok(line
+        .split_whitespace()
+        .nth(1)
+        .context("VmRSS value")?
+        .parse()?)
+}
+
+/// One JSON-RPC POST; the session id it names and the body.
+async fn post(
+    http: &reqwest::Client,
+    url: &str,
+    session: Option<&str>,
+    body: Value,
+) -> anyhow::Result<(Option<String>, String)> {
+    let mut request = http
+        .post(url)
+        .header("accept", ACCEPT)
+        .header("mcp-protocol-version", VERSION)
+        .json(&body);
+    if let Some(id) = session {
+        request = request.header("mcp-session-id", id);
+    }
+    let response = request.send().await?;
+    ensure!(response.status().is_success(), "HTTP {}", response.status());
+    let id = response
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    Ok((id, response.text().await?))
+}
+
+/// initialize + notifications/initialized; the session id.
+async fn open_session(http: &reqwest::Client, url: &str) -> anyhow::Result<String> {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": VERSION, "capabilities": {},
+        "clientInfo": {"name": "footprint", "version": "1"}}});
+    let (id, _) = post(http, url, None, init).await?;
+    let id = id.context("no session id")?;
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post(http, url, Some(&id), done).await?;
+    Ok(id)
+}
+
+async fn serve(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs::Spawned> {
+    let (data, config) = (
+        data.to_str().context("data")?,
+        config.to_str().context("config")?,
+    );
+    let args = [
+        "serve",
+        "--dev",
+        "--listen",
+        "127.0.0.1:0",
+        "--log",
+        "warn",
+        "--data",
+        data,
+        "-c",
+        config,
+    ];
+    // Printed once every server has been tried (lazy ones with a snapshot count as idle).
+    let ready = "switchboard ready: ";
+    procs::Spawned::start(
+        bin.to_path_buf(),
+        &args,
+        "switchboard listening on ",
+        Some(ready),
+    )
+    .await
+}
+
+/// The gateway under test: this build's, or `BENCH_SWITCHBOARD` (an older build).
+fn switchboard(bin: &Path) -> std::path::PathBuf {
+    std::env::var_os("BENCH_SWITCHBOARD")
+        .map(Into::into)
+        .unwrap_or_else(|| bin.join("switchboard"))
+}
+
+fn write_config(path: &Path, servers: Value) -> anyhow::Result<()> {
+    std::fs::write(path, serde_json::to_vec(&json!({"mcpServers": servers}))?)?;
+    Ok(())
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+async fn idle_sessions(bin: &Path, dir: &Path, upstream: &str, n: usize) -> anyhow::Result<()> {
+    let config = dir.join("idle.json");
+    write_config(&config, json!({"echo": {"type": "http", "url": upstream}}))?;
+    let gateway = serve(&switchboard(bin), &config, &dir.join("idle")).await?;
+    let http = reqwest::Client::new();
+    // Warm up: the first sessions allocate what every later one reuses.
+    for _ in 0..50 {
+        open_session(&http, &gateway.url).await?;
+    }
+    let before = rss_kib(gateway.pid)?;
+    let mut ids = Vec::with_capacity(n);
+    for _ in 0..n {
+        ids.push(open_session(&http, &gateway.url).await?);
+    }
+    let after = rss_kib(gateway.pid)?;
+    let per = (after.saturating_sub(before)) as f64 / n as f64;
+    println!(
+        "idle sessions: {n} opened, RSS {before} -> {after} KiB: {per:.1} KiB per idle session (aim <= 16)"
+    );
+    Ok(())
+}
+
+async fn big_catalogue(bin: &Path, dir: &Path) -> anyhow::Result<()> {
+    let upstream = procs::Spawned::start(
+        bin.join("echo-server"),
+        &["--http", "127.0.0.1:0", "--extra-tools", "10000"],
+        "listening on ",
+        None,
+    )
+    .await?;
+    // One server with 10,001 tools, over the default max_tools_per_server (1000).
+    let config = dir.join("big.toml");
+    let toml = format!(
+        "[limits]\nmax_tools_per_server = 20000\n\n[servers.big]\ntype = \"http\"\nurl = \"{}\"\n",
+        upstream.url
+    );
+    std::fs::write(&config, toml)?;
+    let gateway = serve(&switchboard(bin), &config, &dir.join("big")).await?;
+    let http = reqwest::Client::new();
+    let session = open_session(&http, &gateway.url).await?;
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let mut times = Vec::new();
+    for round in 0..60 {
+        let started = Instant::now();
+        let (_, body) = post(&http, &gateway.url, Some(&session), list.clone()).await?;
+        let took = started.elapsed();
+        ensure!(
+            body.contains("big__t_9999"),
+            "tools/list lacks the last tool"
+        );
+        if round >= 10 {
+            times.push(took);
+        }
+    }
+    println!(
+        "tools/list of 10,001 tools over /mcp: p50 {:?} over 50 calls (aim < 5 ms)",
+        median(times)
+    );
+    Ok(())
+}
+
+async fn cold_start(bin: &Path, dir: &Path) -> anyhow::Result<()> {
+    let echo = bin.join("echo-server");
+    let servers: serde_json::Map<String, Value> = (0..50)
+        .map(|i| (format!("s{i}"), json!({"command": echo, "lazy": true})))
+        .collect();
+    let config = dir.join("lazy.json");
+    write_config(&config, Value::Object(servers))?;
+    let data = dir.join("lazy");
+    // The first start discovers every server and keeps its snapshot in the store.
+    drop(serve(&switchboard(bin), &config, &data).await?);
+    let http = reqwest::Client::new();
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")?
+            .local_addr()?
+            .port();
+        let listen = format!("127.0.0.1:{port}");
+        let started = Instant::now();
+        let mut child = tokio::process::Command::new(switchboard(bin))
+            .args([
+                "serve", "--dev", "--listen", &listen, "--log", "warn", "--data",
+            ])
+            .arg(&data)
+            .arg("-c")
+            .arg(&config)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()?;
+        let ready = format!("http://{listen}/readyz");
+        loop {
+            // A bench's poll, 1 ms apart: the figure is at most that coarse.
+            if let Ok(r) = http.get(&ready).send().await
+                && r.status().is_success()
+            {
+                break;
+            }
+            ensure!(started.elapsed() < Duration::from_secs(30), "never ready");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        times.push(started.elapsed());
+        child.kill().await?;
+    }
+    println!(
+        "cold start, 50 lazy stdio servers with snapshots: /readyz 200 after {:?} (median of 5; aim < 50 ms)",
+        median(times)
+    );
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let sessions = std::env::var("BENCH_SESSIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let bin = procs::release_dir()?;
+    let dir = tempfile::tempdir()?;
+    let upstream = procs::Spawned::start(
+        bin.join("echo-server"),
+        &["--http", "127.0.0.1:0"],
+        "listening on ",
+        None,
+    )
+    .await?;
+    idle_sessions(&bin, dir.path(), &upstream.url, sessions).await?;
+    big_catalogue(&bin, dir.path()).await?;
+    cold_start(&bin, dir.path()).await?;
+    Ok(())
+}
