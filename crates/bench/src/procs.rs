@@ -78,6 +78,42 @@ impl Spawned {
     }
 }
 
+impl Spawned {
+    /// Starts `bin` with its output discarded and waits until it accepts connections on
+    /// `port` of 127.0.0.1 (for servers that print nothing when quiet); `url` is its endpoint.
+    #[allow(dead_code)] // lean-overhead's peers only
+    pub async fn start_on_port(
+        bin: PathBuf,
+        args: &[&str],
+        port: u16,
+        url: String,
+    ) -> anyhow::Result<Self> {
+        let child = Command::new(&bin)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .with_context(|| format!("spawn {}", bin.display()))?;
+        let pid = child.id().context("pid")?;
+        let started = std::time::Instant::now();
+        while tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_err()
+        {
+            if started.elapsed() > Duration::from_secs(60) {
+                bail!("{} did not listen on port {port}", bin.display());
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Ok(Self {
+            url,
+            pid,
+            _child: child,
+        })
+    }
+}
+
 async fn forward<R: tokio::io::AsyncBufRead + Unpin>(
     mut lines: tokio::io::Lines<R>,
     tx: tokio::sync::mpsc::Sender<String>,

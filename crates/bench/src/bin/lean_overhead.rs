@@ -3,7 +3,8 @@
 //! hiding behind an SDK client's. Calls `echo` on the rmcp echo server directly, through this
 //! build's `switchboard serve` with the echo server as an HTTP and as a stdio upstream, through
 //! `BENCH_BEFORE=/path/to/older/switchboard` (HTTP upstream) and through the Python
-//! `mcp-proxy` at `BENCH_MCP_PROXY=/path/to/mcp-proxy` (stdio upstream) when given,
+//! `mcp-proxy` at `BENCH_MCP_PROXY=/path/to/mcp-proxy` and supergateway (npm) at
+//! `BENCH_SUPERGATEWAY=/path/to/supergateway` (both with a stdio upstream) when given,
 //! alternating targets each round; prints p50 latency, calls/s and the CPU time per call of
 //! the gateway (the proxy process alone, not its upstream) and of this generator, from /proc.
 //!
@@ -183,6 +184,29 @@ async fn mcp_proxy(bin: &Path, echo: &Path) -> anyhow::Result<procs::Spawned> {
     Ok(spawned)
 }
 
+/// supergateway (npm) serving the echo server (stdio) over Streamable HTTP at `/mcp`:
+/// stateful (a child per session, as MCP sessions need), its per-message logging off.
+async fn supergateway(bin: &Path, echo: &Path) -> anyhow::Result<procs::Spawned> {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let port_arg = port.to_string();
+    let echo = echo.to_str().context("echo-server path")?;
+    let args = [
+        "--stdio",
+        echo,
+        "--outputTransport",
+        "streamableHttp",
+        "--stateful",
+        "--logLevel",
+        "none",
+        "--port",
+        &port_arg,
+    ];
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    procs::Spawned::start_on_port(bin.to_path_buf(), &args, port, url).await
+}
+
 async fn gateway(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs::Spawned> {
     let data = data.to_str().context("data path")?;
     let config = config.to_str().context("config path")?;
@@ -281,6 +305,14 @@ async fn main() -> anyhow::Result<()> {
         let peer = mcp_proxy(Path::new(&proxy), &echo).await?;
         targets.push(Target::proxied(
             "Python mcp-proxy 0.13, stdio upstream",
+            peer,
+            "echo",
+        ));
+    }
+    if let Ok(peer) = std::env::var("BENCH_SUPERGATEWAY") {
+        let peer = supergateway(Path::new(&peer), &echo).await?;
+        targets.push(Target::proxied(
+            "supergateway 3.4 (npm), stdio upstream",
             peer,
             "echo",
         ));
