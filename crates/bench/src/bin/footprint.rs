@@ -114,24 +114,46 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-async fn idle_sessions(bin: &Path, dir: &Path, upstream: &str, n: usize) -> anyhow::Result<()> {
-    let config = dir.join("idle.json");
-    write_config(&config, json!({"echo": {"type": "http", "url": upstream}}))?;
-    let gateway = serve(&switchboard(bin), &config, &dir.join("idle")).await?;
+/// RSS growth per session of the process `pid` serving `url`, over `n` idle sessions.
+async fn per_session_kib(url: &str, pid: u32, n: usize) -> anyhow::Result<(u64, u64, f64)> {
     let http = reqwest::Client::new();
     // Warm up: the first sessions allocate what every later one reuses.
     for _ in 0..50 {
-        open_session(&http, &gateway.url).await?;
+        open_session(&http, url).await?;
     }
-    let before = rss_kib(gateway.pid)?;
+    let before = rss_kib(pid)?;
     let mut ids = Vec::with_capacity(n);
     for _ in 0..n {
-        ids.push(open_session(&http, &gateway.url).await?);
+        ids.push(open_session(&http, url).await?);
     }
-    let after = rss_kib(gateway.pid)?;
-    let per = (after.saturating_sub(before)) as f64 / n as f64;
+    let after = rss_kib(pid)?;
+    Ok((
+        before,
+        after,
+        after.saturating_sub(before) as f64 / n as f64,
+    ))
+}
+
+async fn idle_sessions(
+    bin: &Path,
+    dir: &Path,
+    upstream: &procs::Spawned,
+    n: usize,
+) -> anyhow::Result<()> {
+    let config = dir.join("idle.json");
+    write_config(
+        &config,
+        json!({"echo": {"type": "http", "url": upstream.url}}),
+    )?;
+    let gateway = serve(&switchboard(bin), &config, &dir.join("idle")).await?;
+    let (before, after, per) = per_session_kib(&gateway.url, gateway.pid, n).await?;
     println!(
         "idle sessions: {n} opened, RSS {before} -> {after} KiB: {per:.1} KiB per idle session (aim <= 16)"
+    );
+    // The same on the rmcp echo server itself (rmcp's LocalSessionManager, glibc malloc).
+    let (before, after, per) = per_session_kib(&upstream.url, upstream.pid, n).await?;
+    println!(
+        "  for scale, the rmcp echo server alone: RSS {before} -> {after} KiB: {per:.1} KiB per idle session"
     );
     Ok(())
 }
@@ -240,7 +262,7 @@ async fn main() -> anyhow::Result<()> {
         None,
     )
     .await?;
-    idle_sessions(&bin, dir.path(), &upstream.url, sessions).await?;
+    idle_sessions(&bin, dir.path(), &upstream, sessions).await?;
     big_catalogue(&bin, dir.path()).await?;
     cold_start(&bin, dir.path()).await?;
     Ok(())
