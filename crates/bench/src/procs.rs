@@ -114,6 +114,39 @@ impl Spawned {
     }
 }
 
+/// `switchboard serve --dev` on a free loopback port with one config file and its store under
+/// `data`, ready once it printed a line starting with `ready`.
+#[allow(dead_code)] // not every bench binary starts a gateway this way
+pub async fn serve(
+    bin: &std::path::Path,
+    config: &std::path::Path,
+    data: &std::path::Path,
+    ready: &str,
+) -> anyhow::Result<Spawned> {
+    let data = data.to_str().context("data path")?;
+    let config = config.to_str().context("config path")?;
+    let args = [
+        "serve",
+        "--dev",
+        "--listen",
+        "127.0.0.1:0",
+        "--log",
+        "warn",
+        "--data",
+        data,
+        "-c",
+        config,
+    ];
+    Spawned::start(
+        bin.to_path_buf(),
+        &args,
+        "switchboard listening on ",
+        Some(ready),
+    )
+    .await
+    .with_context(|| format!("start {}", bin.display()))
+}
+
 async fn forward<R: tokio::io::AsyncBufRead + Unpin>(
     mut lines: tokio::io::Lines<R>,
     tx: tokio::sync::mpsc::Sender<String>,

@@ -70,31 +70,8 @@ async fn open_session(http: &reqwest::Client, url: &str) -> anyhow::Result<Strin
 }
 
 async fn serve(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs::Spawned> {
-    let (data, config) = (
-        data.to_str().context("data")?,
-        config.to_str().context("config")?,
-    );
-    let args = [
-        "serve",
-        "--dev",
-        "--listen",
-        "127.0.0.1:0",
-        "--log",
-        "warn",
-        "--data",
-        data,
-        "-c",
-        config,
-    ];
     // Printed once every server has been tried (lazy ones with a snapshot count as idle).
-    let ready = "switchboard ready: ";
-    procs::Spawned::start(
-        bin.to_path_buf(),
-        &args,
-        "switchboard listening on ",
-        Some(ready),
-    )
-    .await
+    procs::serve(bin, config, data, "switchboard ready: ").await
 }
 
 /// The gateway under test: this build's, or `BENCH_SWITCHBOARD` (an older build).

@@ -208,28 +208,7 @@ async fn supergateway(bin: &Path, echo: &Path) -> anyhow::Result<procs::Spawned>
 }
 
 async fn gateway(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs::Spawned> {
-    let data = data.to_str().context("data path")?;
-    let config = config.to_str().context("config path")?;
-    let args = [
-        "serve",
-        "--dev",
-        "--listen",
-        "127.0.0.1:0",
-        "--log",
-        "warn",
-        "--data",
-        data,
-        "-c",
-        config,
-    ];
-    procs::Spawned::start(
-        bin.to_path_buf(),
-        &args,
-        "switchboard listening on ",
-        Some("switchboard ready: 1/1"),
-    )
-    .await
-    .with_context(|| format!("start {}", bin.display()))
+    procs::serve(bin, config, data, "switchboard ready: 1/1").await
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
