@@ -4,6 +4,7 @@
 //!
 //! Run with `scripts/bench.sh` (builds the release binaries first).
 
+#[allow(dead_code)] // each bench binary uses part of it
 mod procs;
 mod stats;
 
@@ -217,28 +218,7 @@ async fn start_gateway(
     data: &std::path::Path,
     no_audit: bool,
 ) -> anyhow::Result<procs::Spawned> {
-    let mut args = vec![
-        "serve",
-        "--dev",
-        "--listen",
-        "127.0.0.1:0",
-        "--log",
-        "warn",
-        "--data",
-        data.to_str().context("data path")?,
-    ];
-    for config in configs {
-        args.extend(["-c", config.to_str().context("config path")?]);
-    }
-    if no_audit {
-        args.push("--no-audit");
-    }
-    procs::Spawned::start(
-        bin.join("switchboard"),
-        &args,
-        "switchboard listening on ",
-        Some("switchboard ready: 1/1"),
-    )
-    .await
-    .context("start switchboard")
+    let extra: &[&str] = if no_audit { &["--no-audit"] } else { &[] };
+    let ready = "switchboard ready: 1/1";
+    procs::serve(&bin.join("switchboard"), configs, data, extra, ready).await
 }

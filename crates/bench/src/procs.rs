@@ -81,7 +81,6 @@ impl Spawned {
 impl Spawned {
     /// Starts `bin` with its output discarded and waits until it accepts connections on
     /// `port` of 127.0.0.1 (for servers that print nothing when quiet); `url` is its endpoint.
-    #[allow(dead_code)] // lean-overhead's peers only
     pub async fn start_on_port(
         bin: PathBuf,
         args: &[&str],
@@ -114,29 +113,21 @@ impl Spawned {
     }
 }
 
-/// `switchboard serve --dev` on a free loopback port with one config file and its store under
-/// `data`, ready once it printed a line starting with `ready`.
-#[allow(dead_code)] // not every bench binary starts a gateway this way
+/// `switchboard serve --dev` on a free loopback port with `configs` (each `-c`), its store
+/// under `data` and `extra` arguments, ready once it printed a line starting with `ready`.
 pub async fn serve(
     bin: &std::path::Path,
-    config: &std::path::Path,
+    configs: &[&std::path::Path],
     data: &std::path::Path,
+    extra: &[&str],
     ready: &str,
 ) -> anyhow::Result<Spawned> {
-    let data = data.to_str().context("data path")?;
-    let config = config.to_str().context("config path")?;
-    let args = [
-        "serve",
-        "--dev",
-        "--listen",
-        "127.0.0.1:0",
-        "--log",
-        "warn",
-        "--data",
-        data,
-        "-c",
-        config,
-    ];
+    let mut args = vec!["serve", "--dev", "--listen", "127.0.0.1:0", "--log", "warn"];
+    args.extend(["--data", data.to_str().context("data path")?]);
+    for config in configs {
+        args.extend(["-c", config.to_str().context("config path")?]);
+    }
+    args.extend(extra);
     Spawned::start(
         bin.to_path_buf(),
         &args,
@@ -145,6 +136,26 @@ pub async fn serve(
     )
     .await
     .with_context(|| format!("start {}", bin.display()))
+}
+
+/// Resident memory of `pid` in KiB (VmRSS), if it is still running.
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A port that was free on 127.0.0.1 a moment ago.
+pub fn free_port() -> anyhow::Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+/// The middle value (the upper one of an even count).
+pub fn median<T: Copy + PartialOrd>(mut values: Vec<T>) -> T {
+    values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    values[values.len() / 2]
 }
 
 async fn forward<R: tokio::io::AsyncBufRead + Unpin>(

@@ -12,27 +12,9 @@ use tokio::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
-/// The fixture twice: as a stdio child (`relay`) and over Streamable HTTP (`relayh`).
+/// The fixture as a stdio child (`relay`) and over Streamable HTTP (`relayh`).
 async fn config() -> (tempfile::TempDir, std::path::PathBuf, kit::Served) {
-    config_with(json!({})).await
-}
-
-/// [`config`] plus the servers in `more`.
-async fn config_with(more: Value) -> (tempfile::TempDir, std::path::PathBuf, kit::Served) {
-    let http = kit::Served::start(
-        &kit::python(),
-        &[kit::relay_server().to_str().unwrap(), "http"],
-    )
-    .await;
-    let mut servers = json!({
-        "relay": {"command": kit::python(), "args": [kit::relay_server(), "stdio"]},
-        "relayh": {"type": "http", "url": http.url},
-    });
-    for (name, entry) in more.as_object().unwrap() {
-        servers[name] = entry.clone();
-    }
-    let (dir, path) = kit::write_mcp_json(servers);
-    (dir, path, http)
+    kit::relay_config(json!({})).await
 }
 
 async fn probe(python: &Path, args: &[&str]) -> Value {
@@ -278,10 +260,8 @@ async fn a_2026_upstream_asks_the_caller_through_input_required() {
 /// answers every session.
 #[tokio::test(flavor = "multi_thread")]
 async fn concurrent_sessions_each_get_their_own_answers() {
-    let per_session = json!({"relayp": {
-        "command": kit::python(), "args": [kit::relay_server(), "stdio"], "per_session": true,
-    }});
-    let (dir, path, _http) = config_with(per_session).await;
+    let per_session = json!({"relayp": kit::relay_per_session_entry()});
+    let (dir, path, _http) = kit::relay_config(per_session).await;
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 3).await;
     let url = gateway.url.clone();
     let mut declined = 0;
@@ -315,6 +295,49 @@ async fn concurrent_sessions_each_get_their_own_answers() {
         let db = dir.path().join("data").join("switchboard.db");
         audit_says(&db, "cannot be relayed: it is not tied to one call").await;
     }
+}
+
+/// Two sessions' calls in flight at once on one upstream, each asked a question while both
+/// run: over Streamable HTTP each question reaches its own session; over a shared stdio
+/// process neither can be told apart, so both are declined and each call's audit row says so.
+#[tokio::test(flavor = "multi_thread")]
+async fn questions_from_two_calls_at_once_go_to_their_own_caller_or_are_declined() {
+    let (dir, path, _http) = config().await;
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
+    for prefix in ["relayh__", "relay__"] {
+        let tool = format!("{prefix}ask_together");
+        let runs: Vec<_> = ["Ada", "Grace"]
+            .into_iter()
+            .map(|answer| {
+                let (url, tool) = (gateway.url.clone(), tool.clone());
+                tokio::spawn(async move {
+                    let args = ["call", &url, &tool, "session", answer];
+                    (answer, probe(&kit::python(), &args).await)
+                })
+            })
+            .collect();
+        for run in runs {
+            let (answer, seen) = run.await.unwrap();
+            let got = seen["text"].as_str().unwrap_or_default().to_string();
+            if prefix == "relayh__" {
+                assert_eq!(got, format!("hello {answer} (blue)"), "{seen}");
+            } else {
+                assert!(
+                    got.contains("cannot be relayed: it is not tied to one call"),
+                    "shared stdio, two calls in flight: declined, never misrouted: {seen}"
+                );
+            }
+        }
+    }
+    let db = dir.path().join("data").join("switchboard.db");
+    let wanted = "cannot be relayed: it is not tied to one call";
+    audit_says(&db, wanted).await;
+    let rows = audit_rows(&db).await;
+    let noted = rows
+        .split("), (")
+        .filter(|row| row.contains("ask_together") && row.contains(wanted))
+        .count();
+    assert_eq!(noted, 2, "both calls' rows carry the note: {rows}");
 }
 
 /// Waits (5 s at most; the gateway commits rows within milliseconds) until some audit row
@@ -437,26 +460,6 @@ async fn legacy_sse_servers_work_as_typed_and_by_fallback() {
     );
 }
 
-/// One raw JSON-RPC POST to `/mcp` (no GET stream is ever opened); the session id the answer
-/// names and the whole answer body as text.
-async fn post_raw(url: &str, session: Option<&str>, message: Value) -> (Option<String>, String) {
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .json(&message);
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    let response = request.send().await.unwrap();
-    assert!(response.status().is_success(), "{message}: {response:?}");
-    let session = response
-        .headers()
-        .get("mcp-session-id")
-        .map(|v| v.to_str().unwrap().to_string());
-    (session, response.text().await.unwrap())
-}
-
 /// Over Streamable HTTP a call's log lines and progress travel on the call's own response
 /// stream, in the order the upstream wrote them, before the result: a client that never
 /// opens the session's GET stream still reads them all.
@@ -465,22 +468,23 @@ async fn log_lines_ride_the_calls_own_stream_before_its_result() {
     let (dir, path, _http) = config().await;
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
     let url = gateway.url.as_str();
-    let (session, _) = post_raw(
+    let (session, _) = kit::post_mcp(
         url,
         None,
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "raw", "version": "1"}}}),
     )
     .await;
     let session = session.expect("a session id");
     let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    post_raw(url, Some(&session), done).await;
+    kit::post_mcp(url, None, Some(&session), &done).await;
     for prefix in ["relay__", "relayh__"] {
         let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": format!("{prefix}chatty"), "arguments": {"count": 3},
             "_meta": {"progressToken": "p"}}});
-        let (_, body) = post_raw(url, Some(&session), call).await;
+        let (_, body) = kit::post_mcp(url, None, Some(&session), &call).await;
         let at = |needle: &str| {
             body.find(needle).unwrap_or_else(|| {
                 panic!("{prefix}: {needle} missing from the call's stream:\n{body}")

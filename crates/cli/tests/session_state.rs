@@ -71,15 +71,7 @@ async fn upstream_reads(session: &Session, server: &str, want: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn sessions_share_one_upstream_subscription_per_resource() {
-    let http = kit::Served::start(
-        &kit::python(),
-        &[kit::relay_server().to_str().unwrap(), "http"],
-    )
-    .await;
-    let (dir, path) = kit::write_mcp_json(json!({
-        "relay": {"command": kit::python(), "args": [kit::relay_server(), "stdio"]},
-        "relayh": {"type": "http", "url": http.url},
-    }));
+    let (dir, path, _http) = kit::relay_config(json!({})).await;
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
     for server in ["relay", "relayh"] {
         // Both servers offer relay://counter: each is exposed under its server's prefix.
@@ -142,7 +134,7 @@ async fn sessions_share_one_upstream_subscription_per_resource() {
 #[tokio::test(flavor = "multi_thread")]
 async fn per_session_servers_run_one_process_per_session() {
     let (dir, path) = kit::write_mcp_json(json!({
-        "solo": {"command": kit::python(), "args": [kit::relay_server(), "stdio"], "per_session": true},
+        "solo": kit::relay_per_session_entry(),
     }));
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
     let (a, _) = session(&gateway.url).await;
@@ -167,7 +159,7 @@ async fn per_session_servers_run_one_process_per_session() {
 #[tokio::test(flavor = "multi_thread")]
 async fn roots_changes_reach_session_processes_and_operator_roots_answer_outside_calls() {
     let (dir, path) = kit::write_mcp_json(json!({
-        "solo": {"command": kit::python(), "args": [kit::relay_server(), "stdio"], "per_session": true},
+        "solo": kit::relay_per_session_entry(),
     }));
     let toml = dir.path().join("switchboard.toml");
     std::fs::write(&toml, "[gateway]\nroots = [\"file:///srv/shared\"]\n").unwrap();

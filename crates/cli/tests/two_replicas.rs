@@ -184,23 +184,7 @@ async fn raw_rpc(
     session: Option<&str>,
     message: Value,
 ) -> (Option<String>, Value) {
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .bearer_auth(token)
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-06-18")
-        .json(&message);
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    let session = response
-        .headers()
-        .get("mcp-session-id")
-        .map(|v| v.to_str().unwrap().to_string());
-    let text = response.text().await.unwrap();
-    assert!(status.is_success(), "{status}: {text}");
+    let (session, text) = kit::post_mcp(url, Some(token), session, &message).await;
     let answer = text
         .lines()
         .filter_map(|l| l.strip_prefix("data:"))
@@ -315,7 +299,7 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
         &token,
         None,
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
+            "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "lb-test", "version": "1"}}}),
     )
     .await;
@@ -353,7 +337,7 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
     assert!(called.to_string().contains("back on A"), "{called}");
 
     // The same holds for the aggregated endpoint.
-    let init_params = json!({"protocolVersion": "2025-06-18", "capabilities": {},
+    let init_params = json!({"protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "lb-test", "version": "1"}});
     let (session, _) = raw_rpc(
         &format!("{}/mcp", a.base),

@@ -190,8 +190,8 @@ pub enum HttpWire {
     /// The 2024-11-05 HTTP+SSE transport (`"type": "sse"`): a GET stream that announces
     /// the endpoint to POST to.
     LegacySse,
-    /// A URL without a type: Streamable HTTP first, HTTP+SSE when that handshake fails (the
-    /// spec's backwards-compatibility rule).
+    /// A URL without a type: Streamable HTTP first, HTTP+SSE when that handshake is refused
+    /// with a 4xx (the spec's backwards-compatibility rule).
     Auto,
 }
 

@@ -179,6 +179,8 @@ impl Registry {
         let mut connect = self.inner.connect.clone();
         // Each registry's upstreams get the level its own sessions ask for.
         connect.log_level = Default::default();
+        // The operator's `[gateway] roots` are for the operator's servers, not an org's.
+        connect.roots = Vec::new();
         Self::assemble(Shared {
             naming: self.inner.naming.clone(),
             connect,

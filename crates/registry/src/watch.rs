@@ -37,31 +37,33 @@ impl WatchCounts {
         Ok(())
     }
 
-    /// Counts one watcher less; the last is unsubscribed upstream on `conn`, if it runs.
-    async fn remove(&self, uri: &str, conn: Option<Arc<Connection>>, server: &ServerSlug) {
-        let mut counts = self.counts.lock().await;
-        match counts.get_mut(uri) {
-            Some(count) if *count > 1 => {
-                *count -= 1;
-                return;
-            }
-            Some(_) => {
-                counts.remove(uri);
-                self.watched.fetch_sub(1, Ordering::Relaxed);
-            }
-            None => return,
-        }
-        // A stopped server has no subscription left to end.
-        if let Some(conn) = conn
-            && let Err(e) = conn.watch_resource(uri, false).await
-        {
-            tracing::debug!(server = %server, "resources/unsubscribe {uri}: {e}");
-        }
-    }
-
     /// True while any resource of the server is watched (it is then never stopped as idle).
     pub fn any(&self) -> bool {
         self.watched.load(Ordering::Relaxed) > 0
+    }
+}
+
+/// Counts one watcher of `uri` less; the last is unsubscribed upstream, if the server runs.
+async fn unwatch(entry: &ServerEntry, uri: &str) {
+    let watched = &entry.watched;
+    let mut counts = watched.counts.lock().await;
+    match counts.get_mut(uri) {
+        Some(count) if *count > 1 => {
+            *count -= 1;
+            return;
+        }
+        Some(_) => {
+            counts.remove(uri);
+            watched.watched.fetch_sub(1, Ordering::Relaxed);
+        }
+        None => return,
+    }
+    // Read under the lock: a server restarted meanwhile was renewed on its new connection,
+    // which is the one to unsubscribe (a stopped server has no subscription left to end).
+    if let Some(conn) = entry.live_connection()
+        && let Err(e) = conn.watch_resource(uri, false).await
+    {
+        tracing::debug!(server = %entry.spec.name, "resources/unsubscribe {uri}: {e}");
     }
 }
 
@@ -104,9 +106,7 @@ impl ResourceWatch {
     /// Ends the watch now, waiting for the upstream unsubscription when it was the last.
     pub async fn end(mut self) {
         self.counted = false;
-        let conn = self.entry.live_connection();
-        let server = &self.entry.spec.name;
-        self.entry.watched.remove(&self.uri, conn, server).await;
+        unwatch(&self.entry, &self.uri).await;
     }
 }
 
@@ -125,10 +125,7 @@ impl Drop for ResourceWatch {
             return;
         };
         let (entry, uri) = (self.entry.clone(), std::mem::take(&mut self.uri));
-        runtime.spawn(async move {
-            let conn = entry.live_connection();
-            entry.watched.remove(&uri, conn, &entry.spec.name).await;
-        });
+        runtime.spawn(async move { unwatch(&entry, &uri).await });
     }
 }
 

@@ -44,6 +44,8 @@ pub struct Gateway {
     watches: watches::SessionWatches,
     /// This session's own processes of stdio servers run once per session.
     processes: SessionProcesses,
+    /// The task announcing catalogue changes to this session: it ends with the session.
+    change_feed: std::sync::Arc<std::sync::Mutex<tokio::task::JoinSet<()>>>,
 }
 
 /// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
@@ -99,6 +101,7 @@ impl Gateway {
             log_level: Default::default(),
             watches: Default::default(),
             processes: Default::default(),
+            change_feed: Default::default(),
         }
     }
 
@@ -146,7 +149,11 @@ impl rmcp::ServerHandler for Gateway {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let view = self.view(&context.extensions, None);
-        feeds::forward_changes(&view.registries, context.peer.clone());
+        let announce = feeds::forward_changes(&view.registries, context.peer.clone());
+        self.change_feed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .spawn(announce);
     }
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
@@ -161,7 +168,7 @@ impl rmcp::ServerHandler for Gateway {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let rank = crate::relay::level_rank(request.level);
+        let rank = switchboard_upstream::level_rank(request.level);
         self.log_level.store(rank, Ordering::Relaxed);
         // Upstreams send what the most verbose session wants; each session filters its own.
         for registry in self
@@ -170,6 +177,7 @@ impl rmcp::ServerHandler for Gateway {
         {
             registry.set_log_level(request.level).await;
         }
+        self.processes.set_log_level(request.level).await;
         Ok(())
     }
 

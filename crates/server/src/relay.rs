@@ -7,8 +7,8 @@ use futures::stream::FuturesUnordered;
 use rmcp::model::GetExtensions;
 use rmcp::model::{ClientCapabilities, ClientResult, ErrorData, ServerNotification, ServerRequest};
 use rmcp::service::{OriginatingRequestId, RequestContext, RoleServer, ServiceError};
-pub use switchboard_upstream::method_name as method_of;
-use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
+use switchboard_upstream::method_name;
+use switchboard_upstream::{Declined, RelayNotes, Upcall, level_rank};
 use tokio::sync::{mpsc, oneshot};
 
 /// How many upcalls may wait for the caller before the upstream's stream is held back.
@@ -54,17 +54,10 @@ pub async fn drain(
         match upcall {
             Upcall::Notification(n) => deliver(n, ctx, min_log).await,
             Upcall::Request { request, reply } => {
-                let _ = reply.send(Err(refuse(&request, Declined::CallEnded, notes)));
+                let _ = reply.send(Err(notes.refuse(&request, Declined::CallEnded)));
             }
         }
     }
-}
-
-/// A log level as a number (debug 0 … emergency 7), for comparing.
-#[allow(deprecated)] // logging: deprecated by 2026-07-28, live in older revisions
-pub fn level_rank(level: rmcp::model::LoggingLevel) -> u8 {
-    // The variants are declared from debug to emergency.
-    level as u8
 }
 
 /// Sends one notification of the call to its caller (progress under the caller's own token;
@@ -106,10 +99,10 @@ async fn answer(
     ctx: &RequestContext<RoleServer>,
     notes: &RelayNotes,
 ) {
-    let method = method_of(&request).to_string();
+    let method = method_name(&request).to_string();
     let caps = ctx.client_capabilities().unwrap_or_default();
     let result = if !can_answer(&request, &caps) {
-        Err(refuse(&request, Declined::NotDeclared, notes))
+        Err(notes.refuse(&request, Declined::NotDeclared))
     } else {
         ctx.peer.send_request(request).await.map_err(|e| match e {
             ServiceError::McpError(error) => error,
@@ -120,13 +113,6 @@ async fn answer(
         })
     };
     let _ = reply.send(result);
-}
-
-/// The refusal of a request the caller cannot be asked, noted for the call's audit row.
-pub fn refuse(request: &ServerRequest, why: Declined, notes: &RelayNotes) -> ErrorData {
-    let refusal = declined(method_of(request), why);
-    notes.push(refusal.message.to_string());
-    refusal
 }
 
 /// Whether the caller declared the capability the request needs.

@@ -2,7 +2,7 @@
 //! upstream asks the caller something is parked, answered with `input_required`, and resumed
 //! when the caller retries with its answers and the `requestState` handle.
 
-use crate::relay::{can_answer, deliver, drain, method_of, refuse};
+use crate::relay::{can_answer, deliver, drain};
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientResult, ErrorData, InputRequest, InputRequests,
     InputRequiredResult, InputResponses, ServerRequest,
@@ -12,6 +12,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
+use switchboard_upstream::method_name;
 use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -137,10 +138,10 @@ pub async fn drive(
                 Upcall::Notification(n) => deliver(n, ctx, min_log).await,
                 Upcall::Request { request, reply } => {
                     if !can_answer(&request, &caps) {
-                        let _ = reply.send(Err(refuse(&request, Declined::NotDeclared, &flight.notes)));
+                        let _ = reply.send(Err(flight.notes.refuse(&request, Declined::NotDeclared)));
                         continue;
                     }
-                    let method = method_of(&request).to_string();
+                    let method = method_name(&request).to_string();
                     let Some((kind, input)) = as_input(request) else {
                         let refusal = declined(&method, Declined::NotOnRevision);
                         flight.notes.push(refusal.message.to_string());

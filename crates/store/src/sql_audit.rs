@@ -43,23 +43,14 @@ impl SqlStore {
         };
         let rows = chain.link(last_seq, &last_hash, entries);
         // Many rows per statement: the point of group commit is few round trips.
-        let per_insert = match crate::Store::backend(self) {
-            // sqlx's SQLite driver slows down sharply with very long argument lists.
+        let backend = crate::Store::backend(self);
+        let per_insert = match backend {
             Backend::Sqlite => 16,
             Backend::Postgres => AUDIT_ROWS_PER_INSERT,
         };
-        let backend = crate::Store::backend(self);
         for chunk in rows.chunks(per_insert) {
-            let mut sql = String::from(
-                "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy) VALUES ",
-            );
-            for i in 0..chunk.len() {
-                if i > 0 {
-                    sql.push_str(", ");
-                }
-                sql.push_str(&row_placeholders(backend, i * AUDIT_COLUMNS));
-            }
-            // Built from fixed text and numbered placeholders only; values are bound.
+            // Built from fixed text and placeholders only; values are bound.
+            let sql = insert_sql(backend, chunk.len());
             let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
             for r in chunk {
                 let e = &r.entry;
@@ -110,17 +101,30 @@ impl SqlStore {
     }
 }
 
-/// One row's placeholders after `before` others. SQLite gets anonymous `?`: sqlx looks up
+/// The INSERT of `rows` audit rows. SQLite gets anonymous `?` placeholders: sqlx looks up
 /// every bound parameter's name, a linear search over the statement's named ones, which made
 /// `$N` cost quadratic in the batch (2.6 % of the gateway's CPU under load).
-fn row_placeholders(backend: Backend, before: usize) -> String {
-    let params: Vec<String> = (1..=AUDIT_COLUMNS)
-        .map(|c| match backend {
-            Backend::Sqlite => "?".to_string(),
-            Backend::Postgres => format!("${}", before + c),
-        })
-        .collect();
-    format!("({})", params.join(", "))
+fn insert_sql(backend: Backend, rows: usize) -> String {
+    use std::fmt::Write;
+    let mut sql = String::from(
+        "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy) VALUES ",
+    );
+    for row in 0..rows {
+        sql.push_str(if row == 0 { "(" } else { ", (" });
+        for column in 1..=AUDIT_COLUMNS {
+            if column > 1 {
+                sql.push_str(", ");
+            }
+            match backend {
+                Backend::Sqlite => sql.push('?'),
+                Backend::Postgres => {
+                    let _ = write!(sql, "${}", row * AUDIT_COLUMNS + column);
+                }
+            }
+        }
+        sql.push(')');
+    }
+    sql
 }
 
 fn audit_from(row: &AnyRow) -> Result<AuditRow, StoreError> {
@@ -145,4 +149,17 @@ fn audit_from(row: &AnyRow) -> Result<AuditRow, StoreError> {
         prev_hash: row.try_get("prev_hash")?,
         hash: row.try_get("hash")?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Backend, insert_sql};
+
+    #[test]
+    fn placeholders_per_backend() {
+        let sqlite = insert_sql(Backend::Sqlite, 2);
+        assert!(sqlite.ends_with(&format!("({0}), ({0})", vec!["?"; 17].join(", "))));
+        let postgres = insert_sql(Backend::Postgres, 2);
+        assert!(postgres.contains("($1, $2,") && postgres.ends_with("$33, $34)"));
+    }
 }

@@ -66,6 +66,64 @@ pub fn misbehaving_entry(timeout_ms: u64) -> serde_json::Value {
     serde_json::json!({"command": python(), "args": [misbehaving_server()], "timeout_ms": timeout_ms})
 }
 
+/// One JSON-RPC message POSTed to an MCP endpoint over raw HTTP (no SDK, no GET stream), as a
+/// load balancer would forward it, with an optional bearer token and session; panics on a
+/// non-2xx answer. Returns the session id the answer names and its whole body.
+pub async fn post_mcp(
+    url: &str,
+    token: Option<&str>,
+    session: Option<&str>,
+    message: &serde_json::Value,
+) -> (Option<String>, String) {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .json(message);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let response = request.send().await.expect("POST to the MCP endpoint");
+    let status = response.status();
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().expect("session id").to_string());
+    let text = response.text().await.expect("answer body");
+    assert!(status.is_success(), "{message}: {status}: {text}");
+    (session, text)
+}
+
+/// The relay fixture (tests/fixtures/relay_server.py) as a stdio server entry.
+pub fn relay_entry() -> serde_json::Value {
+    serde_json::json!({"command": python(), "args": [relay_server(), "stdio"]})
+}
+
+/// [`relay_entry`] run once per downstream session (`per_session`).
+pub fn relay_per_session_entry() -> serde_json::Value {
+    let mut entry = relay_entry();
+    entry["per_session"] = true.into();
+    entry
+}
+
+/// The relay fixture twice, as a stdio child (`relay`) and over Streamable HTTP (`relayh`),
+/// plus the servers in `more`, written to an mcp.json: (dir guard, path, the HTTP fixture).
+pub async fn relay_config(more: serde_json::Value) -> (tempfile::TempDir, PathBuf, Served) {
+    let http = Served::start(&python(), &[relay_server().to_str().expect("path"), "http"]).await;
+    let mut servers = serde_json::json!({
+        "relay": relay_entry(),
+        "relayh": {"type": "http", "url": http.url},
+    });
+    for (name, entry) in more.as_object().expect("an object of servers") {
+        servers[name] = entry.clone();
+    }
+    let (dir, path) = write_mcp_json(servers);
+    (dir, path, http)
+}
+
 /// Writes `{"mcpServers": servers}` to a temp dir and returns (dir guard, path).
 pub fn write_mcp_json(servers: serde_json::Value) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -258,7 +316,7 @@ impl Gateway {
     }
 }
 
-/// The npm packages the Node test clients import (playwright-core).
+/// The npm packages the Node test clients import (playwright-core, the TypeScript SDK).
 pub fn node_modules() -> PathBuf {
     fixture("node/node_modules/playwright-core")
         .parent()

@@ -50,6 +50,17 @@ impl RelayNotes {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).push(note);
     }
 
+    /// The protocol's refusal of `request`, noted for the audit row.
+    pub fn refuse(
+        &self,
+        request: &rmcp::model::ServerRequest,
+        why: crate::Declined,
+    ) -> rmcp::model::ErrorData {
+        let refusal = crate::declined(crate::method_name(request), why);
+        self.push(refusal.message.to_string());
+        refusal
+    }
+
     pub fn take(&self) -> Vec<String> {
         std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
     }

@@ -121,7 +121,7 @@ impl Connection {
                         // The spec's backwards-compatibility rule: a URL without a type that
                         // refuses the Streamable HTTP handshake with a 4xx may be an HTTP+SSE
                         // server (a 5xx, a refused connection or a timeout is not).
-                        Err(UpstreamError::HandshakeRefused { reason, .. })
+                        Err(UpstreamError::HandshakeRefused(reason))
                             if http_spec.wire == HttpWire::Auto && http_spec.oauth.is_none() =>
                         {
                             serve_legacy_sse(&handler, http_spec, opts, lifecycle)
@@ -297,7 +297,7 @@ impl Connection {
         let timeout = opts.timeout.unwrap_or(self.call_timeout);
         let deadline = tokio::time::Instant::now() + timeout;
         let route = Route::of(&opts);
-        for _round in 0..input_rounds::MAX_INPUT_ROUNDS {
+        for round in 1..=input_rounds::MAX_INPUT_ROUNDS {
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             match self
@@ -305,6 +305,10 @@ impl Connection {
                 .await?
             {
                 ServerResult::CallToolResult(result) => return self.sized(result),
+                // No more rounds to send answers in: the caller is not asked in vain.
+                ServerResult::InputRequiredResult(_) if round == input_rounds::MAX_INPUT_ROUNDS => {
+                    break;
+                }
                 ServerResult::InputRequiredResult(asked) => {
                     let questions = asked.input_requests.unwrap_or_default();
                     let answers = input_rounds::answer(&route, questions);
@@ -374,6 +378,8 @@ impl Connection {
             alive: std::sync::Arc::downgrade(&alive),
             notes: opts.relay_notes.clone(),
         });
+        // Forgets the call's routes however it ends, even while its request is being sent.
+        let mut untap = self.handler.taps.guard(alive);
         let timeout = opts.timeout.unwrap_or(self.call_timeout);
         let mut options = PeerRequestOptions::no_options();
         if let Some(user) = &opts.end_user_id {
@@ -386,10 +392,7 @@ impl Connection {
             .send_request_with_option(request, options)
             .await
             .map_err(UpstreamError::from_service)?;
-        let _untap = self
-            .handler
-            .taps
-            .remove_on_drop(handle.id.clone(), handle.progress_token.clone());
+        untap.sent(handle.id.clone(), handle.progress_token.clone());
         let mut guard = CancelOnDrop::new(self.peer.clone(), handle.id.clone());
         let cancelled = async {
             match &opts.cancel {
@@ -445,10 +448,7 @@ impl Connection {
         if !offers {
             return Ok(Default::default());
         }
-        self.peer
-            .complete(params)
-            .await
-            .map_err(UpstreamError::from_service)
+        self.bounded(self.peer.complete(params)).await
     }
 
     /// Asks the server for `notifications/resources/updated` on `uri` (`subscribe`), or to
@@ -467,16 +467,13 @@ impl Connection {
                 self.server
             )));
         }
-        let done = if subscribe {
-            self.peer
-                .subscribe(rmcp::model::SubscribeRequestParams::new(uri))
-                .await
+        if subscribe {
+            let params = rmcp::model::SubscribeRequestParams::new(uri);
+            self.bounded(self.peer.subscribe(params)).await
         } else {
-            self.peer
-                .unsubscribe(rmcp::model::UnsubscribeRequestParams::new(uri))
-                .await
-        };
-        done.map_err(UpstreamError::from_service)
+            let params = rmcp::model::UnsubscribeRequestParams::new(uri);
+            self.bounded(self.peer.unsubscribe(params)).await
+        }
     }
 
     /// Asks the server for log lines at `level` and above, when it offers logging.
@@ -492,9 +489,20 @@ impl Connection {
         if !offers {
             return Ok(());
         }
-        self.peer
-            .set_level(rmcp::model::SetLevelRequestParams::new(level))
+        let params = rmcp::model::SetLevelRequestParams::new(level);
+        self.bounded(self.peer.set_level(params)).await
+    }
+
+    /// A request outside any tool call (rmcp's peer methods wait for ever), within the
+    /// server's call timeout: a server that never answers cannot hold up a connect or the
+    /// lock a subscription is made under.
+    async fn bounded<T>(
+        &self,
+        request: impl Future<Output = Result<T, rmcp::ServiceError>>,
+    ) -> Result<T, UpstreamError> {
+        tokio::time::timeout(self.call_timeout, request)
             .await
+            .map_err(|_| UpstreamError::Timeout(self.call_timeout))?
             .map_err(UpstreamError::from_service)
     }
 

@@ -17,8 +17,8 @@ pub enum UpstreamError {
     Handshake(String),
     /// The server answered the Streamable HTTP handshake with a 4xx status: it may be a
     /// 2024-11-05 HTTP+SSE server (the spec's backwards-compatibility rule).
-    #[error("the MCP handshake failed: {reason}")]
-    HandshakeRefused { status: u16, reason: String },
+    #[error("the MCP handshake failed: {0}")]
+    HandshakeRefused(String),
     #[error("the server requires authorization: {0}")]
     Unauthorized(String),
     /// The server refused the request's credentials (401) or their scope (403), saying why in
@@ -68,7 +68,7 @@ impl UpstreamError {
             UpstreamError::Cancelled | UpstreamError::Unsupported(_) => ErrorKind::InvalidRequest,
             UpstreamError::Spawn { .. }
             | UpstreamError::Handshake(_)
-            | UpstreamError::HandshakeRefused { .. }
+            | UpstreamError::HandshakeRefused(_)
             | UpstreamError::Closed
             | UpstreamError::Transport(_) => ErrorKind::TransportError,
         }

@@ -82,7 +82,7 @@ impl EventHandler {
         request: ServerRequest,
         pick: impl FnOnce(ClientResult) -> Option<T>,
     ) -> Result<T, ErrorData> {
-        relay_on(self.route_for(extensions), request, pick).await
+        relay_on(&self.taps, self.route_for(extensions), request, pick).await
     }
 
     fn emit(&self, event: UpstreamEvent) {
@@ -96,12 +96,13 @@ impl EventHandler {
 
 /// Relays `request` along `route` and takes the one kind of answer it expects.
 async fn relay_on<T>(
+    taps: &Taps,
     route: Result<Route, NoRoute>,
     request: ServerRequest,
     pick: impl FnOnce(ClientResult) -> Option<T>,
 ) -> Result<T, ErrorData> {
     let what = crate::relay::method_name(&request).to_string();
-    let answer = route::ask(route, request).await?;
+    let answer = route::ask(taps, route, request).await?;
     pick(answer).ok_or_else(|| {
         ErrorData::internal_error(
             format!("the caller answered {what} with another kind of result"),
@@ -163,10 +164,10 @@ impl rmcp::ClientHandler for EventHandler {
         // Outside any call, and for a call nobody can answer for (REST, the CLI): the
         // operator's roots (`[gateway] roots`; none by default).
         match self.route_for(&context.extensions) {
-            Err(NoRoute::Ambiguous(_)) | Ok(Route::Decline { .. }) => Ok(self.roots.clone()),
+            Err(_) | Ok(Route::Decline { .. }) => Ok(self.roots.clone()),
             route => {
                 let request = ServerRequest::ListRootsRequest(Default::default());
-                relay_on(route, request, |answer| match answer {
+                relay_on(&self.taps, route, request, |answer| match answer {
                     ClientResult::ListRootsResult(result) => Some(result),
                     _ => None,
                 })

@@ -152,9 +152,10 @@ pub(crate) fn classify_init(e: rmcp::service::ClientInitializeError) -> Upstream
         Init::TransportError { error, context } => match crate::http::classify_transport(&error) {
             UpstreamError::Transport(reason) => {
                 let reason = format!("{reason} (while trying to {context})");
-                match refused_status(&error) {
-                    Some(status) => UpstreamError::HandshakeRefused { status, reason },
-                    None => UpstreamError::Handshake(reason),
+                if refused_status(&error).is_some() {
+                    UpstreamError::HandshakeRefused(reason)
+                } else {
+                    UpstreamError::Handshake(reason)
                 }
             }
             typed => typed,

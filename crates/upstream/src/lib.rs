@@ -21,7 +21,7 @@ pub use connection::{ConnectOptions, Connection, Snapshot, result_size};
 pub use error::UpstreamError;
 pub use events::UpstreamEvent;
 pub use http::UpstreamHttp;
-pub use log_level::LogFloor;
+pub use log_level::{LogFloor, level_rank};
 pub use relay::{Declined, Upcall, UpcallSender, declined, method_name};
 pub use session_processes::SessionProcesses;
 pub use switchboard_egress::{EgressError, EgressPolicy};

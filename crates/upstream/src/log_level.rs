@@ -29,10 +29,16 @@ impl Default for LogFloor {
     }
 }
 
+/// A log level as a number (debug 0 … emergency 7), for comparing.
+pub fn level_rank(level: LoggingLevel) -> u8 {
+    // The variants are declared from debug to emergency.
+    level as u8
+}
+
 impl LogFloor {
     /// Lowers the floor to `level`; true when that made it more verbose.
     pub fn lower_to(&self, level: LoggingLevel) -> bool {
-        let rank = level as u8; // declared from debug (0) to emergency (7)
+        let rank = level_rank(level);
         self.0.fetch_min(rank, Ordering::Relaxed) > rank
     }
 

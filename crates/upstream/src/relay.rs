@@ -71,9 +71,11 @@ pub(crate) fn call_notification(data: &str) -> Option<ServerNotification> {
 /// Why a server-to-client request could not be relayed.
 #[derive(Debug, Clone, Copy)]
 pub enum Declined {
-    /// Not tied to one call: no call in flight, or several on a transport that cannot say
-    /// which.
-    NoCall,
+    /// Not asked during a tool call in progress (none runs, or it came with another kind of
+    /// request).
+    NotInCall,
+    /// Several calls in flight on a transport that cannot say which one asked.
+    SeveralCalls,
     /// The call came over REST or a CLI without a terminal: nobody to ask.
     NoCaller,
     /// The call it belonged to had already ended.
@@ -87,7 +89,10 @@ pub enum Declined {
 /// The protocol's refusal when no caller can answer `what`, saying why and what would help.
 pub fn declined(what: &str, why: Declined) -> ErrorData {
     let reason = match why {
-        Declined::NoCall => {
+        Declined::NotInCall => {
+            "it was not asked during a tool call in progress, so there is no caller to ask"
+        }
+        Declined::SeveralCalls => {
             "it is not tied to one call (several calls were in flight on a server that cannot say which one asked: stdio or HTTP+SSE); mark a stdio server `per_session`, or connect an HTTP+SSE server over Streamable HTTP if it offers that"
         }
         Declined::NoCaller => {

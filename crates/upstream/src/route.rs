@@ -46,11 +46,7 @@ impl Route {
                 }
                 answer.await.unwrap_or_else(|_| Err(ended()))
             }
-            Route::Decline { notes, .. } => {
-                let refusal = declined(method_name(&request), Declined::NoCaller);
-                notes.push(refusal.message.to_string());
-                Err(refusal)
-            }
+            Route::Decline { notes, .. } => Err(notes.refuse(&request, Declined::NoCaller)),
         }
     }
 
@@ -98,27 +94,31 @@ pub(crate) struct CallTap {
     pub notes: RelayNotes,
 }
 
-/// The calls in flight on one connection, by upstream request id and progress token,
+/// The calls in flight on one connection, by upstream request id (and progress token),
 /// recorded when their request goes out.
 #[derive(Clone, Default)]
 pub struct Taps(Arc<Mutex<TapTable>>);
 
-/// A call in flight: its route, whether it still waits, its audit notes.
-type InFlight = (Route, Weak<()>, RelayNotes);
+/// A call in flight: its route and its audit notes.
+struct InFlight {
+    route: Route,
+    notes: RelayNotes,
+    alive: Weak<()>,
+}
 
 #[derive(Default)]
 struct TapTable {
     by_id: HashMap<RequestId, InFlight>,
-    by_progress: HashMap<ProgressToken, Route>,
+    by_progress: HashMap<ProgressToken, RequestId>,
 }
 
 /// Why no call takes a request.
 pub(crate) enum NoRoute {
-    /// The call it names has ended.
-    Ended,
-    /// It names none, and not exactly one call is in flight: the audit notes of those that
-    /// are (it could have been any of theirs).
-    Ambiguous(Vec<RelayNotes>),
+    /// It was not asked during a tool call in progress: none runs, its call has ended, or it
+    /// came on the stream of another kind of request (discovery, a subscription…).
+    NotInCall,
+    /// It names no call and several are in flight on a transport that cannot say which.
+    Several,
 }
 
 impl Taps {
@@ -131,94 +131,118 @@ impl Taps {
     /// Records a call under its request id and progress token, when it is sent (the
     /// transport taps do this, before any answer can arrive).
     pub(crate) fn insert(&self, id: RequestId, progress: Option<ProgressToken>, tap: &CallTap) {
-        // A call abandoned before its request went out has already removed its routes:
-        // recording it now would leave them behind for good.
+        let mut table = self.table();
+        // Checked under the lock the call's guard takes to forget it: a call abandoned
+        // before its request went out is never recorded, so nothing is left behind.
         if tap.alive.strong_count() == 0 {
             return;
         }
-        let mut table = self.table();
-        table.by_id.insert(
-            id,
-            (tap.route.clone(), tap.alive.clone(), tap.notes.clone()),
-        );
         if let Some(token) = progress {
-            table.by_progress.insert(token, tap.route.clone());
+            table.by_progress.insert(token, id.clone());
         }
+        let call = InFlight {
+            route: tap.route.clone(),
+            notes: tap.notes.clone(),
+            alive: tap.alive.clone(),
+        };
+        table.by_id.insert(id, call);
     }
 
-    /// Forgets a call's routes when the guard drops (the call ended, however it ended).
-    pub(crate) fn remove_on_drop(&self, id: RequestId, progress: ProgressToken) -> TapGuard<'_> {
+    /// A guard that keeps the call `alive` (see [`CallTap`]) and forgets its routes when
+    /// dropped, however the call ends; `sent` names its request once it went out.
+    pub(crate) fn guard(&self, alive: Arc<()>) -> TapGuard<'_> {
         TapGuard {
             taps: self,
-            id,
-            progress,
+            alive: Some(alive),
+            sent: None,
         }
     }
 
     /// The call an upstream request names by its request id.
     pub(crate) fn by_id(&self, id: &RequestId) -> Result<Route, NoRoute> {
         match self.table().by_id.get(id) {
-            Some((route, alive, _)) if alive.strong_count() > 0 => Ok(route.clone()),
-            _ => Err(NoRoute::Ended),
+            Some(call) => Ok(call.route.clone()),
+            None => Err(NoRoute::NotInCall),
         }
     }
 
     pub(crate) fn by_progress(&self, token: &ProgressToken) -> Option<Route> {
-        self.table().by_progress.get(token).cloned()
+        let table = self.table();
+        let id = table.by_progress.get(token)?;
+        table.by_id.get(id).map(|call| call.route.clone())
     }
 
     /// The one call in flight, when exactly one is.
     pub(crate) fn sole(&self) -> Result<Route, NoRoute> {
         let table = self.table();
-        let mut live = table
-            .by_id
-            .values()
-            .filter(|(_, alive, _)| alive.strong_count() > 0);
-        match (live.next(), live.next()) {
-            (Some((route, ..)), None) => Ok(route.clone()),
-            (first, second) => Err(NoRoute::Ambiguous(
-                first
-                    .into_iter()
-                    .chain(second)
-                    .chain(live)
-                    .map(|(.., notes)| notes.clone())
-                    .collect(),
-            )),
+        let mut calls = table.by_id.values();
+        match (calls.next(), calls.next()) {
+            (Some(call), None) => Ok(call.route.clone()),
+            (None, _) => Err(NoRoute::NotInCall),
+            (Some(_), Some(_)) => Err(NoRoute::Several),
+        }
+    }
+
+    /// Notes `refusal` in the audit row of every call in flight (any could have asked).
+    fn note_all(&self, refusal: &ErrorData) {
+        for call in self.table().by_id.values() {
+            call.notes.push(refusal.message.to_string());
         }
     }
 }
 
-/// Removes a call's routes when it ends.
+/// Keeps a call alive in the table's eyes, and removes its routes when it ends.
 pub(crate) struct TapGuard<'a> {
     taps: &'a Taps,
-    id: RequestId,
-    progress: ProgressToken,
+    alive: Option<Arc<()>>,
+    sent: Option<(RequestId, ProgressToken)>,
+}
+
+impl TapGuard<'_> {
+    /// The call's request went out under `id` (and `progress`).
+    pub(crate) fn sent(&mut self, id: RequestId, progress: ProgressToken) {
+        self.sent = Some((id, progress));
+    }
 }
 
 impl Drop for TapGuard<'_> {
     fn drop(&mut self) {
         let mut table = self.taps.table();
-        table.by_id.remove(&self.id);
-        table.by_progress.remove(&self.progress);
+        match self.sent.take() {
+            Some((id, progress)) => {
+                table.by_id.remove(&id);
+                table.by_progress.remove(&progress);
+            }
+            // Abandoned while its request was being sent: the transport may have recorded
+            // it already, under an id this call never learnt.
+            None => {
+                if let Some(alive) = &self.alive {
+                    let ours = Arc::downgrade(alive);
+                    table.by_id.retain(|_, call| !call.alive.ptr_eq(&ours));
+                    let TapTable { by_id, by_progress } = &mut *table;
+                    by_progress.retain(|_, id| by_id.contains_key(id));
+                }
+            }
+        }
+        // The call stops counting as alive while the lock is held (see `Taps::insert`).
+        self.alive = None;
     }
 }
 
 /// Asks the caller of the call a request belongs to; refuses (saying why) when it belongs
 /// to none.
 pub(crate) async fn ask(
+    taps: &Taps,
     route: Result<Route, NoRoute>,
     request: ServerRequest,
 ) -> Result<ClientResult, ErrorData> {
     match route {
         Ok(route) => route.ask(request).await,
-        Err(NoRoute::Ended) => Err(declined(method_name(&request), Declined::CallEnded)),
-        Err(NoRoute::Ambiguous(in_flight)) => {
-            let refusal = declined(method_name(&request), Declined::NoCall);
+        Err(NoRoute::NotInCall) => Err(declined(method_name(&request), Declined::NotInCall)),
+        Err(NoRoute::Several) => {
+            let refusal = declined(method_name(&request), Declined::SeveralCalls);
             tracing::warn!("{}", refusal.message);
-            // Each call that could have asked says so in its audit row.
-            for notes in in_flight {
-                notes.push(refusal.message.to_string());
-            }
+            taps.note_all(&refusal);
             Err(refusal)
         }
     }

@@ -54,18 +54,35 @@ impl SessionProcesses {
         Ok(conn)
     }
 
-    /// Tells this session's processes that its roots changed (they are its own: the session's
-    /// caller answers their `roots/list`). A process still starting asks for them anyway.
+    /// Tells this session's processes that its roots changed (a `roots/list` they send
+    /// during one of the session's calls is answered by its caller). A process still
+    /// starting asks for them anyway.
     pub async fn roots_changed(&self) {
-        let running: Vec<_> = self
-            .0
-            .slots()
-            .values()
-            .filter_map(|slot| slot.try_lock().ok().and_then(|s| s.clone()))
-            .collect();
-        for conn in running {
+        for conn in self.running().await {
             conn.notify_roots_changed().await;
         }
+    }
+
+    /// Asks this session's running processes for the level the session asked for.
+    #[allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
+    pub async fn set_log_level(&self, level: rmcp::model::LoggingLevel) {
+        for conn in self.running().await {
+            if let Err(e) = conn.set_log_level(level).await {
+                tracing::debug!(server = %conn.server(), "logging/setLevel: {e}");
+            }
+        }
+    }
+
+    /// The processes running now (each slot is read after the one a start holds is free).
+    async fn running(&self) -> Vec<Arc<Connection>> {
+        let slots: Vec<Slot> = self.0.slots().values().cloned().collect();
+        let mut running = Vec::new();
+        for slot in slots {
+            if let Some(conn) = slot.lock().await.clone() {
+                running.push(conn);
+            }
+        }
+        running
     }
 }
 

@@ -9,69 +9,17 @@
 #[path = "../procs.rs"]
 #[allow(dead_code)]
 mod procs;
+#[path = "../raw.rs"]
+mod raw;
 
 use anyhow::{Context, ensure};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const ACCEPT: &str = "application/json, text/event-stream";
-const VERSION: &str = "2025-06-18";
-
-/// Resident memory of `pid` in KiB.
-fn rss_kib(pid: u32) -> anyhow::Result<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
-    let line = status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .context("VmRSS")?;
-    Ok(line
-        .split_whitespace()
-        .nth(1)
-        .context("VmRSS value")?
-        .parse()?)
-}
-
-/// One JSON-RPC POST; the session id it names and the body.
-async fn post(
-    http: &reqwest::Client,
-    url: &str,
-    session: Option<&str>,
-    body: Value,
-) -> anyhow::Result<(Option<String>, String)> {
-    let mut request = http
-        .post(url)
-        .header("accept", ACCEPT)
-        .header("mcp-protocol-version", VERSION)
-        .json(&body);
-    if let Some(id) = session {
-        request = request.header("mcp-session-id", id);
-    }
-    let response = request.send().await?;
-    ensure!(response.status().is_success(), "HTTP {}", response.status());
-    let id = response
-        .headers()
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    Ok((id, response.text().await?))
-}
-
-/// initialize + notifications/initialized; the session id.
-async fn open_session(http: &reqwest::Client, url: &str) -> anyhow::Result<String> {
-    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": VERSION, "capabilities": {},
-        "clientInfo": {"name": "footprint", "version": "1"}}});
-    let (id, _) = post(http, url, None, init).await?;
-    let id = id.context("no session id")?;
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    post(http, url, Some(&id), done).await?;
-    Ok(id)
-}
-
 async fn serve(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs::Spawned> {
     // Printed once every server has been tried (lazy ones with a snapshot count as idle).
-    procs::serve(bin, config, data, "switchboard ready: ").await
+    procs::serve(bin, &[config], data, &[], "switchboard ready: ").await
 }
 
 /// The gateway under test: this build's, or `BENCH_SWITCHBOARD` (an older build).
@@ -86,24 +34,19 @@ fn write_config(path: &Path, servers: Value) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
 /// RSS growth per session of the process `pid` serving `url`, over `n` idle sessions.
 async fn per_session_kib(url: &str, pid: u32, n: usize) -> anyhow::Result<(u64, u64, f64)> {
     let http = reqwest::Client::new();
     // Warm up: the first sessions allocate what every later one reuses.
     for _ in 0..50 {
-        open_session(&http, url).await?;
+        raw::RawSession::open(http.clone(), url).await?;
     }
-    let before = rss_kib(pid)?;
+    let before = procs::rss_kib(pid).context("the gateway exited")?;
     let mut ids = Vec::with_capacity(n);
     for _ in 0..n {
-        ids.push(open_session(&http, url).await?);
+        ids.push(raw::RawSession::open(http.clone(), url).await?);
     }
-    let after = rss_kib(pid)?;
+    let after = procs::rss_kib(pid).context("the gateway exited")?;
     Ok((
         before,
         after,
@@ -151,13 +94,11 @@ async fn big_catalogue(bin: &Path, dir: &Path) -> anyhow::Result<()> {
     );
     std::fs::write(&config, toml)?;
     let gateway = serve(&switchboard(bin), &config, &dir.join("big")).await?;
-    let http = reqwest::Client::new();
-    let session = open_session(&http, &gateway.url).await?;
-    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let mut session = raw::RawSession::open(reqwest::Client::new(), &gateway.url).await?;
     let mut times = Vec::new();
     for round in 0..60 {
         let started = Instant::now();
-        let (_, body) = post(&http, &gateway.url, Some(&session), list.clone()).await?;
+        let body = session.request("tools/list", json!({})).await?;
         let took = started.elapsed();
         ensure!(
             body.contains("big__t_9999"),
@@ -169,7 +110,7 @@ async fn big_catalogue(bin: &Path, dir: &Path) -> anyhow::Result<()> {
     }
     println!(
         "tools/list of 10,001 tools over /mcp: p50 {:?} over 50 calls (aim < 5 ms)",
-        median(times)
+        procs::median(times)
     );
     Ok(())
 }
@@ -187,9 +128,7 @@ async fn cold_start(bin: &Path, dir: &Path) -> anyhow::Result<()> {
     let http = reqwest::Client::new();
     let mut times = Vec::new();
     for _ in 0..5 {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")?
-            .local_addr()?
-            .port();
+        let port = procs::free_port()?;
         let listen = format!("127.0.0.1:{port}");
         let started = Instant::now();
         let mut child = tokio::process::Command::new(switchboard(bin))
@@ -219,7 +158,7 @@ async fn cold_start(bin: &Path, dir: &Path) -> anyhow::Result<()> {
     }
     println!(
         "cold start, 50 lazy stdio servers with snapshots: /readyz 200 after {:?} (median of 5; aim < 50 ms)",
-        median(times)
+        procs::median(times)
     );
     Ok(())
 }

@@ -66,16 +66,7 @@ fn tree(root: u32) -> (usize, u64) {
         );
         i += 1;
     }
-    let rss: u64 = members
-        .iter()
-        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
-        .filter_map(|status| {
-            status
-                .lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-        })
-        .sum();
+    let rss: u64 = members.iter().filter_map(|pid| procs::rss_kib(*pid)).sum();
     (members.len(), rss)
 }
 
@@ -132,11 +123,6 @@ async fn timed_call(
         .await?;
     anyhow::ensure!(result.is_error != Some(true), "{tool} failed: {result:?}");
     Ok(started.elapsed())
-}
-
-fn median(mut values: Vec<Duration>) -> Duration {
-    values.sort();
-    values[values.len() / 2]
 }
 
 #[tokio::main]
@@ -206,8 +192,8 @@ async fn main() -> anyhow::Result<()> {
     println!();
     println!(
         "call to a running server (eager, median of 10): {:.1?}; first call to a lazy server (starts it, median of 10): {:.1?}",
-        median(warm),
-        median(cold)
+        procs::median(warm),
+        procs::median(cold)
     );
 
     // tools/list_changed from upstream to the downstream session.
@@ -239,7 +225,7 @@ async fn main() -> anyhow::Result<()> {
     }
     println!(
         "upstream tools/list_changed → downstream notification (add_tool call start to notification, median of {LIST_CHANGED_ROUNDS}): {:.1?} (min {:.1?}, max {:.1?})",
-        median(latencies.clone()),
+        procs::median(latencies.clone()),
         latencies.iter().min().unwrap(),
         latencies.iter().max().unwrap()
     );

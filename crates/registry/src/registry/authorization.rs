@@ -60,7 +60,7 @@ impl Registry {
     pub async fn reauthorize(&self, name: &str) -> Result<ServerInfo, String> {
         let entry = self
             .entry(name)
-            .ok_or_else(|| format!("no server {name}; `switchboard status` lists the servers"))?;
+            .ok_or_else(|| format!("no server {name}"))?;
         let has_flow = matches!(
             &entry.spec.transport,
             switchboard_core::Transport::Http(http)

@@ -42,10 +42,14 @@ pub(super) fn merged<T: Clone + Send + 'static>(
     (rx, tasks)
 }
 
-/// Re-announces catalogue changes to one downstream peer until it goes away.
-pub(super) fn forward_changes(registries: &[Registry], peer: Peer<RoleServer>) {
+/// Re-announces catalogue changes to one downstream peer until it goes away (or the
+/// returned future, which the session owns, is dropped).
+pub(super) fn forward_changes(
+    registries: &[Registry],
+    peer: Peer<RoleServer>,
+) -> impl Future<Output = ()> + Send + 'static {
     let (mut changes, tasks) = merged(registries, Registry::subscribe);
-    tokio::spawn(async move {
+    async move {
         let _tasks = tasks;
         while changes.recv().await.is_some() {
             let sent = peer.notify_tool_list_changed().await.is_ok()
@@ -55,5 +59,5 @@ pub(super) fn forward_changes(registries: &[Registry], peer: Peer<RoleServer>) {
                 return;
             }
         }
-    });
+    }
 }
