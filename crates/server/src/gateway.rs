@@ -46,6 +46,9 @@ pub struct Gateway {
     processes: SessionProcesses,
     /// The task announcing catalogue changes to this session: it ends with the session.
     change_feed: std::sync::Arc<std::sync::Mutex<tokio::task::JoinSet<()>>>,
+    /// Where this session registers itself once initialized, so the endpoint's fast path
+    /// can answer its calls (Streamable HTTP only).
+    live: Option<std::sync::Arc<crate::live_sessions::LiveSessions>>,
 }
 
 /// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
@@ -102,7 +105,17 @@ impl Gateway {
             watches: Default::default(),
             processes: Default::default(),
             change_feed: Default::default(),
+            live: None,
         }
+    }
+
+    /// This gateway registers its session in `live` once initialized.
+    pub(crate) fn with_live_sessions(
+        mut self,
+        live: std::sync::Arc<crate::live_sessions::LiveSessions>,
+    ) -> Self {
+        self.live = Some(live);
+        self
     }
 
     fn min_log(&self) -> u8 {
@@ -148,6 +161,14 @@ impl rmcp::ServerHandler for Gateway {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let session = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok());
+        if let (Some(live), Some(session)) = (&self.live, session) {
+            live.insert(session.into(), self.clone(), context.peer.clone());
+        }
         let view = self.view(&context.extensions, None);
         let announce = feeds::forward_changes(&view.registries, context.peer.clone());
         self.change_feed

@@ -1,6 +1,7 @@
 //! The HTTP listener: `/mcp` (Streamable HTTP), `/healthz`, `/readyz`, with graceful shutdown.
 
 use crate::Gateway;
+use crate::fast_path::FastPath;
 use crate::ordered_sessions::OrderedSessions;
 use crate::sessions::SharedSessions;
 use axum::Router;
@@ -98,20 +99,28 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     }
     let factory_registry = registry.clone();
     let factory_api = options.api.clone();
+    let sessions = Arc::new(OrderedSessions::default());
+    let fast = Arc::new(FastPath::new(sessions.clone(), &config));
+    let live = sessions.live().clone();
     let mcp = StreamableHttpService::new(
         move || {
-            Ok(match &factory_api {
+            let gateway = match &factory_api {
                 Some(api) => Gateway::with_orgs(factory_registry.clone(), api.clone()),
                 None => Gateway::new(factory_registry.clone()),
-            })
+            };
+            Ok(gateway.with_live_sessions(live.clone()))
         },
-        Arc::new(OrderedSessions::default()),
+        sessions,
         config,
     );
     let ready_registry = registry.clone();
     let draining = options.in_flight.clone();
     let mcp = Router::new()
         .fallback_service(mcp)
+        .layer(axum::middleware::from_fn_with_state(
+            fast,
+            crate::fast_path::first,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             Arc::new(crate::auth::TokenCheck {
                 token: options.token.clone().map(Arc::<str>::from),

@@ -4,9 +4,11 @@
 pub mod api;
 mod auth;
 mod dashboard;
+mod fast_path;
 mod gateway;
 mod http;
 mod in_flight;
+mod live_sessions;
 mod oauth_callback;
 mod ordered_sessions;
 mod relay;

@@ -11,10 +11,14 @@
 //! A side notification carries no SSE event id: a client that resumes the stream with
 //! `Last-Event-ID` gets the stream's own events again, not these (they are not stored).
 
+use crate::live_sessions::LiveSessions;
 use futures::future::{BoxFuture, Either};
 use futures::{FutureExt, Stream, StreamExt};
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, GetExtensions, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, CustomNotification, GetExtensions, RequestId,
+    ServerJsonRpcMessage,
+};
 use rmcp::service::{OriginatingRequestId, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::streamable_http_server::session::local::{
@@ -27,18 +31,29 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 /// How many tagged notifications may wait for their stream before the sender waits.
 const SIDE_QUEUE: usize = 64;
 
 type Key = (SessionId, RequestId);
 
+/// A request stream that takes tagged messages.
+struct SideQueue {
+    queue: mpsc::Sender<ServerJsonRpcMessage>,
+    /// Whether the caller's requests to the client ride it too (a fast-path call: rmcp's
+    /// session does not know the request, so it could not route them).
+    takes_requests: bool,
+    /// Cancels a fast-path call when the client cancels its request.
+    cancel: Option<CancellationToken>,
+}
+
 /// The open request streams that take tagged notifications, by session and request id.
 #[derive(Default)]
-struct SideQueues(Mutex<HashMap<Key, mpsc::Sender<ServerJsonRpcMessage>>>);
+struct SideQueues(Mutex<HashMap<Key, SideQueue>>);
 
 impl SideQueues {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, mpsc::Sender<ServerJsonRpcMessage>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, SideQueue>> {
         self.0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -50,18 +65,41 @@ impl SideQueues {
         session: &SessionId,
         message: &ServerJsonRpcMessage,
     ) -> Option<mpsc::Sender<ServerJsonRpcMessage>> {
-        let ServerJsonRpcMessage::Notification(n) = message else {
-            return None;
+        let (origin, request) = match message {
+            ServerJsonRpcMessage::Notification(n) => (n.notification.extensions(), false),
+            ServerJsonRpcMessage::Request(r) => (r.request.extensions(), true),
+            _ => return None,
         };
-        let origin = n.notification.extensions().get::<OriginatingRequestId>()?;
-        self.lock()
-            .get(&(session.clone(), origin.0.clone()))
-            .cloned()
+        let origin = origin.get::<OriginatingRequestId>()?;
+        let queues = self.lock();
+        let side = queues.get(&(session.clone(), origin.0.clone()))?;
+        (side.takes_requests || !request).then(|| side.queue.clone())
+    }
+
+    /// Registers a request stream's queue until the returned guard is dropped.
+    fn open(
+        self: &Arc<Self>,
+        key: Key,
+        takes_requests: bool,
+        cancel: Option<CancellationToken>,
+    ) -> (mpsc::Receiver<ServerJsonRpcMessage>, Registered) {
+        let (queue, rx) = mpsc::channel(SIDE_QUEUE);
+        let side = SideQueue {
+            queue,
+            takes_requests,
+            cancel,
+        };
+        self.lock().insert(key.clone(), side);
+        let registered = Registered {
+            queues: self.clone(),
+            key,
+        };
+        (rx, registered)
     }
 }
 
 /// Removes a request stream's queue when the stream is dropped.
-struct Registered {
+pub struct Registered {
     queues: Arc<SideQueues>,
     key: Key,
 }
@@ -77,6 +115,7 @@ impl Drop for Registered {
 pub struct OrderedSessions {
     inner: LocalSessionManager,
     queues: Arc<SideQueues>,
+    live: Arc<LiveSessions>,
 }
 
 /// One session's transport: tagged notifications to their request's queue, the rest to rmcp.
@@ -84,6 +123,14 @@ pub struct OrderedTransport {
     inner: SessionTransport,
     session: SessionId,
     queues: Arc<SideQueues>,
+    live: Arc<LiveSessions>,
+}
+
+impl Drop for OrderedTransport {
+    /// The session's service ended: it is no longer live for the fast path.
+    fn drop(&mut self) {
+        self.live.remove(&self.session);
+    }
 }
 
 type InnerError = <SessionTransport as Transport<RoleServer>>::Error;
@@ -128,9 +175,56 @@ impl OrderedSessions {
             inner,
             session,
             queues: self.queues.clone(),
+            live: self.live.clone(),
+        }
+    }
+
+    /// The sessions whose gateway registered itself once initialized.
+    pub fn live(&self) -> &Arc<LiveSessions> {
+        &self.live
+    }
+
+    /// A queue for everything a fast-path call sends its caller before the result, requests
+    /// to the client included; `cancel` is cancelled if the client cancels the request.
+    pub fn open_call_queue(
+        &self,
+        session: SessionId,
+        request: RequestId,
+        cancel: CancellationToken,
+    ) -> (mpsc::Receiver<ServerJsonRpcMessage>, Registered) {
+        self.queues.open((session, request), true, Some(cancel))
+    }
+
+    /// Cancels a fast-path call the client cancelled; false when none is open by that id.
+    pub fn cancel_call(&self, session: &SessionId, request: &RequestId) -> bool {
+        let queues = self.queues.lock();
+        let Some(cancel) = queues
+            .get(&(session.clone(), request.clone()))
+            .and_then(|side| side.cancel.as_ref())
+        else {
+            return false;
+        };
+        cancel.cancel();
+        true
+    }
+
+    /// Tells rmcp's session worker the session is in use: calls on the fast path never reach
+    /// it, and it closes a session idle for its keep-alive (5 minutes by default).
+    pub async fn keep_alive(&self, id: &SessionId) {
+        let touch = ClientNotification::CustomNotification(CustomNotification::new(
+            KEEP_ALIVE_METHOD,
+            None,
+        ));
+        let message = ClientJsonRpcMessage::notification(touch);
+        if let Err(e) = self.inner.accept_message(id, message).await {
+            tracing::debug!(session = %id, "keeping the session alive: {e}");
         }
     }
 }
+
+/// The notification the fast path sends rmcp's session worker to keep a session alive; the
+/// gateway ignores it.
+pub const KEEP_ALIVE_METHOD: &str = "notifications/switchboard/keep_alive";
 
 impl SessionManager for OrderedSessions {
     type Error = LocalSessionManagerError;
@@ -167,16 +261,7 @@ impl SessionManager for OrderedSessions {
             _ => None,
         };
         // Registered before the request reaches the session, so nothing it sends is missed.
-        let side = request.map(|request| {
-            let (tx, rx) = mpsc::channel(SIDE_QUEUE);
-            let key = (id.clone(), request);
-            self.queues.lock().insert(key.clone(), tx);
-            let registered = Registered {
-                queues: self.queues.clone(),
-                key,
-            };
-            (rx, registered)
-        });
+        let side = request.map(|request| self.queues.open((id.clone(), request), false, None));
         let mut inner = Box::pin(self.inner.create_stream(id, message).await?);
         let Some((mut queued, registered)) = side else {
             return Ok(inner.left_stream());

@@ -104,6 +104,12 @@ async fn answer(
     let result = if !can_answer(&request, &caps) {
         Err(notes.refuse(&request, Declined::NotDeclared))
     } else {
+        // rmcp tags it too, but only inside its own service task; the fast path runs
+        // the handler outside that task, and its stream takes what is tagged.
+        let mut request = request;
+        request
+            .extensions_mut()
+            .insert(OriginatingRequestId(ctx.id.clone()));
         ctx.peer.send_request(request).await.map_err(|e| match e {
             ServiceError::McpError(error) => error,
             other => ErrorData::internal_error(

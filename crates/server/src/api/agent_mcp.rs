@@ -4,6 +4,7 @@
 
 use super::ApiState;
 use super::auth::{ApiCaller, VIEW};
+use crate::fast_path::{Answered, FastPath};
 use crate::gateway::{AgentScope, CallerToken, Gateway};
 use crate::ordered_sessions::OrderedSessions;
 use crate::sessions::SharedSessions;
@@ -16,9 +17,12 @@ use tower::ServiceExt;
 
 type AgentService = StreamableHttpService<Gateway, OrderedSessions>;
 
-/// The per-agent MCP services, made on first use.
+/// The per-agent MCP services, made on first use, each with its fast path.
 #[derive(Clone, Default)]
-pub struct AgentEndpoints(Arc<Mutex<HashMap<(String, String), AgentService>>>);
+pub struct AgentEndpoints(Arc<Mutex<HashMap<(String, String), AgentEndpoint>>>);
+
+/// One agent's MCP service and the fast path in front of it.
+type AgentEndpoint = (AgentService, Arc<FastPath>);
 
 pub async fn handle(
     State(state): State<ApiState>,
@@ -40,18 +44,22 @@ pub async fn handle(
     if let Err(e) = super::agents::check_agent(&agent) {
         return e.into_response();
     }
-    let service = state.agent_service(&caller.org.id, &agent);
+    let (service, fast) = state.agent_service(&caller.org.id, &agent);
     parts
         .extensions
         .insert(CallerToken(caller.token.id.clone()));
-    match service.oneshot(Request::from_parts(parts, body)).await {
+    let request = match fast.answer(Request::from_parts(parts, body)).await {
+        Answered::Here(response) => return response,
+        Answered::Elsewhere(request) => request,
+    };
+    match service.oneshot(request).await {
         Ok(response) => response.into_response(),
         Err(never) => match never {},
     }
 }
 
 impl ApiState {
-    fn agent_service(&self, org_id: &str, agent: &str) -> AgentService {
+    fn agent_service(&self, org_id: &str, agent: &str) -> AgentEndpoint {
         let key = (org_id.to_string(), agent.to_string());
         let mut services = self
             .agent_endpoints
@@ -72,17 +80,19 @@ impl ApiState {
                     self.store.clone(),
                     format!("agent/{org_id}/{agent}"),
                 )));
-                StreamableHttpService::new(
+                let sessions = Arc::new(OrderedSessions::default());
+                let fast = Arc::new(FastPath::new(sessions.clone(), &config));
+                let live = sessions.live().clone();
+                let service = StreamableHttpService::new(
                     move || {
-                        Ok(Gateway::for_agent(
-                            registry.clone(),
-                            api.clone(),
-                            scope.clone(),
-                        ))
+                        let gateway =
+                            Gateway::for_agent(registry.clone(), api.clone(), scope.clone());
+                        Ok(gateway.with_live_sessions(live.clone()))
                     },
-                    Arc::new(OrderedSessions::default()),
+                    sessions,
                     config,
-                )
+                );
+                (service, fast)
             })
             .clone()
     }

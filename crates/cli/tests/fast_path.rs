@@ -1,0 +1,164 @@
+//! The fast path of `/mcp` (issue 13): a plain `tools/call` or `tools/list` on a live session
+//! is answered as `application/json`; a call that has log lines, progress or requests for the
+//! caller before its result is answered as a stream that carries them first; a request the fast
+//! path does not take (here: a browser's, with an `Origin`) still gets rmcp's answer; and a
+//! client's `notifications/cancelled` reaches the upstream.
+
+use futures::StreamExt;
+use serde_json::{Value, json};
+use std::path::Path;
+use switchboard_testkit as kit;
+
+const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
+
+/// A raw Streamable HTTP session: initialize, then initialized.
+async fn open(url: &str) -> String {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let (session, _) = kit::post_mcp(url, None, None, &init).await;
+    let session = session.expect("a session id");
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    kit::post_mcp(url, None, Some(&session), &done).await;
+    session
+}
+
+/// POSTs one message in `session` with extra headers; the answer's content type and response.
+async fn post(
+    url: &str,
+    session: &str,
+    message: &Value,
+    extra: &[(&str, &str)],
+) -> (String, reqwest::Response) {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", session)
+        .json(message);
+    for (name, value) in extra {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("POST");
+    assert!(
+        response.status().is_success(),
+        "{message}: {}",
+        response.status()
+    );
+    let kind = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    (kind, response)
+}
+
+/// The JSON messages of an answer, whether it is one JSON body or SSE `data:` lines.
+fn messages(body: &str) -> Vec<Value> {
+    if let Ok(one) = serde_json::from_str::<Value>(body) {
+        return vec![one];
+    }
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect()
+}
+
+fn call(id: u64, name: &str, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments, "_meta": {"progressToken": id}}})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn plain_answers_are_json_and_chatty_ones_a_stream() {
+    let (dir, path, _http) = kit::relay_config(json!({})).await;
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
+    let url = gateway.url.as_str();
+    let session = open(url).await;
+
+    for (id, tool) in [(1, "relay__pid"), (2, "relayh__pid")] {
+        let (kind, response) = post(url, &session, &call(id, tool, json!({})), &[]).await;
+        let body = response.text().await.unwrap();
+        assert_eq!(kind, "application/json", "{tool}: {body}");
+        let answer: Value = serde_json::from_str(&body).expect("one JSON-RPC message");
+        assert_eq!(answer["id"], id, "{body}");
+        assert!(answer["result"]["content"][0]["text"].is_string(), "{body}");
+    }
+
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"});
+    let (kind, response) = post(url, &session, &list, &[]).await;
+    let body = response.text().await.unwrap();
+    assert_eq!(kind, "application/json", "{body}");
+    let tools: Value = serde_json::from_str(&body).unwrap();
+    assert!(
+        tools["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t["name"] == "relay__chatty")),
+        "{body}"
+    );
+
+    // Log lines and progress before the result: a stream, in the upstream's order.
+    let chatty = call(4, "relay__chatty", json!({"count": 2}));
+    let (kind, response) = post(url, &session, &chatty, &[]).await;
+    let body = response.text().await.unwrap();
+    assert_eq!(kind, "text/event-stream", "{body}");
+    let sent = messages(&body);
+    let methods: Vec<&str> = sent
+        .iter()
+        .map(|m| m["method"].as_str().unwrap_or("result"))
+        .collect();
+    assert_eq!(methods.last(), Some(&"result"), "{body}");
+    assert!(methods.contains(&"notifications/message"), "{body}");
+
+    // A browser's request (it carries an Origin) is rmcp's to check and answer.
+    let browser = [("origin", "http://localhost:3000")];
+    let (kind, response) = post(url, &session, &call(5, "relay__pid", json!({})), &browser).await;
+    let body = response.text().await.unwrap();
+    assert_eq!(kind, "text/event-stream", "{body}");
+    let answer = messages(&body).into_iter().find(|m| m["id"] == 5);
+    assert!(answer.is_some_and(|a| a["result"].is_object()), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_cancel_reaches_the_upstream() {
+    let (dir, path) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(120_000)}));
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
+    let url = gateway.url.as_str();
+    let session = open(url).await;
+
+    // The fixture says it started (progress), so the call is a stream; the cancel follows.
+    let (kind, response) = post(url, &session, &call(7, "fx__hang", json!({})), &[]).await;
+    assert_eq!(kind, "text/event-stream");
+    let mut body = response.bytes_stream();
+    let mut seen = String::new();
+    while !seen.contains("started") {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(20), body.next())
+            .await
+            .expect("the hang call says it started")
+            .expect("more of the stream")
+            .unwrap();
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 7, "reason": "the user gave up"}});
+    kit::post_mcp(url, None, Some(&session), &cancel).await;
+
+    let (_, response) = post(
+        url,
+        &session,
+        &call(8, "fx__cancelled", json!({"count": 1})),
+        &[],
+    )
+    .await;
+    let text = response.text().await.unwrap();
+    let answer = messages(&text)
+        .into_iter()
+        .find(|m| m["id"] == 8)
+        .expect(&text);
+    let listed = answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    let cancelled: Vec<String> = serde_json::from_str(listed).expect(listed);
+    assert_eq!(cancelled.len(), 1, "the upstream saw the cancel: {answer}");
+}
