@@ -1,8 +1,9 @@
 //! The fast path of `/mcp` (issue 13): a plain `tools/call` or `tools/list` on a live session
 //! is answered as `application/json`; a call that has log lines, progress or requests for the
 //! caller before its result is answered as a stream that carries them first; a request the fast
-//! path does not take (here: a browser's, with an `Origin`) still gets rmcp's answer; and a
-//! client's `notifications/cancelled` reaches the upstream.
+//! path does not take (here: a browser's, with an `Origin`) still gets rmcp's answer, and for
+//! `tools/list` the very same answer; and a client's `notifications/cancelled` reaches the
+//! upstream.
 
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -118,6 +119,13 @@ async fn plain_answers_are_json_and_chatty_ones_a_stream() {
     assert_eq!(kind, "text/event-stream", "{body}");
     let answer = messages(&body).into_iter().find(|m| m["id"] == 5);
     assert!(answer.is_some_and(|a| a["result"].is_object()), "{body}");
+
+    // The fast tools/list (built from each tool's ready-made JSON) is rmcp's answer exactly.
+    let (kind, response) = post(url, &session, &list, &browser).await;
+    let body = response.text().await.unwrap();
+    assert_eq!(kind, "text/event-stream", "{body}");
+    let from_rmcp = messages(&body).into_iter().find(|m| m["id"] == 3);
+    assert_eq!(from_rmcp.as_ref(), Some(&tools), "{body}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

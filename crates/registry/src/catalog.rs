@@ -21,9 +21,45 @@ pub struct ExposedTool {
     pub tool: Tool,
     /// What the policy pipeline decided at discovery (quarantine, findings).
     pub review: Review,
+    /// `tool` as JSON, made the first time a `tools/list` needs it.
+    pub wire: WireJson,
+}
+
+/// A tool's JSON definition, made once and shared by every `tools/list` of its catalogue.
+/// A clone starts empty, so an edited copy of a tool never answers with the old JSON.
+#[derive(Default)]
+pub struct WireJson(std::sync::OnceLock<std::sync::Arc<serde_json::value::RawValue>>);
+
+impl Clone for WireJson {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for WireJson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WireJson")
+    }
 }
 
 impl ExposedTool {
+    /// The tool's definition as `tools/list` sends it.
+    pub fn wire_json(&self) -> std::sync::Arc<serde_json::value::RawValue> {
+        self.wire
+            .0
+            .get_or_init(|| {
+                let json = serde_json::to_string(&self.tool).unwrap_or_else(|e| {
+                    // A Tool always serialises; an empty object keeps the answer valid.
+                    tracing::error!(tool = %self.exposed_name, "tool definition as JSON: {e}");
+                    "{}".into()
+                });
+                serde_json::value::RawValue::from_string(json)
+                    .map(std::sync::Arc::from)
+                    .unwrap_or_else(|_| empty_object())
+            })
+            .clone()
+    }
+
     /// Whether discovery held this tool back until an operator approves it.
     pub fn quarantined(&self) -> Option<&str> {
         self.review.quarantined.as_deref()
@@ -123,6 +159,7 @@ impl Catalog {
                     upstream_name: tool.name.to_string(),
                     tool: def,
                     review: review.clone(),
+                    wire: WireJson::default(),
                 });
             }
         }
@@ -365,3 +402,9 @@ fn template_prefix_matches(template: &str, uri: &str) -> bool {
 
 #[cfg(test)]
 mod tests;
+
+/// `{}` as raw JSON.
+fn empty_object() -> std::sync::Arc<serde_json::value::RawValue> {
+    let empty = serde_json::value::RawValue::from_string("{}".into());
+    std::sync::Arc::from(empty.expect("{} is JSON"))
+}

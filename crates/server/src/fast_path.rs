@@ -13,6 +13,7 @@
 //! headers and `_meta` keys rmcp validates for later revisions. Everything else, and anything
 //! this code cannot parse, goes to rmcp unchanged, which answers or refuses it as before.
 
+use crate::live_sessions::LiveSession;
 use crate::ordered_sessions::OrderedSessions;
 use axum::body::{Body, Bytes};
 use axum::extract::Request;
@@ -120,6 +121,9 @@ impl FastPath {
         if live.keep_alive_due() {
             self.sessions.keep_alive(&session).await;
         }
+        if let ClientRequest::ListToolsRequest(_) = request {
+            return Answered::Here(list_tools(&live, &id, request, parts).await);
+        }
         Answered::Here(self.run(session, &live, id, request, parts).await)
     }
 
@@ -186,7 +190,7 @@ impl FastPath {
     async fn run(
         &self,
         session: SessionId,
-        live: &crate::live_sessions::LiveSession,
+        live: &LiveSession,
         id: RequestId,
         mut request: ClientRequest,
         parts: Parts,
@@ -236,6 +240,38 @@ impl FastPath {
             .body(Body::from_stream(events))
             .unwrap_or_else(|e| plain(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
     }
+}
+
+/// `tools/list` from each tool's ready-made JSON: what the gateway's `list_tools` answers,
+/// without building and serialising every definition again.
+async fn list_tools(
+    live: &LiveSession,
+    id: &RequestId,
+    mut request: ClientRequest,
+    parts: Parts,
+) -> Response {
+    let meta = std::mem::take(request.get_meta_mut());
+    let mut extensions = rmcp::model::Extensions::new();
+    extensions.insert(parts);
+    let tools = live.gateway.visible_tools_json(&extensions, &meta).await;
+    let size: usize = tools.iter().map(|t| t.get().len() + 1).sum();
+    let mut body = Vec::with_capacity(size + 64);
+    body.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
+    if let Err(e) = serde_json::to_writer(&mut body, id) {
+        return plain(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
+    }
+    body.extend_from_slice(br#","result":{"tools":["#);
+    for (i, tool) in tools.iter().enumerate() {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(tool.get().as_bytes());
+    }
+    body.extend_from_slice(b"]}}");
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body))
+        .unwrap_or_else(|e| plain(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
 }
 
 /// The typed request for a method the fast path answers, read as rmcp reads it (`_meta`

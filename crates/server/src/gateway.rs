@@ -9,6 +9,7 @@ mod replies;
 mod rounds;
 mod view;
 mod watches;
+mod wire;
 use replies::{agents_get_actions_only, error_data, failed_result, new_instance, visible_items};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,

@@ -138,30 +138,51 @@ impl Registry {
     /// The tools `caller` may list: quarantined ones and those the policy hides left out.
     pub async fn visible_tools(&self, caller: &Caller) -> Vec<ExposedTool> {
         let catalog = self.catalog();
-        let candidates: Vec<&ExposedTool> = catalog
-            .tools
-            .iter()
-            .filter(|t| t.quarantined().is_none())
+        let visible = self.visible_in(&catalog, caller).await;
+        visible.map(|i| catalog.tools[i].clone()).collect()
+    }
+
+    /// [`Registry::visible_tools`] as the JSON definitions `tools/list` sends, each made
+    /// once per catalogue.
+    pub async fn visible_tools_json(
+        &self,
+        caller: &Caller,
+    ) -> Vec<std::sync::Arc<serde_json::value::RawValue>> {
+        let catalog = self.catalog();
+        let visible = self.visible_in(&catalog, caller).await;
+        visible.map(|i| catalog.tools[i].wire_json()).collect()
+    }
+
+    /// The positions in `catalog.tools` of the tools `caller` sees.
+    async fn visible_in(
+        &self,
+        catalog: &crate::Catalog,
+        caller: &Caller,
+    ) -> impl Iterator<Item = usize> + use<> {
+        let candidates: Vec<usize> = (0..catalog.tools.len())
+            .filter(|&i| catalog.tools[i].quarantined().is_none())
             .collect();
-        let Some(guard) = self.guard() else {
-            return candidates.into_iter().cloned().collect();
+        let seen = match self.guard() {
+            None => vec![Visibility::Visible; candidates.len()],
+            Some(guard) => {
+                let refs: Vec<ToolRef<'_>> = candidates
+                    .iter()
+                    .map(|&i| &catalog.tools[i])
+                    .map(|t| ToolRef {
+                        owner: &self.inner.owner,
+                        server: &t.server,
+                        tool: &t.upstream_name,
+                        action: &t.action_id,
+                    })
+                    .collect();
+                guard.visibility(caller, &refs).await
+            }
         };
-        let refs: Vec<ToolRef<'_>> = candidates
-            .iter()
-            .map(|t| ToolRef {
-                owner: &self.inner.owner,
-                server: &t.server,
-                tool: &t.upstream_name,
-                action: &t.action_id,
-            })
-            .collect();
-        let seen = guard.visibility(caller, &refs).await;
         candidates
             .into_iter()
             .zip(seen)
             .filter(|(_, v)| *v == Visibility::Visible)
-            .map(|(t, _)| t.clone())
-            .collect()
+            .map(|(i, _)| i)
     }
 
     /// Whether `caller` sees `server` at all (resources and prompts follow their server).
