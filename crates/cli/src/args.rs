@@ -49,6 +49,17 @@ pub struct Global {
         env = "SWITCHBOARD_DATABASE_URL"
     )]
     pub database_url: Option<String>,
+    /// Threads that run the gateway (default: one per CPU). On a small machine shared with
+    /// its upstreams, 1 answers a lone caller sooner and spends less CPU per call; more
+    /// threads serve more calls at once (figures in BENCHMARKS.md).
+    #[arg(
+        long,
+        global = true,
+        value_name = "N",
+        env = "SWITCHBOARD_THREADS",
+        value_parser = clap::value_parser!(u16).range(1..=1024)
+    )]
+    pub threads: Option<u16>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -131,7 +131,9 @@ async fn plain_answers_are_json_and_chatty_ones_a_stream() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_client_cancel_reaches_the_upstream() {
     let (dir, path) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(120_000)}));
-    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
+    // One thread runs it all: a cancel must not need a second one.
+    let args = ["--dev", "--threads", "1"];
+    let gateway = kit::Gateway::start(Path::new(BIN), &args, dir.path(), &path, 1).await;
     let url = gateway.url.as_str();
     let session = open(url).await;
 

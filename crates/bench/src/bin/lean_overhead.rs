@@ -165,6 +165,12 @@ async fn gateway(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs
     procs::serve(bin, &[config], data, &[], "switchboard ready: 1/1").await
 }
 
+/// [`gateway`] on one thread (`--threads 1`).
+async fn one_thread(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<procs::Spawned> {
+    let extra = ["--threads", "1"];
+    procs::serve(bin, &[config], data, &extra, "switchboard ready: 1/1").await
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let get = |name: &str, default: usize| {
@@ -221,6 +227,12 @@ async fn main() -> anyhow::Result<()> {
     targets.push(Target::proxied(
         "this build, stdio upstream",
         stdio,
+        "echo__echo",
+    ));
+    let single = one_thread(&switchboard, &config, &dir.path().join("single")).await?;
+    targets.push(Target::proxied(
+        "this build, HTTP upstream, --threads 1",
+        single,
         "echo__echo",
     ));
     if let Ok(before) = std::env::var("BENCH_BEFORE") {
