@@ -153,6 +153,17 @@ async fn a_client_cancel_reaches_the_upstream() {
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": 7, "reason": "the user gave up"}});
     kit::post_mcp(url, None, Some(&session), &cancel).await;
+    // A cancelled request gets no response: its stream ends without one.
+    while let Some(chunk) = tokio::time::timeout(std::time::Duration::from_secs(20), body.next())
+        .await
+        .expect("the cancelled call's stream ends")
+    {
+        seen.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+    }
+    assert!(
+        messages(&seen).iter().all(|m| m.get("id").is_none()),
+        "no response to a cancelled request: {seen}"
+    );
 
     let (_, response) = post(
         url,
@@ -171,4 +182,44 @@ async fn a_client_cancel_reaches_the_upstream() {
         .unwrap_or_default();
     let cancelled: Vec<String> = serde_json::from_str(listed).expect(listed);
     assert_eq!(cancelled.len(), 1, "the upstream saw the cancel: {answer}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_silent_long_call_is_streamed_and_a_closed_session_is_gone() {
+    let (dir, path) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(120_000)}));
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
+    let url = gateway.url.as_str();
+    let session = open(url).await;
+
+    // No progress asked for, so nothing comes before the result; it takes longer than the
+    // fast path waits before it sends headers, so the answer is a stream all the same.
+    let slow = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "fx__slow", "arguments": {"count": 1500, "text": "late"}}});
+    let (kind, response) = post(url, &session, &slow, &[]).await;
+    let body = response.text().await.unwrap();
+    assert_eq!(kind, "text/event-stream", "{body}");
+    let answer = messages(&body)
+        .into_iter()
+        .find(|m| m["id"] == 1)
+        .expect(&body);
+    assert_eq!(answer["result"]["content"][0]["text"], "late", "{body}");
+
+    // Once the client ends the session, its calls are refused as rmcp refuses them.
+    let closed = reqwest::Client::new()
+        .delete(url)
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert!(closed.status().is_success(), "DELETE: {}", closed.status());
+    let late = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", &session)
+        .json(&call(2, "fx__echo", json!({"text": "x"})))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(late.status(), reqwest::StatusCode::NOT_FOUND);
 }

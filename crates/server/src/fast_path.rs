@@ -13,38 +13,43 @@
 //! headers and `_meta` keys rmcp validates for later revisions. Everything else, and anything
 //! this code cannot parse, goes to rmcp unchanged, which answers or refuses it as before.
 
+mod reply;
+
 use crate::live_sessions::LiveSession;
 use crate::ordered_sessions::OrderedSessions;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, Method, StatusCode, header, request::Parts};
 use axum::response::Response;
-use futures::FutureExt;
-use rmcp::model::{
-    CancelledNotificationParam, ClientRequest, ErrorData, GetMeta, ProtocolVersion, RequestId,
-    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
-};
+use rmcp::model::{ClientRequest, GetMeta, ProtocolVersion, RequestId};
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use rmcp::transport::streamable_http_server::session::SessionId;
 use serde::Deserialize;
-use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::sync::Arc;
-use std::task::Poll;
+use std::time::Duration;
 use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 
-/// The largest body rmcp accepts (its default); a larger one is left to rmcp to refuse.
-const MAX_BODY: u64 = 4 * 1024 * 1024;
+/// How long a call may run before its answer becomes a stream (headers first, keep-alive
+/// comments while it runs), so no client or proxy times out waiting for a silent call.
+const STREAM_AFTER: Duration = Duration::from_secs(1);
 
-/// What one endpoint's fast path needs: its sessions and the hosts it serves.
+/// What one endpoint's fast path needs: its sessions and rmcp's settings for the endpoint.
 pub struct FastPath {
     sessions: Arc<OrderedSessions>,
     /// Allowed `Host` names without a port, lower-case; `None` when every host is allowed.
     hosts: Option<Vec<String>>,
+    /// The largest body rmcp accepts; a larger one is left to rmcp to refuse.
+    max_body: u64,
+    /// Between keep-alive comments on a streamed answer (rmcp's setting).
+    keep_alive: Option<Duration>,
+    /// Cancelled when the server shuts down: ends streamed answers.
+    shutdown: CancellationToken,
 }
 
-/// The JSON-RPC envelope, with its params left unparsed until the method is known.
+/// The JSON-RPC envelope; params are read once the method is known.
 #[derive(Deserialize)]
 struct Envelope<'a> {
     #[serde(borrow)]
@@ -52,11 +57,7 @@ struct Envelope<'a> {
     id: Option<RequestId>,
     #[serde(borrow)]
     method: Cow<'a, str>,
-    #[serde(borrow)]
-    params: Option<&'a RawValue>,
 }
-
-type Answer = Result<ServerResult, ErrorData>;
 
 /// What the fast path did with a request.
 pub enum Answered {
@@ -77,7 +78,14 @@ impl FastPath {
                 .map(|h| h.trim_matches(['[', ']']).to_ascii_lowercase())
                 .collect()
         });
-        Self { sessions, hosts }
+        sessions.live().end_with(config.cancellation_token.clone());
+        Self {
+            sessions,
+            hosts,
+            max_body: config.max_request_body_bytes as u64,
+            keep_alive: config.sse_keep_alive,
+            shutdown: config.cancellation_token.clone(),
+        }
     }
 
     /// Answers `request` when it is a plain call on a live session; else hands it back.
@@ -96,11 +104,11 @@ impl FastPath {
             return Answered::Elsewhere(request);
         }
         let (parts, body) = request.into_parts();
-        let bytes = match axum::body::to_bytes(body, MAX_BODY as usize).await {
+        let bytes = match axum::body::to_bytes(body, self.max_body as usize).await {
             Ok(bytes) => bytes,
             Err(e) => {
                 let text = format!("Bad Request: {e}");
-                return Answered::Here(plain(StatusCode::BAD_REQUEST, text));
+                return Answered::Here(reply::plain(StatusCode::BAD_REQUEST, text));
             }
         };
         let back =
@@ -111,11 +119,10 @@ impl FastPath {
         if envelope.jsonrpc != "2.0" {
             return back(parts, bytes);
         }
+        // A notifications/cancelled goes to rmcp, whose session passes it to
+        // `OrderedSessions::accept_message`, which cancels a fast-path call by that id.
         let (Some(id), Some(request)) = (envelope.id.clone(), parse_request(&envelope, &bytes))
         else {
-            if envelope.method == "notifications/cancelled" {
-                self.cancel(&session, envelope.params);
-            }
             return back(parts, bytes);
         };
         if live.keep_alive_due() {
@@ -124,7 +131,7 @@ impl FastPath {
         if let ClientRequest::ListToolsRequest(_) = request {
             return Answered::Here(list_tools(&live, &id, request, parts).await);
         }
-        Answered::Here(self.run(session, &live, id, request, parts).await)
+        Answered::Here(self.run(session, live, id, request, parts).await)
     }
 
     /// The session id of a POST whose headers need no check beyond what is done here.
@@ -157,7 +164,11 @@ impl FastPath {
             .ok()?
             .parse()
             .ok()?;
-        if !json || !sse || !essence.eq_ignore_ascii_case("application/json") || length > MAX_BODY {
+        if !json
+            || !sse
+            || !essence.eq_ignore_ascii_case("application/json")
+            || length > self.max_body
+        {
             return None;
         }
         if let Some(version) = headers.get("mcp-protocol-version") {
@@ -173,72 +184,73 @@ impl FastPath {
         Some(SessionId::from(session))
     }
 
-    /// Cancels a fast-path call the client gave up on (rmcp, which never saw the call, is
-    /// told too and ignores it).
-    fn cancel(&self, session: &SessionId, params: Option<&RawValue>) {
-        let Some(params) = params else { return };
-        let Ok(cancelled) = serde_json::from_str::<CancelledNotificationParam>(params.get()) else {
-            return;
-        };
-        if let Some(id) = cancelled.request_id {
-            self.sessions.cancel_call(session, &id);
-        }
-    }
-
     /// Runs the request in its own task (it finishes and is audited even if the client hangs
-    /// up) and answers with JSON, or with a stream when something comes before the result.
+    /// up) and answers with JSON, or with a stream when something comes before the result or
+    /// the call takes longer than [`STREAM_AFTER`].
     async fn run(
         &self,
         session: SessionId,
-        live: &LiveSession,
+        live: Arc<LiveSession>,
         id: RequestId,
         mut request: ClientRequest,
         parts: Parts,
     ) -> Response {
         let mut ctx = RequestContext::new(id.clone(), live.peer.clone());
         ctx.ct = live.closed.child_token();
-        let mut meta = RequestMetaObject::new();
-        std::mem::swap(&mut meta, request.get_meta_mut());
-        ctx.meta = meta;
+        ctx.meta = std::mem::take(request.get_meta_mut());
         ctx.extensions.insert(parts);
+        let call = ctx.ct.clone();
         let (mut queued, registered) =
             self.sessions
-                .open_call_queue(session, id.clone(), ctx.ct.clone());
-        let (answered, mut answer) = oneshot::channel::<Answer>();
-        let gateway = live.gateway.clone();
+                .open_call_queue(session.clone(), id.clone(), call.clone());
+        let (answered, mut answer) = oneshot::channel::<reply::Answer>();
+        let sessions = self.sessions.clone();
         tokio::spawn(async move {
-            let answer = rmcp::Service::<RoleServer>::handle_request(&gateway, request, ctx).await;
-            let _ = answered.send(answer);
+            let gateway = live.gateway.clone();
+            let handled = rmcp::Service::<RoleServer>::handle_request(&gateway, request, ctx);
+            let result = keep_session_alive(handled, &sessions, &session, &live).await;
+            // Cancelled by the client, not by the session's end: nothing is answered.
+            let by_client = call.is_cancelled() && !live.closed.is_cancelled();
+            let _ = answered.send((!by_client).then_some(result));
         });
-        // The gateway delivers what comes before the result before it answers, so a queued
-        // message is always seen before the result.
         let first = tokio::select! {
             biased;
-            Some(first) = queued.recv() => first,
-            answer = &mut answer => return json(&message(answer, id)),
+            Some(first) = queued.recv() => Some(first),
+            answer = &mut answer => return reply::json(reply::message(answer, id)),
+            _ = tokio::time::sleep(STREAM_AFTER) => None,
         };
-        let mut first = Some(first);
-        let mut answer = Some(answer);
-        let events = futures::stream::poll_fn(move |cx| {
-            let _open = &registered;
-            if let Some(first) = first.take() {
-                return Poll::Ready(Some(event(&first)));
+        reply::stream(reply::Pending {
+            id,
+            first,
+            queued,
+            answer,
+            registered,
+            shutdown: self.shutdown.clone(),
+            keep_alive: self.keep_alive,
+        })
+    }
+}
+
+/// Runs `call`, telling rmcp's session worker the session is in use while it runs (the
+/// worker never sees a fast-path call, and closes sessions it thinks idle).
+async fn keep_session_alive<T>(
+    call: impl Future<Output = T>,
+    sessions: &OrderedSessions,
+    session: &SessionId,
+    live: &LiveSession,
+) -> T {
+    let mut call = std::pin::pin!(call);
+    let every = crate::live_sessions::KEEP_ALIVE_EVERY;
+    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    loop {
+        tokio::select! {
+            done = &mut call => return done,
+            _ = ticks.tick() => {
+                if live.keep_alive_due() {
+                    sessions.keep_alive(session).await;
+                }
             }
-            if let Poll::Ready(Some(next)) = queued.poll_recv(cx) {
-                return Poll::Ready(Some(event(&next)));
-            }
-            let Some(pending) = answer.as_mut() else {
-                return Poll::Ready(None);
-            };
-            let result = std::task::ready!(pending.poll_unpin(cx));
-            answer = None;
-            Poll::Ready(Some(event(&message(result, id.clone()))))
-        });
-        Response::builder()
-            .header(header::CONTENT_TYPE, "text/event-stream")
-            .header(header::CACHE_CONTROL, "no-cache")
-            .body(Body::from_stream(events))
-            .unwrap_or_else(|e| plain(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+        }
     }
 }
 
@@ -254,24 +266,7 @@ async fn list_tools(
     let mut extensions = rmcp::model::Extensions::new();
     extensions.insert(parts);
     let tools = live.gateway.visible_tools_json(&extensions, &meta).await;
-    let size: usize = tools.iter().map(|t| t.get().len() + 1).sum();
-    let mut body = Vec::with_capacity(size + 64);
-    body.extend_from_slice(br#"{"jsonrpc":"2.0","id":"#);
-    if let Err(e) = serde_json::to_writer(&mut body, id) {
-        return plain(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
-    }
-    body.extend_from_slice(br#","result":{"tools":["#);
-    for (i, tool) in tools.iter().enumerate() {
-        if i > 0 {
-            body.push(b',');
-        }
-        body.extend_from_slice(tool.get().as_bytes());
-    }
-    body.extend_from_slice(b"]}}");
-    Response::builder()
-        .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(body))
-        .unwrap_or_else(|e| plain(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+    reply::tool_list(id, &tools)
 }
 
 /// The typed request for a method the fast path answers, read as rmcp reads it (`_meta`
@@ -290,52 +285,6 @@ fn parse_request(envelope: &Envelope, body: &[u8]) -> Option<ClientRequest> {
         .protocol_version()
         .is_none()
         .then_some(request)
-}
-
-/// The JSON-RPC message that answers request `id`.
-fn message(
-    answer: Result<Answer, oneshot::error::RecvError>,
-    id: RequestId,
-) -> ServerJsonRpcMessage {
-    match answer {
-        Ok(Ok(result)) => ServerJsonRpcMessage::response(result, id),
-        Ok(Err(error)) => ServerJsonRpcMessage::error(error, Some(id)),
-        Err(_) => ServerJsonRpcMessage::error(
-            ErrorData::internal_error("the call ended without an answer", None),
-            Some(id),
-        ),
-    }
-}
-
-/// One message as an `application/json` response.
-fn json(message: &ServerJsonRpcMessage) -> Response {
-    match serde_json::to_vec(message) {
-        Ok(body) => Response::builder()
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body))
-            .unwrap_or_else(|e| plain(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())),
-        Err(e) => plain(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-    }
-}
-
-/// One message as an SSE event.
-fn event(message: &ServerJsonRpcMessage) -> Result<Bytes, std::convert::Infallible> {
-    let mut frame = b"data: ".to_vec();
-    if serde_json::to_writer(&mut frame, message).is_err() {
-        frame.truncate(6);
-        frame.extend_from_slice(
-            br#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"unserialisable message"}}"#,
-        );
-    }
-    frame.extend_from_slice(b"\n\n");
-    Ok(Bytes::from(frame))
-}
-
-/// A plain-text response.
-fn plain(status: StatusCode, text: String) -> Response {
-    let mut response = Response::new(Body::from(text));
-    *response.status_mut() = status;
-    response
 }
 
 /// Middleware: the fast path first, then the rest of the endpoint.

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 /// How often a session used only through the fast path tells rmcp's worker it is in use.
-const KEEP_ALIVE_EVERY: Duration = Duration::from_secs(60);
+pub const KEEP_ALIVE_EVERY: Duration = Duration::from_secs(60);
 
 /// One live session: its gateway (with the session's own state) and the peer that reaches
 /// its client.
@@ -46,30 +46,59 @@ fn epoch() -> Instant {
 
 /// The live sessions of one endpoint, by session id.
 #[derive(Default)]
-pub struct LiveSessions(Mutex<HashMap<SessionId, Arc<LiveSession>>>);
+pub struct LiveSessions {
+    sessions: Mutex<HashMap<SessionId, Arc<LiveSession>>>,
+    /// The endpoint's shutdown: every session's `closed` is its child.
+    shutdown: OnceLock<CancellationToken>,
+}
 
 impl LiveSessions {
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Arc<LiveSession>>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Registers an initialized session (its gateway calls this).
+    /// Sessions end (and their fast-path calls are cancelled) when `shutdown` is cancelled.
+    pub fn end_with(&self, shutdown: CancellationToken) {
+        let _ = self.shutdown.set(shutdown);
+    }
+
+    /// Registers an initialized session (its gateway calls this); a second `initialized`
+    /// from the same session changes nothing.
     pub fn insert(&self, id: SessionId, gateway: Gateway, peer: Peer<RoleServer>) {
-        let session = LiveSession {
+        let closed = match self.shutdown.get() {
+            Some(shutdown) => shutdown.child_token(),
+            None => CancellationToken::new(),
+        };
+        let session = Arc::new(LiveSession {
             gateway,
             peer,
-            closed: CancellationToken::new(),
+            closed,
             touched: AtomicU64::new(epoch().elapsed().as_secs()),
-        };
-        if let Some(old) = self.lock().insert(id, Arc::new(session)) {
-            old.closed.cancel();
+        });
+        {
+            let mut sessions = self.lock();
+            if sessions
+                .get(&id)
+                .is_some_and(|s| !s.peer.is_transport_closed())
+            {
+                return;
+            }
+            sessions.insert(id.clone(), session.clone());
+        }
+        // The session may have ended before it registered: its transport is gone already.
+        if session.peer.is_transport_closed() {
+            self.remove(&id);
         }
     }
 
-    /// The live session by that id, if its transport is still open.
+    /// The live session by that id; a session whose transport closed is forgotten.
     pub fn get(&self, id: &str) -> Option<Arc<LiveSession>> {
         let session = self.lock().get(id).cloned()?;
-        (!session.peer.is_transport_closed()).then_some(session)
+        if session.peer.is_transport_closed() {
+            self.remove(&SessionId::from(id));
+            return None;
+        }
+        Some(session)
     }
 
     /// Forgets a session whose service ended, cancelling its fast-path calls.

@@ -248,6 +248,8 @@ impl SessionManager for OrderedSessions {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        // Closed for the fast path at once, as rmcp answers 404 at once.
+        self.live.remove(id);
         self.inner.close_session(id).await
     }
 
@@ -284,6 +286,13 @@ impl SessionManager for OrderedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<(), Self::Error> {
+        // rmcp's session cancels the calls it runs; a fast-path call is cancelled here.
+        if let ClientJsonRpcMessage::Notification(n) = &message
+            && let ClientNotification::CancelledNotification(cancelled) = &n.notification
+            && let Some(request) = &cancelled.params.request_id
+        {
+            self.cancel_call(id, request);
+        }
         self.inner.accept_message(id, message).await
     }
 
