@@ -158,9 +158,11 @@ async fn per_session_servers_run_one_process_per_session() {
 /// `[gateway] roots`.
 #[tokio::test(flavor = "multi_thread")]
 async fn roots_changes_reach_session_processes_and_operator_roots_answer_outside_calls() {
-    let (dir, path) = kit::write_mcp_json(json!({
-        "solo": kit::relay_per_session_entry(),
-    }));
+    let asked_dir = tempfile::tempdir().unwrap();
+    let asked = asked_dir.path().join("asked");
+    let mut solo = kit::relay_per_session_entry();
+    solo["env"] = json!({"RELAY_ROOTS_ASKED": asked});
+    let (dir, path) = kit::write_mcp_json(json!({"solo": solo}));
     let toml = dir.path().join("switchboard.toml");
     std::fs::write(&toml, "[gateway]\nroots = [\"file:///srv/shared\"]\n").unwrap();
     let args = ["--dev", "-c", toml.to_str().unwrap()];
@@ -170,7 +172,11 @@ async fn roots_changes_reach_session_processes_and_operator_roots_answer_outside
     a.notify_roots_list_changed()
         .await
         .expect("roots/list_changed");
+    // No call may be in flight on the server when it asks (it would be that call's).
     let deadline = tokio::time::Instant::now() + WAIT;
+    while !asked.exists() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let mut seen = call(&a, "solo__roots_seen").await;
     while seen != "file:///srv/shared;1" && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -116,7 +116,14 @@ pub struct OrderedSessions {
     inner: LocalSessionManager,
     queues: Arc<SideQueues>,
     live: Arc<LiveSessions>,
+    /// Cancels that arrived before their request: a client's POSTs travel on separate
+    /// connections, so a cancel can overtake the call it cancels.
+    early_cancels: Mutex<std::collections::VecDeque<(Key, std::time::Instant)>>,
 }
+
+/// How many early cancels are remembered, and for how long.
+const EARLY_CANCELS: usize = 256;
+const EARLY_CANCEL_TTL: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// One session's transport: tagged notifications to their request's queue, the rest to rmcp.
 pub struct OrderedTransport {
@@ -192,20 +199,40 @@ impl OrderedSessions {
         request: RequestId,
         cancel: CancellationToken,
     ) -> (mpsc::Receiver<ServerJsonRpcMessage>, Registered) {
-        self.queues.open((session, request), true, Some(cancel))
+        let key = (session, request);
+        // Under the early-cancel lock, so a cancel is either seen here or finds the queue.
+        let mut early = self.early_cancels();
+        let opened = self.queues.open(key.clone(), true, Some(cancel.clone()));
+        early.retain(|(_, at)| at.elapsed() < EARLY_CANCEL_TTL);
+        if let Some(at) = early.iter().position(|(k, _)| *k == key) {
+            early.remove(at);
+            cancel.cancel();
+        }
+        opened
     }
 
-    /// Cancels a fast-path call the client cancelled; false when none is open by that id.
-    pub fn cancel_call(&self, session: &SessionId, request: &RequestId) -> bool {
-        let queues = self.queues.lock();
-        let Some(cancel) = queues
-            .get(&(session.clone(), request.clone()))
-            .and_then(|side| side.cancel.as_ref())
-        else {
-            return false;
-        };
-        cancel.cancel();
-        true
+    fn early_cancels(
+        &self,
+    ) -> std::sync::MutexGuard<'_, std::collections::VecDeque<(Key, std::time::Instant)>> {
+        self.early_cancels.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Cancels a fast-path call the client cancelled. A cancel for a request not seen yet is
+    /// kept for a few seconds, in case its request is still on its way.
+    pub fn cancel_call(&self, session: &SessionId, request: &RequestId) {
+        let key = (session.clone(), request.clone());
+        let mut early = self.early_cancels();
+        let cancel = self.queues.lock().get(&key).map(|side| side.cancel.clone());
+        match cancel {
+            Some(Some(cancel)) => cancel.cancel(),
+            Some(None) => {} // rmcp's own call: rmcp cancels it
+            None => {
+                if early.len() == EARLY_CANCELS {
+                    early.pop_front();
+                }
+                early.push_back((key, std::time::Instant::now()));
+            }
+        }
     }
 
     /// Tells rmcp's session worker the session is in use: calls on the fast path never reach

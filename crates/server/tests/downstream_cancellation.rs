@@ -11,6 +11,21 @@ use switchboard_server::{HttpOptions, serve_http};
 use switchboard_testkit as kit;
 use tokio_util::sync::CancellationToken;
 
+/// A client that says when a call's progress arrives (the fixture's `hang` reports progress
+/// once it runs, so the test knows the call reached the upstream).
+#[derive(Clone)]
+struct Started(tokio::sync::mpsc::Sender<()>);
+
+impl rmcp::ClientHandler for Started {
+    async fn on_progress(
+        &self,
+        _params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<rmcp::RoleClient>,
+    ) {
+        let _ = self.0.try_send(());
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn cancelling_a_call_downstream_cancels_it_upstream() {
     let (_dir, path) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(30_000)}));
@@ -27,7 +42,11 @@ async fn cancelling_a_call_downstream_cancels_it_upstream() {
         HttpOptions::default().with_shutdown(shutdown.clone()),
     ));
 
-    let client = ().serve(StreamableHttpClientTransport::from_uri(url)).await.unwrap();
+    let (started, mut progress) = tokio::sync::mpsc::channel(4);
+    let client = Started(started)
+        .serve(StreamableHttpClientTransport::from_uri(url))
+        .await
+        .unwrap();
     let tools = client.list_all_tools().await.unwrap();
     assert!(tools.iter().any(|t| t.name == "fx__hang"));
 
@@ -41,7 +60,12 @@ async fn cancelling_a_call_downstream_cancels_it_upstream() {
         )
         .await
         .unwrap();
-    // An answered call on the same session shows the hang reached the gateway first.
+    // The hang's progress shows it reached the upstream: a cancel sent before its request
+    // arrived would be honoured before anything went upstream (nothing to cancel there).
+    tokio::time::timeout(std::time::Duration::from_secs(20), progress.recv())
+        .await
+        .expect("the hang call reports progress")
+        .expect("progress");
     let echo = client
         .call_tool(
             CallToolRequestParams::new("fx__echo")
