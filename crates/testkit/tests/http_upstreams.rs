@@ -1,6 +1,7 @@
 //! Streamable HTTP upstreams: headers and bearer tokens (with placeholders) reach the server,
-//! every page of a paginated list is discovered, URLs are checked against --dev, and an
-//! upstream session that expired (the server restarted) is re-initialized transparently.
+//! every page of a paginated list is discovered, URLs are checked against --dev, an
+//! upstream session that expired (the server restarted) is re-initialized transparently, and
+//! a call whose response stream breaks is resumed where it broke.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -99,6 +100,20 @@ async fn an_expired_upstream_session_is_reinitialized_and_the_call_retried() {
                 .await
         }
     };
+    // Tool calls go straight to the session (ids rmcp's peer never uses): "sb-N".
+    let sent_as = |registry: Registry| async move {
+        let result = registry
+            .call_tool("echo__headers", None, CallOptions::default())
+            .await
+            .expect("headers");
+        let seen: Value = serde_json::from_str(&kit::text(&result)).unwrap();
+        seen["request_id"].clone()
+    };
+    let direct = sent_as(registry.clone()).await;
+    assert!(
+        direct.as_str().is_some_and(|id| id.starts_with("sb-")),
+        "{direct}"
+    );
     assert_eq!(kit::text(&call("before").await.unwrap()), "before");
     // The server restarts and forgets every session: our session id now answers 404.
     upstream.stop().await;
@@ -108,5 +123,33 @@ async fn an_expired_upstream_session_is_reinitialized_and_the_call_retried() {
         .expect("re-initialized and retried once");
     assert_eq!(kit::text(&after), "after");
     assert_eq!(registry.servers()[0].status, ServerStatus::Ready);
+    // The new session takes calls directly again.
+    let direct = sent_as(registry.clone()).await;
+    assert!(
+        direct.as_str().is_some_and(|id| id.starts_with("sb-")),
+        "{direct}"
+    );
+    registry.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_whose_stream_breaks_is_resumed_where_it_broke() {
+    let upstream = kit::Served::start(
+        Path::new(ECHO),
+        &["--http", "127.0.0.1:0", "--interrupting"],
+    )
+    .await;
+    let (_dir, path) = kit::write_mcp_json(json!({"echo": {"type": "http", "url": upstream.url}}));
+    let registry = Registry::new(RegistryOptions::default().with_dev(true));
+    registry
+        .apply_config(&load_with_env(&[path], &env).unwrap())
+        .await;
+    for _ in 0..3 {
+        let result = registry
+            .call_tool("echo__interrupted", None, CallOptions::default())
+            .await
+            .expect("the answer, from the resumed stream");
+        assert_eq!(kit::text(&result), "resumed");
+    }
     registry.shutdown().await;
 }

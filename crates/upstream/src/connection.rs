@@ -1,19 +1,21 @@
 //! A live session with one upstream: handshake, discovery, calls with timeout and cancellation.
 
-use crate::call::{CallOptions, CancelOnDrop};
+mod requests;
+
+use crate::call::CallOptions;
+use crate::direct::{DirectHttp, Link};
 use crate::events::EventHandler;
 use crate::handshake::{classify_init, http_config, lifecycle, serve_http, serve_legacy_sse};
 use crate::input_rounds;
-use crate::route::{CallTap, Route};
+use crate::route::Route;
 use crate::stdio::{self, StderrTail};
 use crate::{UpstreamError, UpstreamEvent, UpstreamHttp};
+use requests::within;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetExtensions,
-    GetPromptRequest, GetPromptRequestParams, GetPromptResult, JsonObject, MetaObject, Prompt,
-    ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult, RequestMetaObject,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonObject, Prompt,
     Resource, ResourceTemplate, ServerResult, Tool,
 };
-use rmcp::service::{ClientServiceExt, Peer, PeerRequestOptions, RoleClient, RunningService};
+use rmcp::service::{ClientServiceExt, Peer, RoleClient, RunningService};
 use std::time::Duration;
 use switchboard_core::{HttpWire, Limits, ServerSlug, ServerSpec, Transport};
 use tokio::sync::mpsc;
@@ -50,6 +52,8 @@ pub struct Connection {
     peer: Peer<RoleClient>,
     handler: EventHandler,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, EventHandler>>>,
+    /// Tool calls sent straight over the Streamable HTTP session rmcp's transport opened.
+    direct: Option<DirectHttp>,
     protocol_version: String,
     /// The server speaks 2026-07-28: it may answer a call with `input_required`.
     asks_for_input: bool,
@@ -83,10 +87,13 @@ impl Connection {
                         .clone()
                         .serve_with_lifecycle(child, lifecycle)
                         .await
+                        .map(|service| (service, None))
                         .map_err(classify_init)
                 }
                 Transport::Http(http_spec) if http_spec.wire == HttpWire::LegacySse => {
-                    serve_legacy_sse(&handler, http_spec, opts, lifecycle).await
+                    serve_legacy_sse(&handler, http_spec, opts, lifecycle)
+                        .await
+                        .map(|service| (service, None))
                 }
                 Transport::Http(http_spec) => {
                     let streamable = async {
@@ -117,7 +124,7 @@ impl Connection {
                         }
                     }
                     };
-                    match streamable.await {
+                    match streamable.await.map(|(service, direct)| (service, Some(direct))) {
                         // The spec's backwards-compatibility rule: a URL without a type that
                         // refuses the Streamable HTTP handshake with a 4xx may be an HTTP+SSE
                         // server (a 5xx, a refused connection or a timeout is not).
@@ -126,6 +133,7 @@ impl Connection {
                         {
                             serve_legacy_sse(&handler, http_spec, opts, lifecycle)
                                 .await
+                                .map(|service| (service, None))
                                 .map_err(|sse| {
                                     UpstreamError::Handshake(format!(
                                         "{reason}; as an HTTP+SSE server: {}",
@@ -139,8 +147,8 @@ impl Connection {
             }
         })
         .await;
-        let service = match started {
-            Ok(Ok(service)) => service,
+        let (service, direct) = match started {
+            Ok(Ok(started)) => started,
             Ok(Err(e)) => {
                 if let Some(tail) = &stderr {
                     tail.wait_closed(Duration::from_millis(500)).await;
@@ -173,6 +181,9 @@ impl Connection {
             peer,
             handler,
             service: tokio::sync::Mutex::new(Some(service)),
+            // A 2026-07-28 server takes its calls with other headers and in rounds: rmcp
+            // sends them.
+            direct: direct.filter(|_| !asks_for_input),
             protocol_version,
             asks_for_input,
             server_name,
@@ -286,6 +297,19 @@ impl Connection {
         // Only a 2026-07-28 server asks for input by answering `input_required`; the others
         // get the call once, without copies.
         if !self.asks_for_input {
+            if let Some(direct) = &self.direct {
+                let link = Link {
+                    peer: &self.peer,
+                    handler: &self.handler,
+                    timeout: opts.timeout.unwrap_or(self.call_timeout),
+                };
+                if let Some(answer) = direct.call_tool(link, params.clone(), &opts).await {
+                    return match answer? {
+                        ServerResult::CallToolResult(result) => self.sized(result),
+                        _ => Err(UpstreamError::Unexpected),
+                    };
+                }
+            }
             let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
             return match self.request(request, opts).await? {
                 ServerResult::CallToolResult(result) => self.sized(result),
@@ -334,193 +358,6 @@ impl Connection {
             });
         }
         Ok(result)
-    }
-
-    pub async fn read_resource(
-        &self,
-        uri: &str,
-        opts: CallOptions,
-    ) -> Result<ReadResourceResult, UpstreamError> {
-        let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(
-            ReadResourceRequestParams::new(uri.to_string()),
-        ));
-        match self.request(request, opts).await? {
-            ServerResult::ReadResourceResult(result) => Ok(result),
-            _ => Err(UpstreamError::Unexpected),
-        }
-    }
-
-    pub async fn get_prompt(
-        &self,
-        name: &str,
-        arguments: Option<JsonObject>,
-        opts: CallOptions,
-    ) -> Result<GetPromptResult, UpstreamError> {
-        let mut params = GetPromptRequestParams::new(name.to_string());
-        params.arguments = arguments;
-        let request = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
-        match self.request(request, opts).await? {
-            ServerResult::GetPromptResult(result) => Ok(result),
-            _ => Err(UpstreamError::Unexpected),
-        }
-    }
-
-    async fn request(
-        &self,
-        mut request: ClientRequest,
-        opts: CallOptions,
-    ) -> Result<ServerResult, UpstreamError> {
-        // The transport records the call's route when it sends the request; a request sent
-        // after this call was abandoned records nothing.
-        let alive = std::sync::Arc::new(());
-        request.extensions_mut().insert(CallTap {
-            route: Route::of(&opts),
-            alive: std::sync::Arc::downgrade(&alive),
-            notes: opts.relay_notes.clone(),
-        });
-        // Forgets the call's routes however it ends, even while its request is being sent.
-        let mut untap = self.handler.taps.guard(alive);
-        let timeout = opts.timeout.unwrap_or(self.call_timeout);
-        let mut options = PeerRequestOptions::no_options();
-        if let Some(user) = &opts.end_user_id {
-            let mut meta = JsonObject::new();
-            meta.insert("bound_end_user_id".into(), user.clone().into());
-            options = options.with_meta(RequestMetaObject(MetaObject(meta)));
-        }
-        let handle = self
-            .peer
-            .send_request_with_option(request, options)
-            .await
-            .map_err(UpstreamError::from_service)?;
-        untap.sent(handle.id.clone(), handle.progress_token.clone());
-        let mut guard = CancelOnDrop::new(self.peer.clone(), handle.id.clone());
-        let cancelled = async {
-            match &opts.cancel {
-                Some(token) => token.cancelled().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            result = handle.await_response() => {
-                guard.disarm();
-                result.map_err(UpstreamError::from_service)
-            }
-            _ = tokio::time::sleep(timeout) => {
-                guard.set_reason("request timeout");
-                Err(UpstreamError::Timeout(timeout))
-            }
-            _ = cancelled => Err(UpstreamError::Cancelled),
-        }
-    }
-}
-
-/// `work` within the call's deadline, unless the caller cancels first.
-async fn within<T>(
-    deadline: tokio::time::Instant,
-    timeout: Duration,
-    cancel: Option<&tokio_util::sync::CancellationToken>,
-    work: impl Future<Output = Result<T, UpstreamError>>,
-) -> Result<T, UpstreamError> {
-    let cancelled = async {
-        match cancel {
-            Some(token) => token.cancelled().await,
-            None => std::future::pending().await,
-        }
-    };
-    tokio::select! {
-        done = tokio::time::timeout_at(deadline, work) => {
-            done.unwrap_or(Err(UpstreamError::Timeout(timeout)))
-        }
-        _ = cancelled => Err(UpstreamError::Cancelled),
-    }
-}
-
-impl Connection {
-    /// Completes a prompt or resource argument (servers without completions answer none).
-    pub async fn complete(
-        &self,
-        params: rmcp::model::CompleteRequestParams,
-    ) -> Result<rmcp::model::CompleteResult, UpstreamError> {
-        let offers = self
-            .peer
-            .peer_info()
-            .is_some_and(|i| i.capabilities.completions.is_some());
-        if !offers {
-            return Ok(Default::default());
-        }
-        self.bounded(self.peer.complete(params)).await
-    }
-
-    /// Asks the server for `notifications/resources/updated` on `uri` (`subscribe`), or to
-    /// stop (`!subscribe`); refused when the server does not offer resource subscriptions.
-    #[allow(deprecated)] // resources/subscribe: legacy-only from 2026-07-28, live before it
-    pub async fn watch_resource(&self, uri: &str, subscribe: bool) -> Result<(), UpstreamError> {
-        let offers = self.peer.peer_info().is_some_and(|i| {
-            i.capabilities
-                .resources
-                .as_ref()
-                .is_some_and(|r| r.subscribe == Some(true))
-        });
-        if !offers {
-            return Err(UpstreamError::Unsupported(format!(
-                "{} does not offer resource subscriptions",
-                self.server
-            )));
-        }
-        if subscribe {
-            let params = rmcp::model::SubscribeRequestParams::new(uri);
-            self.bounded(self.peer.subscribe(params)).await
-        } else {
-            let params = rmcp::model::UnsubscribeRequestParams::new(uri);
-            self.bounded(self.peer.unsubscribe(params)).await
-        }
-    }
-
-    /// Asks the server for log lines at `level` and above, when it offers logging.
-    #[allow(deprecated)] // logging: deprecated by 2026-07-28, live in older revisions
-    pub async fn set_log_level(
-        &self,
-        level: rmcp::model::LoggingLevel,
-    ) -> Result<(), UpstreamError> {
-        let offers = self
-            .peer
-            .peer_info()
-            .is_some_and(|i| i.capabilities.logging.is_some());
-        if !offers {
-            return Ok(());
-        }
-        let params = rmcp::model::SetLevelRequestParams::new(level);
-        self.bounded(self.peer.set_level(params)).await
-    }
-
-    /// A request outside any tool call (rmcp's peer methods wait for ever), within the
-    /// server's call timeout: a server that never answers cannot hold up a connect or the
-    /// lock a subscription is made under.
-    async fn bounded<T>(
-        &self,
-        request: impl Future<Output = Result<T, rmcp::ServiceError>>,
-    ) -> Result<T, UpstreamError> {
-        tokio::time::timeout(self.call_timeout, request)
-            .await
-            .map_err(|_| UpstreamError::Timeout(self.call_timeout))?
-            .map_err(UpstreamError::from_service)
-    }
-
-    /// Passes on a caller's `notifications/roots/list_changed`.
-    pub async fn notify_roots_changed(&self) {
-        if let Err(e) = self.peer.notify_roots_list_changed().await {
-            tracing::debug!(server = %self.server, "roots/list_changed: {e}");
-        }
-    }
-
-    /// Ends the session; a stdio child is stopped with its whole process group.
-    pub async fn close(&self) {
-        if let Some(mut service) = self.service.lock().await.take() {
-            let _ = service.close_with_timeout(Duration::from_secs(5)).await;
-        }
-        if let Some(pid) = self.pid {
-            stdio::kill_group(pid);
-        }
     }
 }
 

@@ -85,6 +85,42 @@ impl EventHandler {
         relay_on(&self.taps, self.route_for(extensions), request, pick).await
     }
 
+    /// A notification that came on the stream of a call sent directly (see `direct`), handled
+    /// as rmcp's dispatch to this handler's methods would (the call's own progress and log
+    /// lines were taken out before).
+    pub(crate) async fn on_call_stream(&self, notification: ServerNotification) {
+        use ServerNotification as N;
+        let server = || self.server.clone();
+        match notification {
+            N::ToolListChangedNotification(_) => self.emit(UpstreamEvent::ToolsChanged(server())),
+            N::ResourceListChangedNotification(_) => {
+                self.emit(UpstreamEvent::ResourcesChanged(server()))
+            }
+            N::PromptListChangedNotification(_) => {
+                self.emit(UpstreamEvent::PromptsChanged(server()))
+            }
+            N::ResourceUpdatedNotification(n) => {
+                self.emit(UpstreamEvent::ResourceUpdated(server(), n.params.uri))
+            }
+            N::ProgressNotification(n) => self.route_progress(n.params).await,
+            other => {
+                tracing::debug!(server = %self.server, ?other, "a notification on a call's stream")
+            }
+        }
+    }
+
+    /// Progress the taps did not see (sent on an HTTP server's GET stream, or naming another
+    /// call) still reaches its call, by its token. Progress is advisory: a slow caller loses
+    /// updates rather than stalling the connection.
+    async fn route_progress(&self, params: ProgressNotificationParam) {
+        if let Some(route) = self.taps.by_progress(&params.progress_token) {
+            let notification = ServerNotification::ProgressNotification(
+                rmcp::model::ProgressNotification::new(params),
+            );
+            route.notify(notification, false).await;
+        }
+    }
+
     fn emit(&self, event: UpstreamEvent) {
         if let Some(tx) = &self.events
             && tx.try_send(event).is_err()
@@ -194,15 +230,7 @@ impl rmcp::ClientHandler for EventHandler {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        // Progress the taps did not see (sent on an HTTP server's GET stream) still reaches
-        // its call, by its token. Progress is advisory: a slow caller loses updates rather
-        // than stalling the connection.
-        if let Some(route) = self.taps.by_progress(&params.progress_token) {
-            let notification = ServerNotification::ProgressNotification(
-                rmcp::model::ProgressNotification::new(params),
-            );
-            route.notify(notification, false).await;
-        }
+        self.route_progress(params).await;
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {

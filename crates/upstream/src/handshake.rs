@@ -2,6 +2,7 @@
 //! HTTP (plain or with OAuth), and the legacy HTTP+SSE transport.
 
 use crate::connection::ConnectOptions;
+use crate::direct::{DirectHttp, SessionTarget};
 use crate::events::EventHandler;
 use crate::{UpstreamError, UpstreamHttp};
 use rmcp::model::ProtocolVersion;
@@ -100,26 +101,34 @@ pub(crate) async fn serve_legacy_sse(
         .map_err(classify_init)
 }
 
-/// The handshake over Streamable HTTP with `client` (plain, or adding OAuth tokens).
+/// The handshake over Streamable HTTP with `client` (plain, or adding OAuth tokens), and the
+/// way to send tool calls on the session it opens without rmcp's transport in between.
 pub(crate) async fn serve_http<C>(
     handler: &EventHandler,
     client: C,
     config: StreamableHttpClientTransportConfig,
     lifecycle: ClientLifecycleMode,
-) -> Result<RunningService<RoleClient, EventHandler>, UpstreamError>
+) -> Result<(RunningService<RoleClient, EventHandler>, DirectHttp), UpstreamError>
 where
-    C: rmcp::transport::streamable_http_client::StreamableHttpClient + Sync,
+    C: rmcp::transport::streamable_http_client::StreamableHttpClient<Error = reqwest::Error> + Sync,
 {
     let client = crate::tap::TapClient {
         inner: client,
         taps: handler.taps.clone(),
+        session: SessionTarget::default(),
     };
+    let direct = DirectHttp::new(
+        client.clone(),
+        client.session.clone(),
+        config.max_sse_event_size,
+    );
     let transport = StreamableHttpClientTransport::with_client(client, config);
-    handler
+    let service = handler
         .clone()
         .serve_with_lifecycle(transport, lifecycle)
         .await
-        .map_err(classify_init)
+        .map_err(classify_init)?;
+    Ok((service, direct))
 }
 
 pub(crate) fn http_config(

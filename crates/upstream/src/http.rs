@@ -118,27 +118,37 @@ pub(crate) fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
 /// the client's own reasons (rmcp's wrappers do not expose them as an error source).
 pub(crate) fn classify_transport(e: &rmcp::transport::DynamicTransportError) -> UpstreamError {
     use rmcp::transport::streamable_http_client::StreamableHttpError;
-    let inner: &(dyn std::error::Error + 'static) = match e
+    match e
         .error
         .downcast_ref::<StreamableHttpError<reqwest::Error>>()
     {
-        Some(StreamableHttpError::AuthRequired(refusal)) => {
-            return UpstreamError::Challenged {
-                challenge: refusal.www_authenticate_header.clone(),
-                insufficient_scope: false,
-            };
-        }
-        Some(StreamableHttpError::InsufficientScope(refusal)) => {
-            return UpstreamError::Challenged {
-                challenge: refusal.www_authenticate_header.clone(),
-                insufficient_scope: true,
-            };
-        }
-        Some(StreamableHttpError::Auth(e)) => return crate::auth::classify(e),
-        Some(StreamableHttpError::Client(inner)) => inner,
-        Some(other) => return UpstreamError::Transport(other.to_string()),
-        None => e.error.as_ref(),
-    };
+        Some(http) => classify_http(http),
+        None => classify_cause(e.error.as_ref()),
+    }
+}
+
+/// A Streamable HTTP client's failure classified as [`classify_transport`] does.
+pub(crate) fn classify_http(
+    e: &rmcp::transport::streamable_http_client::StreamableHttpError<reqwest::Error>,
+) -> UpstreamError {
+    use rmcp::transport::streamable_http_client::StreamableHttpError;
+    match e {
+        StreamableHttpError::AuthRequired(refusal) => UpstreamError::Challenged {
+            challenge: refusal.www_authenticate_header.clone(),
+            insufficient_scope: false,
+        },
+        StreamableHttpError::InsufficientScope(refusal) => UpstreamError::Challenged {
+            challenge: refusal.www_authenticate_header.clone(),
+            insufficient_scope: true,
+        },
+        StreamableHttpError::Auth(e) => crate::auth::classify(e),
+        StreamableHttpError::Client(inner) => classify_cause(inner),
+        other => UpstreamError::Transport(other.to_string()),
+    }
+}
+
+/// An egress refusal anywhere in `inner`'s causes, else a transport error with its reasons.
+fn classify_cause(inner: &(dyn std::error::Error + 'static)) -> UpstreamError {
     let mut cause = Some(inner);
     while let Some(c) = cause {
         if let Some(refused) = c.downcast_ref::<switchboard_egress::EgressError>() {

@@ -3,6 +3,7 @@
 pub mod auth;
 mod call;
 mod connection;
+mod direct;
 mod error;
 mod events;
 mod handshake;

@@ -1,6 +1,7 @@
 //! Transport taps: see each call's request go out and take the notifications meant for its
 //! caller out of the inbound stream, in order, before the call's result is handed on.
 
+use crate::direct::SessionTarget;
 use crate::relay::{call_notification, is_call_notification};
 use crate::route::{CallTap, Route, Taps};
 use futures::StreamExt;
@@ -38,6 +39,8 @@ fn record(taps: &Taps, message: &ClientJsonRpcMessage) -> Option<Route> {
 pub struct TapClient<C> {
     pub inner: C,
     pub taps: Taps,
+    /// The session rmcp's transport posts on, for calls sent directly (see `direct`).
+    pub(crate) session: SessionTarget,
 }
 
 impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
@@ -52,6 +55,7 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
         headers: Headers,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
         let tap = record(&self.taps, &message);
+        self.session.saw(&uri, session_id.as_ref(), &auth, &headers);
         let response = self
             .inner
             .post_message(uri, message, session_id, auth, headers)
@@ -69,6 +73,7 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
         max: usize,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
         let tap = record(&self.taps, &message);
+        self.session.saw(&uri, session_id.as_ref(), &auth, &headers);
         let response = self
             .inner
             .post_message_with_max_sse_event_size(uri, message, session_id, auth, headers, max)

@@ -1,12 +1,14 @@
 //! A fast rmcp echo server for tests and benchmarks, over stdio or Streamable HTTP.
 //!
-//! `echo-server [--http ADDR] [--versions V1,V2,...] [--extra-tools N]`: with `--http` it prints
+//! `echo-server [--http ADDR] [--versions V1,V2,...] [--extra-tools N] [--interrupting]`: with `--http` it prints
 //! `listening on http://ADDR/mcp` once it accepts connections; `--versions` narrows the protocol
 //! versions it will agree to (default: every version rmcp knows); `--extra-tools N` adds tools
 //! `t_0..t_N` and pages `tools/list` 10 at a time; `--close-connections` closes every HTTP
 //! connection after its response. Tools: `echo` (returns `text`), `headers`
-//! (over HTTP: the Authorization and X-Test request headers it received), `huge` (`size`
-//! bytes of text), and the extras.
+//! (over HTTP: the Authorization and X-Test request headers it received, and the request's
+//! JSON-RPC id), `huge` (`size` bytes of text), with `--interrupting` `interrupted` (over HTTP: ends the call's
+//! response stream before answering, so the answer is only had by resuming it with
+//! `Last-Event-ID`), and the extras.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
@@ -14,7 +16,11 @@ use rmcp::model::{
     Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use rmcp::transport::common::server_side_http::ServerSseMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::store::{
+    EventStore, EventStoreError, EventStream,
+};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -23,6 +29,10 @@ use std::sync::Arc;
 struct Echo {
     versions: Arc<Vec<ProtocolVersion>>,
     extra_tools: usize,
+    /// Over HTTP: the sessions, so a tool can end its own response stream.
+    sessions: Option<Arc<LocalSessionManager>>,
+    /// `--interrupting`: offer the `interrupted` tool.
+    interrupting: bool,
 }
 
 const PAGE_SIZE: usize = 10;
@@ -62,6 +72,13 @@ impl rmcp::ServerHandler for Echo {
                 object_schema(),
             ),
         ];
+        if self.interrupting {
+            tools.push(Tool::new(
+                "interrupted",
+                "Ends its response stream, then answers `resumed`",
+                object_schema(),
+            ));
+        }
         tools.extend(
             (0..self.extra_tools).map(|i| Tool::new(format!("t_{i}"), "extra", object_schema())),
         );
@@ -91,7 +108,11 @@ impl rmcp::ServerHandler for Echo {
                     .and_then(|v| v.to_str().ok())
                     .map(String::from)
             };
-            let seen = serde_json::json!({"authorization": header("authorization"), "x_test": header("x-test")});
+            let seen = serde_json::json!({
+                "authorization": header("authorization"),
+                "x_test": header("x-test"),
+                "request_id": context.id,
+            });
             return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
                 ContentBlock::text(seen.to_string()),
             ])));
@@ -105,6 +126,30 @@ impl rmcp::ServerHandler for Echo {
                 .unwrap_or(1_000_000) as usize;
             return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
                 ContentBlock::text("x".repeat(size)),
+            ])));
+        }
+        if request.name == "interrupted" {
+            let parts = context.extensions.get::<http::request::Parts>();
+            let session = parts
+                .and_then(|p| p.headers.get("mcp-session-id"))
+                .and_then(|v| v.to_str().ok());
+            let (Some(sessions), Some(session)) = (&self.sessions, session) else {
+                return Err(ErrorData::invalid_params("interrupted needs HTTP", None));
+            };
+            let handle = sessions.sessions.read().await.get(session).cloned();
+            let Some(handle) = handle else {
+                return Err(ErrorData::invalid_params("no such session", None));
+            };
+            // rmcp does not tell a handler which of the session's streams is its own: only
+            // this call's stream is open in the tests that use this tool, so all are ended.
+            // The priming event each gets asks the client to come back after 100 ms; the
+            // answer is kept for it (`KeptEvents`).
+            for stream in 0..64 {
+                let retry = Some(std::time::Duration::from_millis(100));
+                let _ = handle.close_sse_stream(stream, retry).await;
+            }
+            return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
+                ContentBlock::text("resumed"),
             ])));
         }
         if request.name != "echo" {
@@ -130,6 +175,40 @@ impl rmcp::ServerHandler for Echo {
     }
 }
 
+/// Every event each stream sent, kept so a stream can be resumed after it ended (rmcp's own
+/// cache forgets a request's stream once it has answered).
+#[derive(Default)]
+struct KeptEvents(std::sync::Mutex<Vec<(String, ServerSseMessage)>>);
+
+#[async_trait::async_trait]
+impl EventStore for KeptEvents {
+    async fn store_event(
+        &self,
+        stream_id: &str,
+        event: &ServerSseMessage,
+    ) -> Result<String, EventStoreError> {
+        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let id = kept.len().to_string();
+        let mut event = event.clone();
+        event.event_id = Some(id.clone());
+        kept.push((stream_id.to_string(), event));
+        Ok(id)
+    }
+
+    async fn replay_events_after(&self, last: &str) -> Result<EventStream, EventStoreError> {
+        let kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let after: usize = last.parse()?;
+        let stream = kept.get(after).map(|(stream, _)| stream.clone());
+        let later: Vec<ServerSseMessage> = kept
+            .iter()
+            .skip(after + 1)
+            .filter(|(s, _)| Some(s) == stream.as_ref())
+            .map(|(_, event)| event.clone())
+            .collect();
+        Ok(Box::pin(futures::stream::iter(later)))
+    }
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -145,11 +224,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .collect::<Result<Vec<ProtocolVersion>, _>>()?,
         None => ProtocolVersion::KNOWN_VERSIONS.to_vec(),
     };
+    let interrupting = args.iter().any(|a| a == "--interrupting");
+    let mut sessions = LocalSessionManager::default();
+    if interrupting {
+        sessions = sessions.with_event_store(Arc::new(KeptEvents::default()));
+    }
+    let sessions = Arc::new(sessions);
     let echo = Echo {
         versions: Arc::new(versions),
         extra_tools: flag("--extra-tools")
             .and_then(|n| n.parse().ok())
             .unwrap_or(0),
+        sessions: Some(sessions.clone()),
+        interrupting,
     };
     match flag("--http") {
         Some(addr) => {
@@ -157,7 +244,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let local = listener.local_addr()?;
             let service = StreamableHttpService::new(
                 move || Ok(echo.clone()),
-                Arc::new(LocalSessionManager::default()),
+                sessions,
                 // A test upstream: any Host (tests reach it under made-up names).
                 StreamableHttpServerConfig::default().disable_allowed_hosts(),
             );

@@ -1,0 +1,420 @@
+//! `tools/call` over Streamable HTTP sent by the calling task: one POST on the session rmcp's
+//! transport set up, its answer read right there, without the hops through rmcp's service
+//! loop, transport worker and per-stream task that every other request takes.
+
+use crate::call::{CallOptions, CancelOnDrop};
+use crate::events::EventHandler;
+use crate::route::{CallTap, Route};
+use crate::tap::TapClient;
+use crate::{UpstreamError, http::classify_http};
+use futures::StreamExt;
+use futures::future::BoxFuture;
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetExtensions,
+    GetMeta, NumberOrString, ProgressToken, RequestId, ServerJsonRpcMessage, ServerNotification,
+    ServerResult,
+};
+use rmcp::service::{InboundStreamOrigin, Peer, RequestContext, RoleClient, Service};
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+};
+use sse_stream::{Error as SseError, Sse};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+type Headers = HashMap<HeaderName, HeaderValue>;
+type HttpError = StreamableHttpError<reqwest::Error>;
+type SseStream = BoxStream<'static, Result<Sse, SseError>>;
+
+/// How often a call's stream that ends before its answer is picked up again
+/// (`Last-Event-ID`), as rmcp's transport would.
+const MAX_RESUMES: u32 = 3;
+
+/// The longest wait before picking a stream up again, whatever `retry` the upstream asked for
+/// (the call's timeout bounds it anyway).
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(5);
+
+/// Where a session's requests go: what rmcp's transport sent its last request with.
+pub(crate) struct Target {
+    uri: Arc<str>,
+    session: Arc<str>,
+    auth: Option<String>,
+    headers: Headers,
+}
+
+/// The session rmcp's transport holds, learnt from the posts it makes (see [`TapClient`]).
+#[derive(Clone, Default)]
+pub(crate) struct SessionTarget(Arc<Mutex<Known>>);
+
+#[derive(Default)]
+struct Known {
+    current: Option<Arc<Target>>,
+    /// A session the upstream ended: posts rmcp still makes on it do not bring it back.
+    expired: Option<Arc<str>>,
+}
+
+impl SessionTarget {
+    fn known(&self) -> std::sync::MutexGuard<'_, Known> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Notes a post of rmcp's transport: one on a new session replaces what was known.
+    pub(crate) fn saw(
+        &self,
+        uri: &Arc<str>,
+        session: Option<&Arc<str>>,
+        auth: &Option<String>,
+        headers: &Headers,
+    ) {
+        let Some(session) = session else { return };
+        let mut known = self.known();
+        let same = |s: &Arc<str>| s == session;
+        if known.current.as_ref().is_some_and(|t| same(&t.session))
+            || known.expired.as_ref().is_some_and(same)
+        {
+            return;
+        }
+        known.current = Some(Arc::new(Target {
+            uri: uri.clone(),
+            session: session.clone(),
+            auth: auth.clone(),
+            headers: headers.clone(),
+        }));
+    }
+
+    fn get(&self) -> Option<Arc<Target>> {
+        self.known().current.clone()
+    }
+
+    /// The upstream ended `session`: calls go through rmcp until it starts another.
+    fn expired(&self, session: &Arc<str>) {
+        let mut known = self.known();
+        if known
+            .current
+            .as_ref()
+            .is_some_and(|t| t.session == *session)
+        {
+            known.current = None;
+        }
+        known.expired = Some(session.clone());
+    }
+}
+
+/// Sends messages the way rmcp's transport does (same client, auth and taps).
+trait Poster: Send + Sync + 'static {
+    fn post<'a>(
+        &'a self,
+        message: ClientJsonRpcMessage,
+        to: &'a Target,
+    ) -> BoxFuture<'a, Result<StreamableHttpPostResponse, HttpError>>;
+
+    fn resume<'a>(
+        &'a self,
+        to: &'a Target,
+        last_event: String,
+    ) -> BoxFuture<'a, Result<SseStream, HttpError>>;
+}
+
+struct Posting<C> {
+    client: TapClient<C>,
+    max_event: usize,
+}
+
+impl<C> Poster for Posting<C>
+where
+    C: StreamableHttpClient<Error = reqwest::Error> + Sync,
+{
+    fn post<'a>(
+        &'a self,
+        message: ClientJsonRpcMessage,
+        to: &'a Target,
+    ) -> BoxFuture<'a, Result<StreamableHttpPostResponse, HttpError>> {
+        Box::pin(self.client.post_message_with_max_sse_event_size(
+            to.uri.clone(),
+            message,
+            Some(to.session.clone()),
+            to.auth.clone(),
+            to.headers.clone(),
+            self.max_event,
+        ))
+    }
+
+    fn resume<'a>(
+        &'a self,
+        to: &'a Target,
+        last_event: String,
+    ) -> BoxFuture<'a, Result<SseStream, HttpError>> {
+        Box::pin(self.client.get_stream_with_max_sse_event_size(
+            to.uri.clone(),
+            Some(to.session.clone()),
+            Some(last_event),
+            to.auth.clone(),
+            to.headers.clone(),
+            self.max_event,
+        ))
+    }
+}
+
+/// A connection's direct way to send `tools/call`.
+pub(crate) struct DirectHttp {
+    poster: Arc<dyn Poster>,
+    target: SessionTarget,
+    next_id: AtomicU64,
+}
+
+/// What a direct call uses of its connection.
+pub(crate) struct Link<'a> {
+    pub peer: &'a Peer<RoleClient>,
+    pub handler: &'a EventHandler,
+    pub timeout: Duration,
+}
+
+impl DirectHttp {
+    pub(crate) fn new<C>(client: TapClient<C>, target: SessionTarget, max_event: usize) -> Self
+    where
+        C: StreamableHttpClient<Error = reqwest::Error> + Sync,
+    {
+        Self {
+            poster: Arc::new(Posting { client, max_event }),
+            target,
+            next_id: AtomicU64::new(1),
+        }
+    }
+
+    /// Sends the call and waits for its answer, within `link.timeout` and until `opts.cancel`;
+    /// `None` when rmcp's transport must send it instead (no session yet, or the upstream
+    /// ended the session before taking the call: rmcp starts another).
+    pub(crate) async fn call_tool(
+        &self,
+        link: Link<'_>,
+        params: CallToolRequestParams,
+        opts: &CallOptions,
+    ) -> Option<Result<ServerResult, UpstreamError>> {
+        let target = self.target.get()?;
+        // Never a number, so never one of the ids rmcp's peer gives the session's requests.
+        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = RequestId::String(format!("sb-{n}").into());
+        let progress = ProgressToken(NumberOrString::String(format!("sb-{n}").into()));
+        let mut request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let meta = request.get_meta_mut();
+        if let Some(user) = &opts.end_user_id {
+            meta.0
+                .insert("bound_end_user_id".into(), user.clone().into());
+        }
+        meta.set_progress_token(progress.clone());
+        // Recorded by the tap as the request goes out, forgotten however the call ends.
+        let alive = Arc::new(());
+        request.extensions_mut().insert(CallTap {
+            route: Route::of(opts),
+            alive: Arc::downgrade(&alive),
+            notes: opts.relay_notes.clone(),
+        });
+        let mut untap = link.handler.taps.guard(alive);
+        untap.sent(id.clone(), progress);
+        let message = ClientJsonRpcMessage::request(request, id.clone());
+        let mut cancel = CancelOnDrop::new(link.peer.clone(), id.clone());
+        let cancelled = async {
+            match &opts.cancel {
+                Some(token) => token.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            answered = self.exchange(&link, message, &target, &id) => {
+                cancel.disarm();
+                match answered {
+                    Ok(None) => {
+                        self.target.expired(&target.session);
+                        None
+                    }
+                    Ok(Some(result)) => Some(Ok(result)),
+                    Err(e) => Some(Err(e)),
+                }
+            }
+            _ = tokio::time::sleep(link.timeout) => {
+                cancel.set_reason("request timeout");
+                Some(Err(UpstreamError::Timeout(link.timeout)))
+            }
+            _ = cancelled => Some(Err(UpstreamError::Cancelled)),
+        }
+    }
+
+    /// Posts the call and reads its answer; `Ok(None)` when the session had expired.
+    async fn exchange(
+        &self,
+        link: &Link<'_>,
+        message: ClientJsonRpcMessage,
+        target: &Arc<Target>,
+        id: &RequestId,
+    ) -> Result<Option<ServerResult>, UpstreamError> {
+        let mut stream = match self.poster.post(message, target).await {
+            Err(StreamableHttpError::SessionExpired) => return Ok(None),
+            Err(e) => return Err(classify_http(&e)),
+            Ok(StreamableHttpPostResponse::Json(message, _)) => {
+                let mut call = CallStream::new(self, link, target, id);
+                return match call.take(message).await {
+                    Some(answer) => answer.map(Some),
+                    None => Err(unanswered()),
+                };
+            }
+            Ok(StreamableHttpPostResponse::Accepted) => {
+                return Err(UpstreamError::Transport(
+                    "the upstream accepted tools/call (HTTP 202) without answering it".into(),
+                ));
+            }
+            Ok(StreamableHttpPostResponse::Sse(stream, _)) => stream,
+            Ok(_) => return Err(UpstreamError::Unexpected),
+        };
+        let mut call = CallStream::new(self, link, target, id);
+        let mut last_event = None;
+        let mut retry = Duration::ZERO;
+        for _ in 0..=MAX_RESUMES {
+            while let Some(event) = stream.next().await {
+                let event = match event {
+                    Ok(event) => event,
+                    // The connection broke: the stream may be picked up again.
+                    Err(SseError::Body(e)) if e.downcast_ref::<reqwest::Error>().is_some() => {
+                        break;
+                    }
+                    Err(e) => {
+                        let e = format!("the upstream's answer to tools/call: {e}");
+                        return Err(UpstreamError::Transport(e));
+                    }
+                };
+                if event.id.is_some() {
+                    last_event = event.id;
+                }
+                if let Some(ms) = event.retry {
+                    retry = Duration::from_millis(ms).min(MAX_RETRY_WAIT);
+                }
+                let Some(data) = event.data.filter(|d| !d.trim().is_empty()) else {
+                    continue;
+                };
+                let message = serde_json::from_str::<ServerJsonRpcMessage>(&data).map_err(|e| {
+                    UpstreamError::Transport(format!(
+                        "the upstream sent an unreadable message: {e}"
+                    ))
+                })?;
+                if let Some(answer) = call.take(message).await {
+                    return answer.map(Some);
+                }
+            }
+            // The stream ended before the answer: pick it up where it broke, if it can be.
+            let Some(from) = last_event.clone() else {
+                break;
+            };
+            tokio::time::sleep(retry).await;
+            stream = self
+                .poster
+                .resume(target, from)
+                .await
+                .map_err(|e| classify_http(&e))?;
+        }
+        Err(unanswered())
+    }
+}
+
+/// An upstream's request being answered: dropped, it is cancelled.
+struct Asked(CancellationToken);
+
+impl Drop for Asked {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+fn unanswered() -> UpstreamError {
+    UpstreamError::Transport("the upstream ended the call's stream without answering it".into())
+}
+
+/// One call's answer stream: its answer, and the upstream's requests and notifications
+/// that come before it.
+struct CallStream<'a> {
+    direct: &'a DirectHttp,
+    link: &'a Link<'a>,
+    target: &'a Arc<Target>,
+    id: &'a RequestId,
+    /// The upstream's requests being answered; each is cancelled when the upstream cancels
+    /// it or the call ends.
+    asked: HashMap<RequestId, Asked>,
+}
+
+impl<'a> CallStream<'a> {
+    fn new(
+        direct: &'a DirectHttp,
+        link: &'a Link<'a>,
+        target: &'a Arc<Target>,
+        id: &'a RequestId,
+    ) -> Self {
+        Self {
+            direct,
+            link,
+            target,
+            id,
+            asked: HashMap::new(),
+        }
+    }
+
+    /// The call's answer, when `message` is it; anything else is handled as rmcp would.
+    async fn take(
+        &mut self,
+        message: ServerJsonRpcMessage,
+    ) -> Option<Result<ServerResult, UpstreamError>> {
+        match message {
+            ServerJsonRpcMessage::Response(r) if r.id == *self.id => Some(Ok(r.result)),
+            ServerJsonRpcMessage::Error(e) if e.id.as_ref() == Some(self.id) => Some(Err(
+                UpstreamError::from_service(rmcp::ServiceError::McpError(e.error)),
+            )),
+            ServerJsonRpcMessage::Request(r) => {
+                let ct = CancellationToken::new();
+                self.asked.insert(r.id.clone(), Asked(ct.clone()));
+                self.answer(r.id, r.request, ct);
+                None
+            }
+            ServerJsonRpcMessage::Notification(n) => {
+                if let ServerNotification::CancelledNotification(c) = &n.notification {
+                    if let Some(asked) = c.params.request_id.as_ref() {
+                        self.asked.remove(asked);
+                    }
+                    return None;
+                }
+                self.link.handler.on_call_stream(n.notification).await;
+                None
+            }
+            other => {
+                tracing::debug!(?other, "a message on a call's stream for no request");
+                None
+            }
+        }
+    }
+
+    /// Answers the upstream's request `id` in its own task (it may wait for the caller
+    /// while the stream goes on), unless `ct` is cancelled first.
+    fn answer(&self, id: RequestId, request: rmcp::model::ServerRequest, ct: CancellationToken) {
+        let handler = self.link.handler.clone();
+        let poster = self.direct.poster.clone();
+        let target = self.target.clone();
+        let mut ctx = RequestContext::new(id.clone(), self.link.peer.clone());
+        ctx.ct = ct.clone();
+        ctx.extensions
+            .insert(InboundStreamOrigin::OutboundRequest(self.id.clone()));
+        tokio::spawn(async move {
+            let handled = Service::<RoleClient>::handle_request(&handler, request, ctx);
+            let message = tokio::select! {
+                result = handled => match result {
+                    Ok(result) => ClientJsonRpcMessage::response(result, id),
+                    Err(error) => ClientJsonRpcMessage::error(error, Some(id)),
+                },
+                _ = ct.cancelled() => return,
+            };
+            if let Err(e) = poster.post(message, &target).await {
+                tracing::debug!("the answer to an upstream's request was not delivered: {e}");
+            }
+        });
+    }
+}
