@@ -23,6 +23,16 @@ impl ServerEntry {
         connect: &ConnectOptions,
         mid_call: bool,
     ) -> Option<CallError> {
+        // Boxed: rare, and large enough to double every call's future otherwise.
+        Box::pin(self.react_to_refusal(e, connect, mid_call)).await
+    }
+
+    async fn react_to_refusal(
+        &self,
+        e: &UpstreamError,
+        connect: &ConnectOptions,
+        mid_call: bool,
+    ) -> Option<CallError> {
         let (challenge, more_scope) = match e {
             UpstreamError::Challenged {
                 challenge,

@@ -270,6 +270,15 @@ impl ServerEntry {
         if let Some(conn) = self.live_connection() {
             return Ok(conn);
         }
+        // Boxed: starting a server is rare, and its future would size every call's.
+        Box::pin(self.start_for_call(connect, budget)).await
+    }
+
+    async fn start_for_call(
+        &self,
+        connect: &ConnectOptions,
+        budget: Duration,
+    ) -> Result<Arc<Connection>, CallError> {
         let _one_attempt = self.connecting.lock().await;
         if let Some(conn) = self.live_connection() {
             return Ok(conn);

@@ -207,7 +207,9 @@ impl FastPath {
         let sessions = self.sessions.clone();
         tokio::spawn(async move {
             let gateway = live.gateway.clone();
-            let handled = rmcp::Service::<RoleServer>::handle_request(&gateway, request, ctx);
+            let handled = std::pin::pin!(rmcp::Service::<RoleServer>::handle_request(
+                &gateway, request, ctx
+            ));
             let result = keep_session_alive(handled, &sessions, &session, &live).await;
             // Cancelled by the client, not by the session's end: nothing is answered.
             let by_client = call.is_cancelled() && !live.closed.is_cancelled();
@@ -234,12 +236,12 @@ impl FastPath {
 /// Runs `call`, telling rmcp's session worker the session is in use while it runs (the
 /// worker never sees a fast-path call, and closes sessions it thinks idle).
 async fn keep_session_alive<T>(
-    call: impl Future<Output = T>,
+    // Pinned by the caller, so the call's (large) future is not held twice.
+    mut call: std::pin::Pin<&mut impl Future<Output = T>>,
     sessions: &OrderedSessions,
     session: &SessionId,
     live: &LiveSession,
 ) -> T {
-    let mut call = std::pin::pin!(call);
     let every = crate::live_sessions::KEEP_ALIVE_EVERY;
     let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     loop {

@@ -136,7 +136,8 @@ impl Gateway {
     {
         let (opts, upcalls) = self.call_options(context, view.caller.clone());
         let notes = opts.relay_notes.clone();
-        relay_while(work(opts), upcalls, context, self.min_log(), &notes).await
+        let call = std::pin::pin!(work(opts));
+        relay_while(call, upcalls, context, self.min_log(), &notes).await
     }
 }
 

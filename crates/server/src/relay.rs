@@ -18,13 +18,14 @@ pub const UPCALL_QUEUE: usize = 64;
 /// in the downstream request's own task, so rmcp sends the relayed requests on that
 /// request's stream (never another session's).
 pub async fn relay_while<T>(
-    call: impl Future<Output = T>,
+    // Pinned by the caller: a future moved in and pinned here would take its room twice in
+    // this function's own future.
+    mut call: std::pin::Pin<&mut impl Future<Output = T>>,
     mut upcalls: mpsc::Receiver<Upcall>,
     ctx: &RequestContext<RoleServer>,
     min_log: u8,
     notes: &RelayNotes,
 ) -> T {
-    let mut call = std::pin::pin!(call);
     let mut asks = FuturesUnordered::new();
     loop {
         tokio::select! {

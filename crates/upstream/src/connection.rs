@@ -67,6 +67,12 @@ pub struct Connection {
 impl Connection {
     /// Starts or reaches the server and completes the handshake within its connect timeout.
     pub async fn connect(spec: &ServerSpec, opts: &ConnectOptions) -> Result<Self, UpstreamError> {
+        // Boxed: the handshake's future is large and rare; every call's future that may
+        // connect would otherwise carry its size.
+        Box::pin(Self::open(spec, opts)).await
+    }
+
+    async fn open(spec: &ServerSpec, opts: &ConnectOptions) -> Result<Self, UpstreamError> {
         let timeout = spec.connect_timeout();
         let (offered, lifecycle) = lifecycle(spec.protocol_version.as_deref())?;
         let handler = EventHandler::new(spec.name.clone(), offered, opts.events.clone())
