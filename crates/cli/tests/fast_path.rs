@@ -80,8 +80,12 @@ async fn plain_answers_are_json_and_chatty_ones_a_stream() {
 
     for (id, tool) in [(1, "relay__pid"), (2, "relayh__pid")] {
         let (kind, response) = post(url, &session, &call(id, tool, json!({})), &[]).await;
+        let length = response.headers().get("content-length").cloned();
         let body = response.text().await.unwrap();
         assert_eq!(kind, "application/json", "{tool}: {body}");
+        // Sent whole, with its length (not chunked).
+        let length = length.and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+        assert_eq!(length, Some(body.len()), "{tool}: {body}");
         let answer: Value = serde_json::from_str(&body).expect("one JSON-RPC message");
         assert_eq!(answer["id"], id, "{body}");
         assert!(answer["result"]["content"][0]["text"].is_string(), "{body}");

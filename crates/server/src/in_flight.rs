@@ -7,7 +7,6 @@ use axum::extract::{Request, State};
 use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
-use futures::StreamExt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -81,9 +80,38 @@ pub async fn track(State(in_flight): State<InFlight>, request: Request, next: Ne
     let guard = in_flight.enter();
     let response = next.run(request).await;
     let (parts, body) = response.into_parts();
-    let body = body.into_data_stream().map(move |chunk| {
-        let _held = &guard;
-        chunk
-    });
-    Response::from_parts(parts, Body::from_stream(body))
+    Response::from_parts(
+        parts,
+        Body::new(Held {
+            body,
+            _guard: guard,
+        }),
+    )
+}
+
+/// A response body holding its request's guard. It keeps the inner body's size, so an
+/// answer of known length is still sent with `Content-Length`, not chunked.
+struct Held {
+    body: Body,
+    _guard: Guard,
+}
+
+impl http_body::Body for Held {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Self::Data>, Self::Error>>> {
+        std::pin::Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
 }
