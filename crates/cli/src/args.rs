@@ -50,8 +50,8 @@ pub struct Global {
     )]
     pub database_url: Option<String>,
     /// Threads that run the gateway (default: one per CPU). On a small machine shared with
-    /// its upstreams, 1 answers a lone caller sooner and spends less CPU per call; more
-    /// threads serve more calls at once (figures in BENCHMARKS.md).
+    /// its upstreams, 1 spends less CPU per call on a lone caller; more threads serve more
+    /// calls at once (figures in BENCHMARKS.md).
     #[arg(
         long,
         global = true,

@@ -48,14 +48,13 @@ impl ExposedTool {
         self.wire
             .0
             .get_or_init(|| {
-                let json = serde_json::to_string(&self.tool).unwrap_or_else(|e| {
-                    // A Tool always serialises; an empty object keeps the answer valid.
-                    tracing::error!(tool = %self.exposed_name, "tool definition as JSON: {e}");
-                    "{}".into()
-                });
-                serde_json::value::RawValue::from_string(json)
+                serde_json::value::to_raw_value(&self.tool)
                     .map(std::sync::Arc::from)
-                    .unwrap_or_else(|_| empty_object())
+                    .unwrap_or_else(|e| {
+                        // A Tool always serialises; an empty object keeps the answer valid.
+                        tracing::error!(tool = %self.exposed_name, "tool definition as JSON: {e}");
+                        empty_object()
+                    })
             })
             .clone()
     }

@@ -301,7 +301,8 @@ impl Connection {
         let mut params = CallToolRequestParams::new(tool.to_string());
         params.arguments = arguments;
         // Only a 2026-07-28 server asks for input by answering `input_required`; the others
-        // get the call once, without copies.
+        // get the call once. The direct path sends a copy: if the upstream forgot the
+        // session (404), rmcp sends the call again on a new one.
         if !self.asks_for_input {
             if let Some(direct) = &self.direct {
                 let link = Link {

@@ -2,6 +2,8 @@
 //! transport set up, its answer read right there, without the hops through rmcp's service
 //! loop, transport worker and per-stream task that every other request takes.
 
+mod stream;
+
 use crate::call::{CallOptions, CancelOnDrop};
 use crate::events::EventHandler;
 use crate::route::{CallTap, Route};
@@ -13,10 +15,9 @@ use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetExtensions,
-    GetMeta, NumberOrString, ProgressToken, RequestId, ServerJsonRpcMessage, ServerNotification,
-    ServerResult,
+    GetMeta, NumberOrString, ProgressToken, RequestId, ServerJsonRpcMessage, ServerResult,
 };
-use rmcp::service::{InboundStreamOrigin, Peer, RequestContext, RoleClient, Service};
+use rmcp::service::{Peer, RoleClient};
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
@@ -25,7 +26,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio_util::sync::CancellationToken;
+use stream::CallStream;
 
 type Headers = HashMap<HeaderName, HeaderValue>;
 type HttpError = StreamableHttpError<reqwest::Error>;
@@ -197,9 +198,9 @@ impl DirectHttp {
     ) -> Option<Result<ServerResult, UpstreamError>> {
         let target = self.target.get()?;
         // Never a number, so never one of the ids rmcp's peer gives the session's requests.
-        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let id = RequestId::String(format!("sb-{n}").into());
-        let progress = ProgressToken(NumberOrString::String(format!("sb-{n}").into()));
+        let name: Arc<str> = format!("sb-{}", self.next_id.fetch_add(1, Ordering::Relaxed)).into();
+        let id = RequestId::String(name.clone());
+        let progress = ProgressToken(NumberOrString::String(name));
         let mut request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let meta = request.get_meta_mut();
         if let Some(user) = &opts.end_user_id {
@@ -252,11 +253,11 @@ impl DirectHttp {
         target: &Arc<Target>,
         id: &RequestId,
     ) -> Result<Option<ServerResult>, UpstreamError> {
+        let mut call = CallStream::new(self, link, target, id);
         let mut stream = match self.poster.post(message, target).await {
             Err(StreamableHttpError::SessionExpired) => return Ok(None),
             Err(e) => return Err(classify_http(&e)),
             Ok(StreamableHttpPostResponse::Json(message, _)) => {
-                let mut call = CallStream::new(self, link, target, id);
                 return match call.take(message).await {
                     Some(answer) => answer.map(Some),
                     None => Err(unanswered()),
@@ -270,7 +271,6 @@ impl DirectHttp {
             Ok(StreamableHttpPostResponse::Sse(stream, _)) => stream,
             Ok(_) => return Err(UpstreamError::Unexpected),
         };
-        let mut call = CallStream::new(self, link, target, id);
         let mut last_event = None;
         let mut retry = Duration::ZERO;
         for _ in 0..=MAX_RESUMES {
@@ -319,102 +319,6 @@ impl DirectHttp {
     }
 }
 
-/// An upstream's request being answered: dropped, it is cancelled.
-struct Asked(CancellationToken);
-
-impl Drop for Asked {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
-}
-
 fn unanswered() -> UpstreamError {
     UpstreamError::Transport("the upstream ended the call's stream without answering it".into())
-}
-
-/// One call's answer stream: its answer, and the upstream's requests and notifications
-/// that come before it.
-struct CallStream<'a> {
-    direct: &'a DirectHttp,
-    link: &'a Link<'a>,
-    target: &'a Arc<Target>,
-    id: &'a RequestId,
-    /// The upstream's requests being answered; each is cancelled when the upstream cancels
-    /// it or the call ends.
-    asked: HashMap<RequestId, Asked>,
-}
-
-impl<'a> CallStream<'a> {
-    fn new(
-        direct: &'a DirectHttp,
-        link: &'a Link<'a>,
-        target: &'a Arc<Target>,
-        id: &'a RequestId,
-    ) -> Self {
-        Self {
-            direct,
-            link,
-            target,
-            id,
-            asked: HashMap::new(),
-        }
-    }
-
-    /// The call's answer, when `message` is it; anything else is handled as rmcp would.
-    async fn take(
-        &mut self,
-        message: ServerJsonRpcMessage,
-    ) -> Option<Result<ServerResult, UpstreamError>> {
-        match message {
-            ServerJsonRpcMessage::Response(r) if r.id == *self.id => Some(Ok(r.result)),
-            ServerJsonRpcMessage::Error(e) if e.id.as_ref() == Some(self.id) => Some(Err(
-                UpstreamError::from_service(rmcp::ServiceError::McpError(e.error)),
-            )),
-            ServerJsonRpcMessage::Request(r) => {
-                let ct = CancellationToken::new();
-                self.asked.insert(r.id.clone(), Asked(ct.clone()));
-                self.answer(r.id, r.request, ct);
-                None
-            }
-            ServerJsonRpcMessage::Notification(n) => {
-                if let ServerNotification::CancelledNotification(c) = &n.notification {
-                    if let Some(asked) = c.params.request_id.as_ref() {
-                        self.asked.remove(asked);
-                    }
-                    return None;
-                }
-                self.link.handler.on_call_stream(n.notification).await;
-                None
-            }
-            other => {
-                tracing::debug!(?other, "a message on a call's stream for no request");
-                None
-            }
-        }
-    }
-
-    /// Answers the upstream's request `id` in its own task (it may wait for the caller
-    /// while the stream goes on), unless `ct` is cancelled first.
-    fn answer(&self, id: RequestId, request: rmcp::model::ServerRequest, ct: CancellationToken) {
-        let handler = self.link.handler.clone();
-        let poster = self.direct.poster.clone();
-        let target = self.target.clone();
-        let mut ctx = RequestContext::new(id.clone(), self.link.peer.clone());
-        ctx.ct = ct.clone();
-        ctx.extensions
-            .insert(InboundStreamOrigin::OutboundRequest(self.id.clone()));
-        tokio::spawn(async move {
-            let handled = Service::<RoleClient>::handle_request(&handler, request, ctx);
-            let message = tokio::select! {
-                result = handled => match result {
-                    Ok(result) => ClientJsonRpcMessage::response(result, id),
-                    Err(error) => ClientJsonRpcMessage::error(error, Some(id)),
-                },
-                _ = ct.cancelled() => return,
-            };
-            if let Err(e) = poster.post(message, &target).await {
-                tracing::debug!("the answer to an upstream's request was not delivered: {e}");
-            }
-        });
-    }
 }
