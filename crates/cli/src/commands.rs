@@ -162,6 +162,10 @@ async fn serve(
     let options = HttpOptions::default()
         .with_shutdown(shutdown.clone())
         .with_in_flight(in_flight.clone())
+        .with_park_sessions_after(match g.limits().session_park_secs {
+            0 => None,
+            secs => Some(std::time::Duration::from_secs(secs as u64)),
+        })
         .with_token(g.token.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
         .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default())

@@ -2,6 +2,7 @@
 
 /// Many small allocations per call cross tokio's worker threads; glibc malloc serialised
 /// them on its arena locks, mimalloc doubled an idle session's memory (BENCHMARKS.md, issue 13).
+/// jemalloc's background threads (on by default here) give freed pages back while idle.
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

@@ -12,18 +12,6 @@ use switchboard_testkit as kit;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
-/// A raw Streamable HTTP session: initialize, then initialized.
-async fn open(url: &str) -> String {
-    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}});
-    let (session, _) = kit::post_mcp(url, None, None, &init).await;
-    let session = session.expect("a session id");
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    kit::post_mcp(url, None, Some(&session), &done).await;
-    session
-}
-
 /// POSTs one message in `session` with extra headers; the answer's content type and response.
 async fn post(
     url: &str,
@@ -76,7 +64,7 @@ async fn plain_answers_are_json_and_chatty_ones_a_stream() {
     let (dir, path, _http) = kit::relay_config(json!({})).await;
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 2).await;
     let url = gateway.url.as_str();
-    let session = open(url).await;
+    let session = kit::open_session(url).await;
 
     for (id, tool) in [(1, "relay__pid"), (2, "relayh__pid")] {
         let (kind, response) = post(url, &session, &call(id, tool, json!({})), &[]).await;
@@ -139,7 +127,7 @@ async fn a_client_cancel_reaches_the_upstream() {
     let args = ["--dev", "--threads", "1"];
     let gateway = kit::Gateway::start(Path::new(BIN), &args, dir.path(), &path, 1).await;
     let url = gateway.url.as_str();
-    let session = open(url).await;
+    let session = kit::open_session(url).await;
 
     // The fixture says it started (progress), so the call is a stream; the cancel follows.
     let (kind, response) = post(url, &session, &call(7, "fx__hang", json!({})), &[]).await;
@@ -193,7 +181,7 @@ async fn a_silent_long_call_is_streamed_and_a_closed_session_is_gone() {
     let (dir, path) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(120_000)}));
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
     let url = gateway.url.as_str();
-    let session = open(url).await;
+    let session = kit::open_session(url).await;
 
     // No progress asked for, so nothing comes before the result; it takes longer than the
     // fast path waits before it sends headers, so the answer is a stream all the same.

@@ -83,6 +83,7 @@ impl GatewaySettings {
                 "max_schema_bytes" => limits.max_schema_bytes = *value,
                 "max_concurrent_calls" => limits.max_concurrent_calls = *value,
                 "max_queued_calls" => limits.max_queued_calls = *value,
+                "session_park_secs" => limits.session_park_secs = *value,
                 _ => {}
             }
         }

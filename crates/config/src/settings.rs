@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 /// The top-level tables this module reads.
 pub const SECTIONS: [&str; 6] = ["gateway", "egress", "limits", "stdio", "oauth", "policy"];
 
-const LIMIT_KEYS: [&str; 7] = [
+const LIMIT_KEYS: [&str; 8] = [
     "max_message_bytes",
     "max_result_bytes",
     "max_tools_per_server",
@@ -17,6 +17,7 @@ const LIMIT_KEYS: [&str; 7] = [
     "max_schema_bytes",
     "max_concurrent_calls",
     "max_queued_calls",
+    "session_park_secs",
 ];
 
 struct Reader<'a, 'c> {

@@ -19,6 +19,9 @@ pub struct Limits {
     /// Calls waiting for a slot on one server; beyond that a call fails at once as
     /// `rate_limited` instead of queueing without bound.
     pub max_queued_calls: usize,
+    /// Seconds a downstream session with nothing open stays in memory before it is parked
+    /// in the store (restored on its next request); 0 never parks one.
+    pub session_park_secs: usize,
 }
 
 impl Default for Limits {
@@ -31,6 +34,7 @@ impl Default for Limits {
             max_schema_bytes: 64 * 1024,
             max_concurrent_calls: 32,
             max_queued_calls: 256,
+            session_park_secs: 60,
         }
     }
 }

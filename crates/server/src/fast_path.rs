@@ -15,7 +15,7 @@
 
 mod reply;
 
-use crate::live_sessions::LiveSession;
+use crate::live_sessions::{InUse, LiveSession, STATEFUL_IDLE_LIMIT};
 use crate::ordered_sessions::OrderedSessions;
 use axum::body::Body;
 use axum::extract::Request;
@@ -68,7 +68,14 @@ pub enum Answered {
 }
 
 impl FastPath {
-    pub fn new(sessions: Arc<OrderedSessions>, config: &StreamableHttpServerConfig) -> Self {
+    /// The fast path of one endpoint; its idle sessions are parked after `park_after` (when
+    /// there is a session store to restore them from; without one, not before
+    /// [`STATEFUL_IDLE_LIMIT`], and the client then starts a new session).
+    pub fn new(
+        sessions: Arc<OrderedSessions>,
+        config: &StreamableHttpServerConfig,
+        park_after: Option<Duration>,
+    ) -> Self {
         // Entries with a port are matched by rmcp alone.
         let hosts = (!config.allowed_hosts.is_empty()).then(|| {
             config
@@ -79,6 +86,14 @@ impl FastPath {
                 .collect()
         });
         sessions.live().end_with(config.cancellation_token.clone());
+        // `None`: never parked for idleness; the sweep still ends unfinished handshakes.
+        let after = park_after.unwrap_or(Duration::MAX);
+        let after = match config.session_store {
+            Some(_) => after,
+            None => after.max(STATEFUL_IDLE_LIMIT),
+        };
+        let shutdown = config.cancellation_token.clone();
+        crate::parking::spawn(sessions.clone(), after, shutdown);
         Self {
             sessions,
             hosts,
@@ -93,7 +108,7 @@ impl FastPath {
         let Some(session) = self.plain_post(request.headers(), request.method()) else {
             return Answered::Elsewhere(request);
         };
-        let Some(live) = self.sessions.live().get(&session) else {
+        let Some((live, in_use)) = self.sessions.live().checkout(&session) else {
             return Answered::Elsewhere(request);
         };
         let modern = live
@@ -125,13 +140,10 @@ impl FastPath {
         else {
             return back(parts, bytes);
         };
-        if live.keep_alive_due() {
-            self.sessions.keep_alive(&session).await;
-        }
         if let ClientRequest::ListToolsRequest(_) = request {
             return Answered::Here(list_tools(&live, &id, request, parts).await);
         }
-        Answered::Here(self.run(session, live, id, request, parts).await)
+        Answered::Here(self.run(session, (live, in_use), id, request, parts).await)
     }
 
     /// The session id of a POST whose headers need no check beyond what is done here.
@@ -190,7 +202,7 @@ impl FastPath {
     async fn run(
         &self,
         session: SessionId,
-        live: Arc<LiveSession>,
+        (live, in_use): (Arc<LiveSession>, InUse),
         id: RequestId,
         mut request: ClientRequest,
         parts: Parts,
@@ -202,15 +214,13 @@ impl FastPath {
         let call = ctx.ct.clone();
         let (mut queued, registered) =
             self.sessions
-                .open_call_queue(session.clone(), id.clone(), call.clone());
+                .open_call_queue(session, id.clone(), call.clone());
         let (answered, mut answer) = oneshot::channel::<reply::Answer>();
-        let sessions = self.sessions.clone();
         tokio::spawn(async move {
+            // Held until the call ends: the session is not parked under it.
+            let _in_use = in_use;
             let gateway = live.gateway.clone();
-            let handled = std::pin::pin!(rmcp::Service::<RoleServer>::handle_request(
-                &gateway, request, ctx
-            ));
-            let result = keep_session_alive(handled, &sessions, &session, &live).await;
+            let result = rmcp::Service::<RoleServer>::handle_request(&gateway, request, ctx).await;
             // Cancelled by the client, not by the session's end: nothing is answered.
             let by_client = call.is_cancelled() && !live.closed.is_cancelled();
             let _ = answered.send((!by_client).then_some(result));
@@ -230,29 +240,6 @@ impl FastPath {
             shutdown: self.shutdown.clone(),
             keep_alive: self.keep_alive,
         })
-    }
-}
-
-/// Runs `call`, telling rmcp's session worker the session is in use while it runs (the
-/// worker never sees a fast-path call, and closes sessions it thinks idle).
-async fn keep_session_alive<T>(
-    // Pinned by the caller, so the call's (large) future is not held twice.
-    mut call: std::pin::Pin<&mut impl Future<Output = T>>,
-    sessions: &OrderedSessions,
-    session: &SessionId,
-    live: &LiveSession,
-) -> T {
-    let every = crate::live_sessions::KEEP_ALIVE_EVERY;
-    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
-    loop {
-        tokio::select! {
-            done = &mut call => return done,
-            _ = ticks.tick() => {
-                if live.keep_alive_due() {
-                    sessions.keep_alive(session).await;
-                }
-            }
-        }
     }
 }
 

@@ -4,12 +4,14 @@
 
 use crate::relay::relay_while;
 
+mod callers;
 mod feeds;
 mod replies;
 mod rounds;
 mod view;
 mod watches;
 mod wire;
+pub use callers::{AgentScope, CallerToken, OrgCaller};
 use replies::{agents_get_actions_only, error_data, failed_result, new_instance, visible_items};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
@@ -50,27 +52,6 @@ pub struct Gateway {
     /// Where this session registers itself once initialized, so the endpoint's fast path
     /// can answer its calls (Streamable HTTP only).
     live: Option<std::sync::Arc<crate::live_sessions::LiveSessions>>,
-}
-
-/// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
-/// shows and calls only the agent's enabled actions.
-#[derive(Clone, Debug)]
-pub struct AgentScope {
-    pub org_id: String,
-    pub agent_id: String,
-}
-
-/// The API token behind one HTTP request, put in its extensions so every call is audited
-/// under the token that made it.
-#[derive(Debug, Clone)]
-pub struct CallerToken(pub String);
-
-/// The org whose API token authorised a `/mcp` request (put in its extensions by the
-/// endpoint's token check).
-#[derive(Debug, Clone)]
-pub struct OrgCaller {
-    pub org_id: String,
-    pub token_id: String,
 }
 
 /// Where a caller's `_meta` names its conversation (information-flow taint is kept per
@@ -117,6 +98,12 @@ impl Gateway {
     ) -> Self {
         self.live = Some(live);
         self
+    }
+
+    /// Whether this session holds state that parking it would lose: a log level it asked
+    /// for, resource subscriptions, or processes of its own.
+    pub(crate) fn holds_session_state(&self) -> bool {
+        self.min_log() != 0 || !self.watches.is_empty() || !self.processes.is_empty()
     }
 
     fn min_log(&self) -> u8 {

@@ -11,6 +11,7 @@ use axum::serve::ListenerExt;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use switchboard_core::ServerStatus;
 use switchboard_registry::Registry;
 use tokio_util::sync::CancellationToken;
@@ -19,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 const LOOPBACK_ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
 
 /// How the HTTP listener behaves.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 #[non_exhaustive]
 pub struct HttpOptions {
     /// Extra `Host` values to accept besides loopback names (e.g. the public host name).
@@ -35,6 +36,23 @@ pub struct HttpOptions {
     pub api: Option<crate::api::ApiState>,
     /// Counts answers being written, for a graceful shutdown.
     pub in_flight: crate::InFlight,
+    /// How long a session with nothing open stays in memory before it is parked in the
+    /// session store; `None` never parks one.
+    pub park_sessions_after: Option<Duration>,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            token: None,
+            shutdown: CancellationToken::new(),
+            api: None,
+            in_flight: Default::default(),
+            park_sessions_after: Some(crate::parking::DEFAULT_PARK_AFTER),
+        }
+    }
 }
 
 impl std::fmt::Debug for HttpOptions {
@@ -66,6 +84,10 @@ impl HttpOptions {
     }
     pub fn with_in_flight(mut self, in_flight: crate::InFlight) -> Self {
         self.in_flight = in_flight;
+        self
+    }
+    pub fn with_park_sessions_after(mut self, after: Option<Duration>) -> Self {
+        self.park_sessions_after = after;
         self
     }
     pub fn with_token(mut self, token: Option<String>) -> Self {
@@ -100,7 +122,8 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let factory_registry = registry.clone();
     let factory_api = options.api.clone();
     let sessions = Arc::new(OrderedSessions::default());
-    let fast = Arc::new(FastPath::new(sessions.clone(), &config));
+    let park = options.park_sessions_after;
+    let fast = Arc::new(FastPath::new(sessions.clone(), &config, park));
     let live = sessions.live().clone();
     let mcp = StreamableHttpService::new(
         move || {
@@ -131,7 +154,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let api = options
         .api
         .clone()
-        .map(|api| crate::api::router(api.with_mcp_config(mcp_config(options))))
+        .map(|api| crate::api::router(api.with_mcp_config(mcp_config(options), park)))
         .unwrap_or_default();
     let callback = crate::oauth_callback::router(registry.clone(), options.api.clone());
     Router::new()

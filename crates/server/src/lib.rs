@@ -11,6 +11,7 @@ mod in_flight;
 mod live_sessions;
 mod oauth_callback;
 mod ordered_sessions;
+pub mod parking;
 mod relay;
 mod resume;
 mod sessions;

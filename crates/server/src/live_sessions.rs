@@ -1,17 +1,22 @@
 //! The Streamable HTTP sessions live on this replica, with what the fast path needs to answer
-//! their calls itself: each session's gateway and its peer.
+//! their calls itself (each session's gateway and its peer) and what parking needs to know
+//! (whether anything of the session is open, and since when it has been idle).
 
 use crate::Gateway;
 use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
-/// How often a session used only through the fast path tells rmcp's worker it is in use.
-pub const KEEP_ALIVE_EVERY: Duration = Duration::from_secs(60);
+/// How long a session may take from its creation to `notifications/initialized`.
+pub const HANDSHAKE_LIMIT: Duration = Duration::from_secs(60);
+
+/// How long a session that holds state of its own (a log level, subscriptions, its own
+/// processes) stays idle in memory before it is parked anyway, losing that state.
+pub const STATEFUL_IDLE_LIMIT: Duration = Duration::from_secs(300);
 
 /// One live session: its gateway (with the session's own state) and the peer that reaches
 /// its client.
@@ -20,46 +25,114 @@ pub struct LiveSession {
     pub peer: Peer<RoleServer>,
     /// Cancelled when the session ends, with every fast-path call still running in it.
     pub closed: CancellationToken,
-    /// When rmcp's worker last heard of this session from the fast path (seconds since
-    /// [`epoch`]).
-    touched: AtomicU64,
+    usage: Arc<Usage>,
 }
 
-impl LiveSession {
-    /// True at most once per [`KEEP_ALIVE_EVERY`]: time to tell rmcp's worker.
-    pub fn keep_alive_due(&self) -> bool {
-        let now = epoch().elapsed().as_secs();
-        let touched = self.touched.load(Ordering::Relaxed);
-        now.saturating_sub(touched) >= KEEP_ALIVE_EVERY.as_secs()
-            && self
-                .touched
-                .compare_exchange(touched, now, Ordering::Relaxed, Ordering::Relaxed)
-                .is_ok()
+/// What of a session is open, and since when it has been idle: counted from the session's
+/// creation on, before its gateway registers it as live.
+struct Usage {
+    /// Requests, streams and calls of this session open now.
+    open: AtomicU32,
+    /// When the last of them ended (seconds since [`now`]'s epoch).
+    last_used: AtomicU64,
+}
+
+impl Usage {
+    fn new() -> Arc<Self> {
+        Arc::new(Self {
+            open: AtomicU32::new(0),
+            last_used: AtomicU64::new(now()),
+        })
+    }
+
+    fn touch(&self) {
+        self.last_used.store(now(), Ordering::Release);
+    }
+
+    /// How long the session has been idle, or `None` while something of it is open.
+    fn idle_for(&self) -> Option<Duration> {
+        if self.open.load(Ordering::Acquire) > 0 {
+            return None;
+        }
+        let last = self.last_used.load(Ordering::Acquire);
+        Some(Duration::from_secs(now().saturating_sub(last)))
+    }
+
+    /// Counted open until the returned guard is dropped (call under the sessions' lock).
+    fn open(self: &Arc<Self>) -> InUse {
+        self.open.fetch_add(1, Ordering::AcqRel);
+        InUse(self.clone())
     }
 }
 
-/// The process's reference instant for [`LiveSession::keep_alive_due`].
-fn epoch() -> Instant {
+/// One incarnation of a session, from its creation or restore to the end of its service.
+pub struct Ticket(Arc<Usage>);
+
+/// A session in use by one request, stream or call: it is not parked while this lives.
+pub struct InUse(Arc<Usage>);
+
+impl Drop for InUse {
+    fn drop(&mut self) {
+        // Stamped before the count falls, so a sweep that sees it idle sees the new time.
+        self.0.touch();
+        self.0.open.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Seconds since the process's reference instant.
+fn now() -> u64 {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
-    *EPOCH.get_or_init(Instant::now)
+    EPOCH.get_or_init(Instant::now).elapsed().as_secs()
+}
+
+#[derive(Default)]
+struct Sessions {
+    live: HashMap<SessionId, Arc<LiveSession>>,
+    /// Every session's usage, live or still handshaking.
+    usage: HashMap<SessionId, Arc<Usage>>,
+    /// Sessions created and not yet initialized, with when they were created.
+    handshaking: HashMap<SessionId, Instant>,
 }
 
 /// The live sessions of one endpoint, by session id.
 #[derive(Default)]
 pub struct LiveSessions {
-    sessions: Mutex<HashMap<SessionId, Arc<LiveSession>>>,
+    sessions: Mutex<Sessions>,
     /// The endpoint's shutdown: every session's `closed` is its child.
     shutdown: OnceLock<CancellationToken>,
 }
 
 impl LiveSessions {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Arc<LiveSession>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Sessions> {
         self.sessions.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Sessions end (and their fast-path calls are cancelled) when `shutdown` is cancelled.
     pub fn end_with(&self, shutdown: CancellationToken) {
         let _ = self.shutdown.set(shutdown);
+    }
+
+    /// Notes a session created (or restored) and waiting for its handshake; the ticket ends
+    /// this incarnation of it (see [`LiveSessions::end`]).
+    pub fn begin(&self, id: SessionId) -> Ticket {
+        let usage = Usage::new();
+        let mut sessions = self.lock();
+        sessions.usage.insert(id.clone(), usage.clone());
+        sessions.handshaking.insert(id, Instant::now());
+        Ticket(usage)
+    }
+
+    /// Forgets a session whose service ended, unless it was restored since (a parked
+    /// session's old service can end after its next request restored it).
+    pub fn end(&self, id: &SessionId, ticket: &Ticket) {
+        let current = self
+            .lock()
+            .usage
+            .get(id)
+            .is_some_and(|usage| Arc::ptr_eq(usage, &ticket.0));
+        if current {
+            self.remove(id);
+        }
     }
 
     /// Registers an initialized session (its gateway calls this); a second `initialized`
@@ -69,43 +142,118 @@ impl LiveSessions {
             Some(shutdown) => shutdown.child_token(),
             None => CancellationToken::new(),
         };
+        let mut sessions = self.lock();
+        let usage = sessions.usage.entry(id.clone()).or_insert_with(Usage::new);
         let session = Arc::new(LiveSession {
             gateway,
             peer,
             closed,
-            touched: AtomicU64::new(epoch().elapsed().as_secs()),
+            usage: usage.clone(),
         });
         {
-            let mut sessions = self.lock();
+            sessions.handshaking.remove(&id);
             if sessions
+                .live
                 .get(&id)
                 .is_some_and(|s| !s.peer.is_transport_closed())
             {
                 return;
             }
-            sessions.insert(id.clone(), session.clone());
+            sessions.live.insert(id.clone(), session.clone());
         }
+        drop(sessions);
         // The session may have ended before it registered: its transport is gone already.
         if session.peer.is_transport_closed() {
             self.remove(&id);
         }
     }
 
-    /// The live session by that id; a session whose transport closed is forgotten.
-    pub fn get(&self, id: &str) -> Option<Arc<LiveSession>> {
-        let session = self.lock().get(id).cloned()?;
+    /// The live session by that id, marked in use until the guard is dropped; a session
+    /// whose transport closed is forgotten.
+    pub fn checkout(&self, id: &str) -> Option<(Arc<LiveSession>, InUse)> {
+        let (session, in_use) = {
+            let sessions = self.lock();
+            let session = sessions.live.get(id)?;
+            // Counted under the lock, so a sweep never parks a session being checked out.
+            (session.clone(), session.usage.open())
+        };
         if session.peer.is_transport_closed() {
+            drop(in_use);
             self.remove(&SessionId::from(id));
             return None;
         }
-        Some(session)
+        Some((session, in_use))
+    }
+
+    /// Marks a session (live or still handshaking) in use until the guard is dropped.
+    pub fn in_use(&self, id: &str) -> Option<InUse> {
+        self.lock().usage.get(id).map(|usage| usage.open())
+    }
+
+    /// Marks a session used now.
+    pub fn touch(&self, id: &str) {
+        if let Some(usage) = self.lock().usage.get(id) {
+            usage.touch();
+        }
     }
 
     /// Forgets a session whose service ended, cancelling its fast-path calls.
     pub fn remove(&self, id: &SessionId) {
-        let removed = self.lock().remove(id);
+        let removed = {
+            let mut sessions = self.lock();
+            sessions.handshaking.remove(id);
+            sessions.usage.remove(id);
+            sessions.live.remove(id)
+        };
         if let Some(session) = removed {
             session.closed.cancel();
         }
+    }
+
+    /// Takes out the sessions to park: idle with nothing open for `after` (or for
+    /// [`STATEFUL_IDLE_LIMIT`] when they hold state of their own), and those whose handshake
+    /// has not finished within [`HANDSHAKE_LIMIT`].
+    pub fn take_idle(&self, after: Duration) -> Vec<SessionId> {
+        let mut guard = self.lock();
+        let sessions = &mut *guard;
+        let stateful_after = after.max(STATEFUL_IDLE_LIMIT);
+        let mut parked: Vec<SessionId> = Vec::new();
+        sessions.live.retain(|id, session| {
+            let Some(idle) = session.usage.idle_for() else {
+                return true;
+            };
+            let limit = match session.gateway.holds_session_state() {
+                true => stateful_after,
+                false => after,
+            };
+            if idle < limit {
+                return true;
+            }
+            session.closed.cancel();
+            parked.push(id.clone());
+            false
+        });
+        let usage = &sessions.usage;
+        sessions.handshaking.retain(|id, since| {
+            let busy = usage.get(id).is_some_and(|u| u.idle_for().is_none());
+            let keep = busy || since.elapsed() < HANDSHAKE_LIMIT;
+            if !keep {
+                parked.push(id.clone());
+            }
+            keep
+        });
+        for id in &parked {
+            sessions.usage.remove(id);
+        }
+        parked
+    }
+
+    /// How many sessions are live in memory now.
+    pub fn len(&self) -> usize {
+        self.lock().live.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }

@@ -11,13 +11,12 @@
 //! A side notification carries no SSE event id: a client that resumes the stream with
 //! `Last-Event-ID` gets the stream's own events again, not these (they are not stored).
 
-use crate::live_sessions::LiveSessions;
+use crate::live_sessions::{LiveSessions, Ticket};
 use futures::future::{BoxFuture, Either};
 use futures::{FutureExt, Stream, StreamExt};
 use rmcp::RoleServer;
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, CustomNotification, GetExtensions, RequestId,
-    ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ClientNotification, GetExtensions, RequestId, ServerJsonRpcMessage,
 };
 use rmcp::service::{OriginatingRequestId, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -111,7 +110,6 @@ impl Drop for Registered {
 }
 
 /// [`LocalSessionManager`] with tagged notifications on their request's own stream.
-#[derive(Default)]
 pub struct OrderedSessions {
     inner: LocalSessionManager,
     queues: Arc<SideQueues>,
@@ -119,6 +117,22 @@ pub struct OrderedSessions {
     /// Cancels that arrived before their request: a client's POSTs travel on separate
     /// connections, so a cancel can overtake the call it cancels.
     early_cancels: Mutex<std::collections::VecDeque<(Key, std::time::Instant)>>,
+}
+
+impl Default for OrderedSessions {
+    fn default() -> Self {
+        let mut inner = LocalSessionManager::default();
+        // Idle sessions are parked by [`crate::parking`], which knows about fast-path calls
+        // (rmcp's worker never sees them) and removes a session from rmcp's map; rmcp's own
+        // keep-alive would leave a dead handle there, answered with 500 instead of a restore.
+        inner.session_config.keep_alive = None;
+        Self {
+            inner,
+            queues: Default::default(),
+            live: Default::default(),
+            early_cancels: Default::default(),
+        }
+    }
 }
 
 /// How many early cancels are remembered, and for how long.
@@ -131,12 +145,13 @@ pub struct OrderedTransport {
     session: SessionId,
     queues: Arc<SideQueues>,
     live: Arc<LiveSessions>,
+    ticket: Ticket,
 }
 
 impl Drop for OrderedTransport {
     /// The session's service ended: it is no longer live for the fast path.
     fn drop(&mut self) {
-        self.live.remove(&self.session);
+        self.live.end(&self.session, &self.ticket);
     }
 }
 
@@ -177,8 +192,10 @@ impl Transport<RoleServer> for OrderedTransport {
 }
 
 impl OrderedSessions {
+    /// A created or restored session's transport; the session now waits for its handshake.
     fn wrap(&self, session: SessionId, inner: SessionTransport) -> OrderedTransport {
         OrderedTransport {
+            ticket: self.live.begin(session.clone()),
             inner,
             session,
             queues: self.queues.clone(),
@@ -235,23 +252,15 @@ impl OrderedSessions {
         }
     }
 
-    /// Tells rmcp's session worker the session is in use: calls on the fast path never reach
-    /// it, and it closes a session idle for its keep-alive (5 minutes by default).
-    pub async fn keep_alive(&self, id: &SessionId) {
-        let touch = ClientNotification::CustomNotification(CustomNotification::new(
-            KEEP_ALIVE_METHOD,
-            None,
-        ));
-        let message = ClientJsonRpcMessage::notification(touch);
-        if let Err(e) = self.inner.accept_message(id, message).await {
-            tracing::debug!(session = %id, "keeping the session alive: {e}");
+    /// Parks a session: it leaves memory, and its next request restores it from the
+    /// session store (rmcp replays its `initialize`).
+    pub async fn park(&self, id: &SessionId) {
+        self.live.remove(id);
+        if let Err(e) = self.inner.close_session(id).await {
+            tracing::debug!(session = %id, "parking the session: {e}");
         }
     }
 }
-
-/// The notification the fast path sends rmcp's session worker to keep a session alive; the
-/// gateway ignores it.
-pub const KEEP_ALIVE_METHOD: &str = "notifications/switchboard/keep_alive";
 
 impl SessionManager for OrderedSessions {
     type Error = LocalSessionManagerError;
@@ -291,12 +300,13 @@ impl SessionManager for OrderedSessions {
         };
         // Registered before the request reaches the session, so nothing it sends is missed.
         let side = request.map(|request| self.queues.open((id.clone(), request), false, None));
+        let in_use = self.live.in_use(id);
         let mut inner = Box::pin(self.inner.create_stream(id, message).await?);
         let Some((mut queued, registered)) = side else {
             return Ok(inner.left_stream());
         };
         let stream = futures::stream::poll_fn(move |cx| {
-            let _keep = &registered;
+            let _keep = (&registered, &in_use);
             // What was queued went out before the inner session's next message was sent.
             if let Poll::Ready(Some(message)) = queued.poll_recv(cx) {
                 let mut event = ServerSseMessage::default();
@@ -320,6 +330,7 @@ impl SessionManager for OrderedSessions {
         {
             self.cancel_call(id, request);
         }
+        self.live.touch(id);
         self.inner.accept_message(id, message).await
     }
 
@@ -327,7 +338,11 @@ impl SessionManager for OrderedSessions {
         &self,
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.create_standalone_stream(id).await
+        let in_use = self.live.in_use(id);
+        let stream = self.inner.create_standalone_stream(id).await?;
+        Ok(stream.inspect(move |_| {
+            let _keep = &in_use;
+        }))
     }
 
     async fn resume(
@@ -335,7 +350,11 @@ impl SessionManager for OrderedSessions {
         id: &SessionId,
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
-        self.inner.resume(id, last_event_id).await
+        let in_use = self.live.in_use(id);
+        let stream = self.inner.resume(id, last_event_id).await?;
+        Ok(stream.inspect(move |_| {
+            let _keep = &in_use;
+        }))
     }
 
     async fn restore_session(

@@ -97,6 +97,18 @@ pub async fn post_mcp(
     (session, text)
 }
 
+/// A raw Streamable HTTP session on `url` (initialize, then initialized); its id.
+pub async fn open_session(url: &str) -> String {
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let (session, _) = post_mcp(url, None, None, &init).await;
+    let session = session.expect("a session id");
+    let done = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post_mcp(url, None, Some(&session), &done).await;
+    session
+}
+
 /// The relay fixture (tests/fixtures/relay_server.py) as a stdio server entry.
 pub fn relay_entry() -> serde_json::Value {
     serde_json::json!({"command": python(), "args": [relay_server(), "stdio"]})

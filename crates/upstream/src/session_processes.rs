@@ -54,6 +54,11 @@ impl SessionProcesses {
         Ok(conn)
     }
 
+    /// Whether this session has started no process of its own.
+    pub fn is_empty(&self) -> bool {
+        self.0.slots().is_empty()
+    }
+
     /// Tells this session's processes that its roots changed (a `roots/list` they send
     /// during one of the session's calls is answered by its caller). A process still
     /// starting asks for them anyway.

@@ -6,7 +6,8 @@
 //! `mcp-proxy` at `BENCH_MCP_PROXY=/path/to/mcp-proxy` and supergateway (npm) at
 //! `BENCH_SUPERGATEWAY=/path/to/supergateway` (both with a stdio upstream) when given,
 //! alternating targets each round; prints p50 latency, calls/s and the CPU time per call of
-//! the gateway (the proxy process alone, not its upstream) and of this generator, from /proc.
+//! the gateway (the proxy process alone, not its upstream; for the direct target, the echo
+//! server's own) and of this generator, from /proc.
 //!
 //! Run: `scripts/bench_lean.sh` (builds, installs the peer, runs), or build
 //! `-p switchboard -p switchboard-testkit -p switchboard-bench` in release and run
@@ -208,11 +209,13 @@ async fn main() -> anyhow::Result<()> {
         serde_json::to_vec(&json!({"mcpServers": {"echo": {"command": echo, "lazy": false}}}))?,
     )?;
     let switchboard = bin.join("switchboard");
+    // Direct, the "server CPU" is the echo server's own: what one rmcp Streamable HTTP server
+    // spends per call, for scale.
     let mut targets = vec![Target {
         name: "direct".into(),
         url: upstream.url.clone(),
         tool: "echo",
-        pid: None,
+        pid: Some(upstream.pid),
         _process: None,
     }];
     let this = gateway(&switchboard, &config, &dir.path().join("this")).await?;
@@ -276,7 +279,7 @@ async fn main() -> anyhow::Result<()> {
         println!("\n{mode} ({n_calls} calls per caller)");
         println!(
             "{:<60} {:>9} {:>10} {:>9} {:>14} {:>14}",
-            "target", "p50 µs", "calls/s", "× direct", "gateway CPU", "generator CPU"
+            "target", "p50 µs", "calls/s", "× direct", "server CPU", "generator CPU"
         );
         let direct_rate = procs::median(rows[0].iter().map(|r| r.per_second).collect());
         let direct_p50 = procs::median(rows[0].iter().map(|r| r.p50.as_micros() as f64).collect());

@@ -81,7 +81,11 @@ impl ApiState {
                     format!("agent/{org_id}/{agent}"),
                 )));
                 let sessions = Arc::new(OrderedSessions::default());
-                let fast = Arc::new(FastPath::new(sessions.clone(), &config));
+                let fast = Arc::new(FastPath::new(
+                    sessions.clone(),
+                    &config,
+                    self.park_sessions_after,
+                ));
                 let live = sessions.live().clone();
                 let service = StreamableHttpService::new(
                     move || {

@@ -37,6 +37,8 @@ pub struct ApiState {
     pub replica: Arc<str>,
     /// Streamable HTTP settings for the agent endpoints (hosts, origins, shutdown).
     pub(crate) mcp_config: StreamableHttpServerConfig,
+    /// When the agent endpoints park an idle session (see [`crate::parking`]).
+    pub(crate) park_sessions_after: Option<std::time::Duration>,
     /// The policy pipeline every registry's calls pass.
     pub pipeline: switchboard_policy::Pipeline,
 }
@@ -129,6 +131,7 @@ impl ApiState {
             agent_endpoints: Default::default(),
             replica: switchboard_store::new_id("replica").into(),
             mcp_config: StreamableHttpServerConfig::default(),
+            park_sessions_after: Some(crate::parking::DEFAULT_PARK_AFTER),
         }
     }
 
@@ -146,9 +149,15 @@ impl ApiState {
         }
     }
 
-    /// The Streamable HTTP settings the agent endpoints use (set by [`crate::router`]).
-    pub fn with_mcp_config(mut self, config: StreamableHttpServerConfig) -> Self {
+    /// The Streamable HTTP settings the agent endpoints use, and when they park an idle
+    /// session (set by [`crate::router`]).
+    pub fn with_mcp_config(
+        mut self,
+        config: StreamableHttpServerConfig,
+        park_sessions_after: Option<std::time::Duration>,
+    ) -> Self {
         self.mcp_config = config;
+        self.park_sessions_after = park_sessions_after;
         self
     }
 

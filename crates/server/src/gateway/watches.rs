@@ -48,6 +48,11 @@ fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
 }
 
 impl SessionWatches {
+    /// Whether the session watches nothing.
+    pub fn is_empty(&self) -> bool {
+        lock(&self.state).by_uri.is_empty()
+    }
+
     /// Subscribes this session to `uri` (again: nothing changes) and starts delivering its
     /// updates to `peer`.
     pub async fn subscribe(

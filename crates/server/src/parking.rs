@@ -1,0 +1,32 @@
+//! Idle downstream sessions leave memory: a session with nothing open for a while is parked
+//! (its rmcp worker, service and gateway are dropped) and lives on only as its row in the
+//! session store, from which rmcp restores it on its next request.
+
+use crate::ordered_sessions::OrderedSessions;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// How long a session with nothing open stays in memory by default (`[limits]
+/// session_park_secs`). A minute keeps rmcp's cache of finished request streams (kept a
+/// minute too) for a client that resumes one.
+pub const DEFAULT_PARK_AFTER: Duration = Duration::from_secs(60);
+
+/// Parks the idle sessions of one endpoint until `shutdown`, looking every few seconds.
+pub fn spawn(sessions: Arc<OrderedSessions>, after: Duration, shutdown: CancellationToken) {
+    let every = (after / 6).clamp(Duration::from_secs(1), Duration::from_secs(10));
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = shutdown.cancelled() => return,
+                _ = ticks.tick() => {}
+            }
+            for id in sessions.live().take_idle(after) {
+                sessions.park(&id).await;
+                tracing::debug!(session = %id, "parked an idle session");
+            }
+        }
+    });
+}
