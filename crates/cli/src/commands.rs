@@ -100,7 +100,7 @@ async fn serve(
     no_audit: bool,
     watch: bool,
 ) -> anyhow::Result<ExitCode> {
-    let config = setup::load_config(global)?;
+    let config = setup::load_serving_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
     let observer: Option<Arc<dyn CallObserver>> = if no_audit {
@@ -263,7 +263,7 @@ async fn wait_for_signal() {
 }
 
 async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
-    let config = setup::load_config(global)?;
+    let config = setup::load_serving_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
     let oauth = setup::oauth(global, &config, Some(&control), None)?;

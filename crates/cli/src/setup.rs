@@ -16,8 +16,10 @@ use switchboard_upstream::auth::{FileTokens, OAuthContext, TokenStore};
 const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
 
 pub fn init_logging(cli: &Cli) {
+    // rmcp logs each peer's whole `initialize` answer (instructions included) and every
+    // keep-alive at INFO: below the gateway's own one line per event, so at WARN by default.
     let default = match cli.command {
-        Command::Serve { .. } => "info",
+        Command::Serve { .. } => "info,rmcp=warn",
         _ => "warn",
     };
     let filter = cli
@@ -57,17 +59,41 @@ pub fn load_config(global: &Global) -> anyhow::Result<Config> {
     Ok(config)
 }
 
+/// Whether no file is given and none of the default files exists here.
+pub fn no_config_files(global: &Global) -> bool {
+    global.config.is_empty()
+        && !DEFAULT_FILES
+            .iter()
+            .any(|f| std::path::Path::new(f).exists())
+}
+
 /// The configuration, or an empty one when no file is given and none of the default files
 /// exists (commands that work without upstreams); a file that is given must load.
 pub fn load_config_if_any(global: &Global) -> anyhow::Result<Config> {
-    let none_here = global.config.is_empty()
-        && !DEFAULT_FILES
-            .iter()
-            .any(|f| std::path::Path::new(f).exists());
-    if none_here {
+    if no_config_files(global) {
         return Ok(Config::default());
     }
     load_config(global)
+}
+
+/// The files to watch for `serve --watch`: the ones in force, or, when there are none, the
+/// default files here (one created later is loaded).
+pub fn watched_paths(global: &Global) -> Vec<PathBuf> {
+    match no_config_files(global) {
+        true => DEFAULT_FILES.iter().map(PathBuf::from).collect(),
+        false => config_paths(global).unwrap_or_default(),
+    }
+}
+
+/// [`load_config_if_any`] for `serve` and `stdio`, saying in one line when there is no file.
+pub fn load_serving_config(global: &Global) -> anyhow::Result<Config> {
+    if no_config_files(global) {
+        tracing::info!(
+            "no config file given and none of {} here: starting with no config-file servers (add servers through the REST API, POST /api/integrations/mcp/servers, or pass -c FILE)",
+            DEFAULT_FILES.join(", ")
+        );
+    }
+    load_config_if_any(global)
 }
 
 pub fn naming(global: &Global, config: &Config) -> anyhow::Result<NamingTemplate> {

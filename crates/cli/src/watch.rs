@@ -23,7 +23,7 @@ pub fn spawn(
     pipeline: switchboard_policy::Pipeline,
     shutdown: CancellationToken,
 ) -> anyhow::Result<JoinHandle<()>> {
-    let files: HashSet<PathBuf> = setup::config_paths(&global)?
+    let files: HashSet<PathBuf> = setup::watched_paths(&global)
         .into_iter()
         .map(|p| std::path::absolute(&p).unwrap_or(p))
         .collect();
@@ -66,7 +66,7 @@ pub fn spawn(
 }
 
 async fn reload(global: &Global, registry: &Registry, pipeline: &switchboard_policy::Pipeline) {
-    let config = match setup::load_config(global) {
+    let config = match setup::load_config_if_any(global) {
         Ok(config) => config,
         Err(e) => {
             tracing::error!("config not reloaded; the running one stays: {e:#}");
