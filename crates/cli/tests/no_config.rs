@@ -91,12 +91,12 @@ async fn serve_in_an_empty_folder_starts_and_loads_an_mcp_json_created_later() {
         }
     };
     assert!(names.contains(&"relay__pid".to_string()), "{names:?}");
-    // At INFO the connection is one line of the gateway's, not rmcp's dump of the server's
-    // whole `initialize` answer.
+    // At INFO the connection is one line of the gateway's, with its counts, not rmcp's dump
+    // of the server's whole `initialize` answer.
     loop {
         let line = log.recv().await.expect("the gateway's log");
         assert!(!line.contains("Service initialized"), "{line}");
-        if line.contains("connected") && line.contains("server=relay") {
+        if line.contains("connected") && line.contains("server=relay") && line.contains("tools=") {
             break;
         }
     }

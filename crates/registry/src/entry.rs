@@ -241,6 +241,15 @@ impl ServerEntry {
         let mut state = self.state();
         match outcome {
             Ok((conn, snapshot)) => {
+                tracing::info!(
+                    server = %self.spec.name,
+                    protocol = conn.protocol_version(),
+                    upstream = conn.server_name().unwrap_or("?"),
+                    tools = snapshot.tools.len(),
+                    resources = snapshot.resources.len(),
+                    prompts = snapshot.prompts.len(),
+                    "connected"
+                );
                 let conn = Arc::new(conn);
                 crate::watch::renew(self, &conn);
                 state.connection = Some(conn);

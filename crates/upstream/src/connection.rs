@@ -181,7 +181,7 @@ impl Connection {
             .as_ref()
             .and_then(|i| i.server_info.as_ref())
             .map(|s| format!("{} {}", s.name, s.version));
-        tracing::info!(server = %spec.name, protocol = %protocol_version, upstream = ?server_name, "connected");
+        tracing::debug!(server = %spec.name, protocol = %protocol_version, upstream = ?server_name, "initialized");
         let conn = Self {
             server: spec.name.clone(),
             peer,
