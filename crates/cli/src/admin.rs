@@ -129,6 +129,7 @@ pub async fn keys_rotate(global: &Global) -> anyhow::Result<ExitCode> {
         control.store.update_server(&row).await?;
         resealed += 1;
     }
+    let inputs = crate::inputs::reseal(&control, &sealer).await?;
     let tokens = switchboard_server::SealedTokens {
         store: control.store.clone(),
         sealer: Arc::new(sealer),
@@ -137,7 +138,7 @@ pub async fn keys_rotate(global: &Global) -> anyhow::Result<ExitCode> {
     .await
     .map_err(anyhow::Error::msg)?;
     println!(
-        "new key {new_id}; re-sealed {resealed} credential(s) and {tokens} OAuth token record(s)"
+        "new key {new_id}; re-sealed {resealed} credential(s), {tokens} OAuth token record(s) and {inputs} input(s)"
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -122,6 +122,11 @@ pub enum Command {
         #[command(subcommand)]
         command: ConfigCommand,
     },
+    /// Values of VS Code `${input:ID}` placeholders, kept sealed in the store.
+    Input {
+        #[command(subcommand)]
+        command: InputCommand,
+    },
     /// The audit log.
     Audit {
         #[command(subcommand)]
@@ -299,4 +304,24 @@ pub enum ConfigCommand {
         #[arg(long)]
         json: bool,
     },
+    /// List the MCP config files of the hosts installed for this user (Claude Desktop,
+    /// Claude Code, Cursor, VS Code, Windsurf, Codex, Zed, Goose) and their servers.
+    Discover {
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum InputCommand {
+    /// Store a value for `${input:ID}`, sealed: typed hidden on a terminal, else read from
+    /// stdin. `SWITCHBOARD_INPUT_<ID>` in the environment overrides it.
+    Set { id: String },
+    /// The stored input ids (never their values).
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Forget a stored input.
+    Remove { id: String },
 }

@@ -12,7 +12,6 @@ use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::sync::Arc;
-use switchboard_config::Severity;
 use switchboard_core::{CallError, CallObserver, Caller, ErrorKind, ServerStatus};
 use switchboard_registry::CallOptions;
 use switchboard_server::api::{ApiState, JobOptions};
@@ -73,7 +72,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => call(global, &tool, args, end_user, json).await,
         Command::Config {
             command: ConfigCommand::Check { json },
-        } => config_check(global, json),
+        } => crate::config_cmds::check(global, json),
+        Command::Config {
+            command: ConfigCommand::Discover { json },
+        } => crate::config_cmds::discover(json),
+        Command::Input { command } => crate::inputs::run(global, command).await,
         Command::Audit {
             command: AuditCommand::Verify { json },
         } => admin::audit_verify(global, json).await,
@@ -431,62 +434,4 @@ fn report_error(error: &CallError, json: bool) {
     } else {
         eprintln!("error: {}: {}", error.kind, error.message);
     }
-}
-
-fn config_check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
-    let paths = setup::config_paths(global)?;
-    let (problems, servers) = match switchboard_config::load(&paths) {
-        Ok(config) => {
-            let mut problems = config.warnings.clone();
-            if let Err(policy) = crate::policy::operator_doc(&config) {
-                problems.extend(policy);
-            }
-            (problems, config.servers.len())
-        }
-        Err(problems) => (problems.0, 0),
-    };
-    let errors = problems
-        .iter()
-        .filter(|p| p.severity == Severity::Error)
-        .count();
-    if json {
-        let list: Vec<Value> = problems
-            .iter()
-            .map(|p| {
-                json!({
-                    "severity": if p.severity == Severity::Error { "error" } else { "warning" },
-                    "file": p.file, "line": p.line, "key": p.key,
-                    "message": p.message, "fix": p.fix,
-                })
-            })
-            .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(
-                &json!({"ok": errors == 0, "servers": servers, "problems": list})
-            )?
-        );
-    } else {
-        for p in &problems {
-            println!("{p}");
-        }
-        if errors == 0 {
-            println!(
-                "ok: {servers} server(s) in {} file(s){}",
-                paths.len(),
-                if problems.is_empty() {
-                    String::new()
-                } else {
-                    format!(", {} warning(s)", problems.len())
-                }
-            );
-        } else {
-            println!("{errors} error(s)");
-        }
-    }
-    Ok(if errors == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
 }

@@ -1,6 +1,7 @@
 //! Shared start-up: logging, config loading and building the registry from flags.
 
 use crate::args::{Cli, Command, Global};
+use crate::inputs::Ask;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -49,14 +50,43 @@ pub fn config_paths(global: &Global) -> anyhow::Result<Vec<PathBuf>> {
     }
 }
 
+/// The configuration of a one-off command: a VS Code input with no value is asked for on a
+/// terminal.
 pub fn load_config(global: &Global) -> anyhow::Result<Config> {
+    load_config_asking(global, Ask::OnTerminal)
+}
+
+fn load_config_asking(global: &Global, ask: Ask) -> anyhow::Result<Config> {
     let paths = config_paths(global)?;
-    let config = switchboard_config::load(&paths)
+    let config = load_files(global, &paths, ask)
         .map_err(|problems| anyhow::anyhow!("the configuration has problems:\n{problems}"))?;
     for warning in &config.warnings {
         tracing::warn!("{warning}");
     }
     Ok(config)
+}
+
+/// Loads `paths` with the environment plus the VS Code inputs it does not give (stored, or
+/// typed when `ask` allows); an input that cannot be read is a problem of its own.
+pub fn load_files(
+    global: &Global,
+    paths: &[PathBuf],
+    ask: Ask,
+) -> Result<Config, switchboard_config::Problems> {
+    let inputs = crate::inputs::values(global, paths, ask).map_err(|e| {
+        switchboard_config::Problems(vec![switchboard_config::Problem::error(
+            "",
+            None,
+            "",
+            format!("cannot read the stored inputs: {e:#}"),
+            "check --data / --database-url and the master key, or export SWITCHBOARD_INPUT_<ID>",
+        )])
+    })?;
+    switchboard_config::load_with_env(paths, &|name| {
+        std::env::var(name)
+            .ok()
+            .or_else(|| inputs.get(name).cloned())
+    })
 }
 
 /// Whether no file is given and none of the default files exists here.
@@ -73,7 +103,7 @@ pub fn load_config_if_any(global: &Global) -> anyhow::Result<Config> {
     if no_config_files(global) {
         return Ok(Config::default());
     }
-    load_config(global)
+    load_config_asking(global, Ask::Never)
 }
 
 /// The files to watch for `serve --watch`: the ones in force, or, when there are none, the

@@ -422,24 +422,33 @@ async fn the_policy_pipeline_through_mcp_with_the_python_client() {
         .unwrap();
     assert_eq!(refused.status(), 401, "an unknown org token is refused");
 
-    // Every call left an audit row, refusals with the stage that refused them.
-    let (status, rows) = rest(
-        "GET",
-        &format!("{base}/api/audit?limit=100"),
-        &tokens[0],
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{rows}");
-    let rows = rows["rows"]
-        .as_array()
-        .or(rows.as_array())
-        .cloned()
-        .unwrap_or_default();
-    let refusal = rows
-        .iter()
-        .find(|r| r["action_id"] == "mcp.shifty.refund" && r["outcome"] == "policy_denied")
-        .unwrap_or_else(|| panic!("no audit row for the refused refund: {rows:?}"));
+    // Every call left an audit row, refusals with the stage that refused them. Rows are
+    // committed off the call path (group commit): read until the refusal's row is there.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let refusal = loop {
+        let (status, rows) = rest(
+            "GET",
+            &format!("{base}/api/audit?limit=100"),
+            &tokens[0],
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{rows}");
+        let rows = rows["rows"]
+            .as_array()
+            .or(rows.as_array())
+            .cloned()
+            .unwrap_or_default();
+        let found = rows
+            .iter()
+            .find(|r| r["action_id"] == "mcp.shifty.refund" && r["outcome"] == "policy_denied")
+            .cloned();
+        match found {
+            Some(row) => break row,
+            None if std::time::Instant::now() < deadline => tokio::task::yield_now().await,
+            None => panic!("no audit row for the refused refund: {rows:?}"),
+        }
+    };
     assert_eq!(refusal["verdict"], "denied");
     assert!(
         refusal["policy"].as_str().unwrap().contains("big-refunds"),

@@ -1,6 +1,7 @@
 //! One server entry, in any of the accepted shapes, turned into a resolved `ServerSpec`.
 
 use crate::Problem;
+use crate::hosts::Rewritten;
 use crate::locate::line_of;
 use crate::placeholders::resolve;
 use serde_json::Value;
@@ -18,6 +19,17 @@ pub struct Context<'a> {
     pub text: &'a str,
     pub workspace_root: &'a Path,
     pub env: &'a dyn Fn(&str) -> Option<String>,
+    /// Keys leading to the server table (e.g. a Claude Code project's path), for lines.
+    pub scope: &'a [String],
+}
+
+impl Context<'_> {
+    /// The line of `segments` under this context's scope.
+    pub fn line(&self, segments: &[&str]) -> Option<usize> {
+        let mut path: Vec<&str> = self.scope.iter().map(String::as_str).collect();
+        path.extend_from_slice(segments);
+        line_of(self.text, &path)
+    }
 }
 
 /// File-wide settings that apply to each entry (workspace.yaml's tool allowlist).
@@ -52,6 +64,8 @@ const KNOWN_KEYS: &[&str] = &[
     "description",
     "max_concurrent_calls",
     "process_limits",
+    "disabled_tools",
+    "disabledTools",
 ];
 
 struct Entry<'a> {
@@ -59,17 +73,27 @@ struct Entry<'a> {
     key: &'a str,
     path: &'a str,
     map: &'a serde_json::Map<String, Value>,
+    /// The key in the file a field was rewritten from (a host dialect's name for it).
+    written_as: &'a BTreeMap<String, String>,
     problems: Vec<Problem>,
     secrets: Vec<String>,
 }
 
 impl Entry<'_> {
     fn problem(&mut self, field: &str, message: impl Into<String>, fix: impl Into<String>) {
+        let (first, rest) = field
+            .split_once('.')
+            .map_or((field, None), |(f, r)| (f, Some(r)));
+        let written = self.written_as.get(first).map_or(first, String::as_str);
+        let field = match rest {
+            Some(rest) => format!("{written}.{rest}"),
+            None => written.to_string(),
+        };
         let mut segments = vec![self.key];
         segments.extend(field.split('.'));
         self.problems.push(Problem::error(
             self.ctx.file,
-            line_of(self.ctx.text, &segments),
+            self.ctx.line(&segments),
             &format!("{}.{field}", self.path),
             message,
             fix,
@@ -208,29 +232,23 @@ impl Entry<'_> {
     }
 }
 
-/// Builds the spec for entry `key` at `path`; returns warnings alongside, or every error.
+/// Builds the spec for entry `key` at `path` (already in the common keys); returns warnings
+/// alongside, or every error.
 pub fn server(
     slug: &ServerSlug,
     key: &str,
     path: &str,
-    value: &Value,
+    entry: &Rewritten,
     ctx: &Context<'_>,
     defaults: &Defaults,
 ) -> Result<(ServerSpec, Vec<Problem>), Vec<Problem>> {
-    let Some(map) = value.as_object() else {
-        return Err(vec![Problem::error(
-            ctx.file,
-            line_of(ctx.text, &[key]),
-            path,
-            "a server entry must be an object",
-            "write {\"command\": ...} or {\"url\": ...}",
-        )]);
-    };
+    let map = &entry.map;
     let mut e = Entry {
         ctx,
         key,
         path,
         map,
+        written_as: &entry.written_as,
         problems: Vec::new(),
         secrets: Vec::new(),
     };
@@ -273,6 +291,10 @@ pub fn server(
         .str_field("protocol_version")
         .or_else(|| e.str_field("protocolVersion"));
     spec.tools = e.string_list("tools");
+    spec.disabled_tools = e
+        .string_list("disabled_tools")
+        .or_else(|| e.string_list("disabledTools"))
+        .unwrap_or_default();
     spec.max_concurrent_calls = e.positive("max_concurrent_calls");
     if let Some(limits) = process_limits(&mut e)
         && let Transport::Stdio(stdio) = &mut spec.transport
@@ -297,7 +319,7 @@ pub fn server(
     for unknown in map.keys().filter(|k| !KNOWN_KEYS.contains(&k.as_str())) {
         warnings.push(Problem::warning(
             ctx.file,
-            line_of(ctx.text, &[key, unknown]),
+            ctx.line(&[key, unknown]),
             &format!("{path}.{unknown}"),
             "unknown key, ignored",
             "check the spelling against the README's list of server keys",

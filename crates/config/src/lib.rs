@@ -1,13 +1,16 @@
 //! Config files as users already have them (mcp.json shapes, workspace.yaml, config.yaml,
 //! switchboard.toml): detection by shape, placeholders, layering and located problems.
 
+pub mod discover;
 mod entry;
+mod hosts;
 mod locate;
 mod placeholders;
 mod problem;
 mod settings;
 mod shapes;
 
+pub use placeholders::input_variable;
 pub use problem::{Problem, Problems, Severity};
 
 use std::collections::BTreeMap;
@@ -223,6 +226,20 @@ pub fn load_with_env(
     })
 }
 
+/// The VS Code inputs (`${input:ID}`) the files use, each once, in order of first use.
+/// Unreadable files are skipped here (loading them reports it).
+pub fn inputs_used(paths: &[PathBuf]) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for text in paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()) {
+        for id in placeholders::input_ids(&text) {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
 pub(crate) struct ParsedFile {
     pub servers: Vec<ServerSpec>,
     pub gateway: GatewaySettings,
@@ -261,9 +278,13 @@ fn load_file(
         text: &text,
         workspace_root: &base,
         env,
+        scope: &[],
     };
     Ok(shapes::extract(&doc, &ctx))
 }
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod host_tests;

@@ -1,4 +1,5 @@
-//! `{env:VAR}`, `${VAR}`, `${env:VAR}` and `${workspaceRoot}` substitution, strict about bad names.
+//! `{env:VAR}`, `${VAR}`, `${VAR:-default}`, `${env:VAR}`, `${input:ID}`, `${workspaceRoot}` and
+//! `${userHome}` substitution, strict about bad names.
 
 use std::path::Path;
 
@@ -7,6 +8,41 @@ pub enum PlaceholderError {
     /// Placeholder-shaped but not a variable name, e.g. `{env:ctx7sk-abc}` (often a pasted secret).
     InvalidName(String),
     Unset(String),
+    /// A VS Code `${input:ID}` with no value: (id, the variable that would give it).
+    MissingInput(String, String),
+}
+
+/// The variable that gives VS Code input `id`: `gh-token` → `SWITCHBOARD_INPUT_GH_TOKEN`.
+pub fn input_variable(id: &str) -> String {
+    let upper: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("SWITCHBOARD_INPUT_{upper}")
+}
+
+/// Every `${input:ID}` id in `text` (valid ids only; bad ones are reported when loading).
+pub fn input_ids(text: &str) -> Vec<String> {
+    text.match_indices("${input:")
+        .filter_map(|(at, m)| {
+            let rest = &text[at + m.len()..];
+            let id = &rest[..rest.find('}')?];
+            is_input_id(id).then(|| id.to_string())
+        })
+        .collect()
+}
+
+fn is_input_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 impl PlaceholderError {
@@ -18,6 +54,9 @@ impl PlaceholderError {
             PlaceholderError::Unset(var) => {
                 format!("environment variable {var} is not set")
             }
+            PlaceholderError::MissingInput(id, _) => {
+                format!("input {id:?} (${{input:{id}}}) has no value")
+            }
         }
     }
 
@@ -25,6 +64,7 @@ impl PlaceholderError {
         match self {
             PlaceholderError::InvalidName(_) => "write {env:NAME} or ${NAME} with NAME made of letters, digits and '_' (not starting with a digit); put secret values in the environment, not in the file".into(),
             PlaceholderError::Unset(var) => format!("export {var}=... before starting switchboard, or remove the placeholder"),
+            PlaceholderError::MissingInput(id, var) => format!("store it once with `switchboard input set {id}`, or export {var}=..."),
         }
     }
 }
@@ -61,8 +101,30 @@ pub fn resolve(
             whole[1..whole.len() - 1].trim_start_matches(' ')
         };
         let var = inner.strip_prefix("env:").unwrap_or(inner);
+        // Claude Code's `${VAR:-default}`: the default when VAR is unset.
+        let (var, default) = match var.split_once(":-") {
+            Some((var, default)) if whole.starts_with("${") => (var, Some(default)),
+            _ => (var, None),
+        };
         if inner == "workspaceRoot" || inner == "workspaceFolder" {
             out.push_str(&workspace_root.display().to_string());
+        } else if inner == "userHome" {
+            match env("HOME") {
+                Some(home) => out.push_str(&home),
+                None => return Err(PlaceholderError::Unset("HOME".into())),
+            }
+        } else if let Some(id) = inner.strip_prefix("input:") {
+            if !is_input_id(id) {
+                return Err(PlaceholderError::InvalidName(whole.to_string()));
+            }
+            let var = input_variable(id);
+            match env(&var) {
+                Some(v) => {
+                    out.push_str(&v);
+                    secrets.push(v);
+                }
+                None => return Err(PlaceholderError::MissingInput(id.to_string(), var)),
+            }
         } else if !is_var_name(var) {
             return Err(PlaceholderError::InvalidName(whole.to_string()));
         } else {
@@ -71,7 +133,10 @@ pub fn resolve(
                     out.push_str(&v);
                     secrets.push(v);
                 }
-                None => return Err(PlaceholderError::Unset(var.to_string())),
+                None => match default {
+                    Some(default) => out.push_str(default),
+                    None => return Err(PlaceholderError::Unset(var.to_string())),
+                },
             }
         }
         rest = &tail[end + 1..];
@@ -93,7 +158,12 @@ mod tests {
     use super::*;
 
     fn env(name: &str) -> Option<String> {
-        (name == "TOKEN").then(|| "t0k".to_string())
+        match name {
+            "TOKEN" => Some("t0k".into()),
+            "SWITCHBOARD_INPUT_GH_TOKEN" => Some("from-input".into()),
+            "HOME" => Some("/home/u".into()),
+            _ => None,
+        }
     }
 
     fn r(v: &str) -> Result<String, PlaceholderError> {
@@ -125,6 +195,30 @@ mod tests {
         let mut secrets = Vec::new();
         resolve("Bearer ${TOKEN}", Path::new("/ws"), &env, &mut secrets).unwrap();
         assert_eq!(secrets, ["t0k"]);
+    }
+
+    #[test]
+    fn vscode_inputs_come_from_their_variable() {
+        assert_eq!(input_variable("gh-token"), "SWITCHBOARD_INPUT_GH_TOKEN");
+        assert_eq!(r("Bearer ${input:gh-token}").unwrap(), "Bearer from-input");
+        assert_eq!(
+            r("${input:api.key}"),
+            Err(PlaceholderError::MissingInput(
+                "api.key".into(),
+                "SWITCHBOARD_INPUT_API_KEY".into()
+            ))
+        );
+        assert!(matches!(
+            r("${input:bad id}"),
+            Err(PlaceholderError::InvalidName(_))
+        ));
+    }
+
+    #[test]
+    fn defaults_and_user_home() {
+        assert_eq!(r("${NOPE:-fallback}/x").unwrap(), "fallback/x");
+        assert_eq!(r("${TOKEN:-fallback}").unwrap(), "t0k");
+        assert_eq!(r("${userHome}/.cache").unwrap(), "/home/u/.cache");
     }
 
     #[test]

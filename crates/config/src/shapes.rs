@@ -1,6 +1,7 @@
 //! Detects which of the accepted file shapes a document is and pulls its server entries out.
 
 use crate::entry::{self, Context, Defaults};
+use crate::hosts::{self, Dialect};
 use crate::locate::line_of;
 use crate::{GatewaySettings, ParsedFile, Problem};
 
@@ -79,7 +80,103 @@ fn parse_toml(file: &str, text: &str) -> Result<Value, Problem> {
         .map_err(|e| Problem::error(file, None, "", format!("unsupported TOML value: {e}"), ""))
 }
 
-/// The server entries of whichever shape `doc` has, each as (config key, entry).
+/// One table of server entries in a file: where it is and whose keys its entries use.
+struct Table<'a> {
+    /// Document path of the table, for messages (`mcpServers`, `projects./p.mcpServers`).
+    prefix: String,
+    dialect: Dialect,
+    /// Keys leading to the table, for lines.
+    scope: Vec<String>,
+    /// `${workspaceRoot}` of its entries when not the file's folder (a Claude Code project).
+    workspace_root: Option<std::path::PathBuf>,
+    entries: Vec<(String, &'a Value)>,
+    defaults: Defaults,
+    /// A server of the same name already read is skipped with a warning, not an error (the
+    /// same server declared in several Claude Code projects).
+    repeats_allowed: bool,
+}
+
+impl<'a> Table<'a> {
+    fn new(prefix: &str, dialect: Dialect, entries: Vec<(String, &'a Value)>) -> Self {
+        Self {
+            prefix: prefix.to_string(),
+            dialect,
+            scope: vec![prefix.rsplit('.').next().unwrap_or(prefix).to_string()],
+            workspace_root: None,
+            entries,
+            defaults: Defaults::default(),
+            repeats_allowed: false,
+        }
+    }
+}
+
+/// Every server table `root` holds, in file order of precedence; `None` when it holds none.
+fn tables<'a>(
+    root: &'a Map<String, Value>,
+    ctx: &Context<'_>,
+    problems: &mut Vec<Problem>,
+) -> Option<Vec<Table<'a>>> {
+    let object = |key: &str| root.get(key).and_then(Value::as_object);
+    let mut out = Vec::new();
+    if let Some(m) = object("mcpServers") {
+        out.push(Table::new("mcpServers", Dialect::Common, map_entries(m)));
+    }
+    // Claude Code's ~/.claude.json: per-project servers beside the user's own.
+    if let Some(projects) = object("projects") {
+        for (project, settings) in projects {
+            let Some(m) = settings.get("mcpServers").and_then(Value::as_object) else {
+                continue;
+            };
+            let mut table = Table::new(
+                &format!("projects.{project}.mcpServers"),
+                Dialect::Common,
+                map_entries(m),
+            );
+            table.scope = vec![project.clone(), "mcpServers".into()];
+            table.workspace_root = Some(project.into());
+            table.repeats_allowed = true;
+            out.push(table);
+        }
+    }
+    if let Some(m) = object("servers") {
+        out.push(Table::new("servers", Dialect::Common, map_entries(m)));
+    }
+    if let Some(m) = object("mcp_servers") {
+        out.push(Table::new("mcp_servers", Dialect::Codex, map_entries(m)));
+    }
+    if let Some(m) = object("context_servers") {
+        out.push(Table::new("context_servers", Dialect::Zed, map_entries(m)));
+    }
+    if let Some(m) = object("extensions") {
+        out.push(Table::new("extensions", Dialect::Goose, map_entries(m)));
+    }
+    if let Some(reg) = object("mcp_registry") {
+        let entries = reg
+            .get("servers")
+            .and_then(Value::as_object)
+            .map(map_entries)
+            .unwrap_or_default();
+        let mut table = Table::new("mcp_registry.servers", Dialect::Common, entries);
+        table.defaults.allowlist = allowlist(reg, ctx, problems);
+        out.push(table);
+    }
+    if let Some(mcp) = object("mcp") {
+        let entries = match mcp.get("servers") {
+            Some(Value::Object(m)) => map_entries(m),
+            Some(Value::Array(list)) => list_entries(list, ctx, problems),
+            _ => Vec::new(),
+        };
+        out.push(Table::new("mcp.servers", Dialect::Common, entries));
+    }
+    let settings_only = ctx.file.ends_with(".toml")
+        && root
+            .keys()
+            .any(|k| crate::settings::SECTIONS.contains(&k.as_str()));
+    // A native file holding only settings (gateway, policy…) layers with others.
+    (!out.is_empty() || settings_only).then_some(out)
+}
+
+/// The server entries of whichever shapes `doc` has.
 pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
     let mut parsed = ParsedFile {
         servers: Vec::new(),
@@ -97,39 +194,13 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
         ));
         return parsed;
     };
-    let mut defaults = Defaults::default();
-    let (prefix, entries): (&str, Vec<(String, &Value)>) = if let Some(m) =
-        root.get("mcpServers").and_then(Value::as_object)
-    {
-        ("mcpServers", map_entries(m))
-    } else if let Some(m) = root.get("servers").and_then(Value::as_object) {
-        ("servers", map_entries(m))
-    } else if let Some(reg) = root.get("mcp_registry").and_then(Value::as_object) {
-        defaults.allowlist = allowlist(reg, ctx, &mut parsed.problems);
-        match reg.get("servers").and_then(Value::as_object) {
-            Some(m) => ("mcp_registry.servers", map_entries(m)),
-            None => ("mcp_registry.servers", Vec::new()),
-        }
-    } else if let Some(mcp) = root.get("mcp").and_then(Value::as_object) {
-        match mcp.get("servers") {
-            Some(Value::Object(m)) => ("mcp.servers", map_entries(m)),
-            Some(Value::Array(list)) => ("mcp.servers", list_entries(list, ctx, &mut parsed)),
-            _ => ("mcp.servers", Vec::new()),
-        }
-    } else if ctx.file.ends_with(".toml")
-        && root
-            .keys()
-            .any(|k| crate::settings::SECTIONS.contains(&k.as_str()))
-    {
-        // A native file holding only settings (gateway, policy…) layers with others.
-        ("servers", Vec::new())
-    } else {
+    let Some(tables) = tables(root, ctx, &mut parsed.problems) else {
         parsed.problems.push(Problem::error(
                 ctx.file,
                 None,
                 "",
                 "no MCP servers found",
-                "declare servers under one of: mcpServers, servers, mcp.servers, mcp_registry.servers (see the README)",
+                "declare servers under one of: mcpServers, servers, mcp.servers, mcp_registry.servers, mcp_servers (Codex), context_servers (Zed), extensions (Goose) (see the README)",
             ));
         return parsed;
     };
@@ -141,7 +212,8 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
             value: policy.clone(),
         });
     }
-    if ctx.file.ends_with(".toml") {
+    // A Codex config.toml holds Codex's own settings beside its servers.
+    if ctx.file.ends_with(".toml") && !root.contains_key("mcp_servers") {
         let known = |k: &str| k == "servers" || crate::settings::SECTIONS.contains(&k);
         for key in root.keys().filter(|k| !known(k)) {
             parsed.problems.push(Problem::warning(
@@ -153,42 +225,95 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
             ));
         }
     }
-    let mut seen: BTreeMap<ServerSlug, String> = BTreeMap::new();
-    for (key, value) in entries {
-        let path = format!("{prefix}.{key}");
-        let slug = match ServerSlug::normalize(&key) {
-            Ok(slug) => slug,
-            Err(e) => {
-                parsed.problems.push(Problem::error(
-                    ctx.file,
-                    line_of(ctx.text, &[&key]),
-                    &path,
-                    e.to_string(),
-                    "rename the server to start with a letter",
-                ));
-                continue;
-            }
+    let mut seen: BTreeMap<ServerSlug, (String, &Value)> = BTreeMap::new();
+    for table in &tables {
+        let tctx = Context {
+            file: ctx.file,
+            text: ctx.text,
+            workspace_root: table
+                .workspace_root
+                .as_deref()
+                .unwrap_or(ctx.workspace_root),
+            env: ctx.env,
+            scope: &table.scope,
         };
-        if let Some(first) = seen.get(&slug) {
-            parsed.problems.push(Problem::error(
-                ctx.file,
-                line_of(ctx.text, &[&key]),
-                &path,
-                format!("server names {first:?} and {key:?} both normalise to {slug:?}"),
-                "rename one of them",
-            ));
-            continue;
-        }
-        seen.insert(slug.clone(), key.clone());
-        match entry::server(&slug, &key, &path, value, ctx, &defaults) {
-            Ok((spec, mut warnings)) => {
-                parsed.problems.append(&mut warnings);
-                parsed.servers.push(spec);
-            }
-            Err(mut problems) => parsed.problems.append(&mut problems),
+        for (key, value) in &table.entries {
+            read_entry(&mut parsed, &mut seen, table, &tctx, key, value);
         }
     }
     parsed
+}
+
+fn read_entry<'a>(
+    parsed: &mut ParsedFile,
+    seen: &mut BTreeMap<ServerSlug, (String, &'a Value)>,
+    table: &Table<'a>,
+    ctx: &Context<'_>,
+    key: &str,
+    value: &'a Value,
+) {
+    let path = format!("{}.{key}", table.prefix);
+    let line = ctx.line(&[key]);
+    let slug = match ServerSlug::normalize(key) {
+        Ok(slug) => slug,
+        Err(e) => {
+            parsed.problems.push(Problem::error(
+                ctx.file,
+                line,
+                &path,
+                e.to_string(),
+                "rename the server to start with a letter",
+            ));
+            return;
+        }
+    };
+    if let Some((first, first_value)) = seen.get(&slug) {
+        if table.repeats_allowed && *first_value == value {
+            return;
+        }
+        let message = format!("server names {first:?} and {key:?} both normalise to {slug:?}");
+        parsed.problems.push(if table.repeats_allowed {
+            Problem::warning(
+                ctx.file,
+                line,
+                &path,
+                format!("{message} and differ; this one is skipped"),
+                "pass that project's own .mcp.json with -c, or rename one of them",
+            )
+        } else {
+            Problem::error(ctx.file, line, &path, message, "rename one of them")
+        });
+        return;
+    }
+    seen.insert(slug.clone(), (key.to_string(), value));
+    let Some(map) = value.as_object() else {
+        parsed.problems.push(Problem::error(
+            ctx.file,
+            line,
+            &path,
+            "a server entry must be an object",
+            "write {\"command\": ...} or {\"url\": ...}",
+        ));
+        return;
+    };
+    let rewritten = hosts::rewrite(table.dialect, map);
+    if let Some(reason) = &rewritten.skip {
+        parsed.problems.push(Problem::warning(
+            ctx.file,
+            line,
+            &path,
+            format!("{key} {reason}"),
+            "skipped; the file's other servers are read",
+        ));
+        return;
+    }
+    match entry::server(&slug, key, &path, &rewritten, ctx, &table.defaults) {
+        Ok((spec, mut warnings)) => {
+            parsed.problems.append(&mut warnings);
+            parsed.servers.push(spec);
+        }
+        Err(mut problems) => parsed.problems.append(&mut problems),
+    }
 }
 
 fn map_entries(m: &Map<String, Value>) -> Vec<(String, &Value)> {
@@ -198,13 +323,13 @@ fn map_entries(m: &Map<String, Value>) -> Vec<(String, &Value)> {
 fn list_entries<'a>(
     list: &'a [Value],
     ctx: &Context<'_>,
-    parsed: &mut ParsedFile,
+    problems: &mut Vec<Problem>,
 ) -> Vec<(String, &'a Value)> {
     let mut out = Vec::new();
     for (i, v) in list.iter().enumerate() {
         match v.get("name").and_then(Value::as_str) {
             Some(name) => out.push((name.to_string(), v)),
-            None => parsed.problems.push(Problem::error(
+            None => problems.push(Problem::error(
                 ctx.file,
                 None,
                 &format!("mcp.servers[{i}]"),

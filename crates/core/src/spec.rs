@@ -23,6 +23,8 @@ pub struct ServerSpec {
     pub enabled: bool,
     /// If set, only these upstream tool names are exposed.
     pub tools: Option<Vec<String>>,
+    /// Upstream tool names never exposed (Codex `disabled_tools`, Windsurf `disabledTools`).
+    pub disabled_tools: Vec<String>,
     /// Protocol version to offer; `None` offers the latest stable one with `initialize`.
     pub protocol_version: Option<String>,
     /// Stop a stdio server after this long without calls (`None`: the gateway default).
@@ -48,6 +50,7 @@ impl ServerSpec {
             timeout: None,
             enabled: true,
             tools: None,
+            disabled_tools: Vec::new(),
             protocol_version: None,
             idle_timeout: None,
             lazy: None,
@@ -118,11 +121,12 @@ impl ServerSpec {
         }
     }
 
-    /// Whether `tool` passes this server's tool allowlist.
+    /// Whether `tool` passes this server's tool allowlist and is not disabled.
     pub fn allows_tool(&self, tool: &str) -> bool {
         self.tools
             .as_ref()
             .is_none_or(|allowed| allowed.iter().any(|t| t == tool))
+            && !self.disabled_tools.iter().any(|t| t == tool)
     }
 }
 

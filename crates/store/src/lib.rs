@@ -9,6 +9,7 @@ mod policy;
 pub mod seal;
 mod sql;
 mod sql_audit;
+mod sql_inputs;
 mod writer;
 
 pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, GENESIS, Verifier};
@@ -108,6 +109,13 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn lock(&self, key: &str) -> Result<Option<Box<dyn Send>>, StoreError>;
     /// Deletes the records whose key starts with `prefix`, saved before `before_ms`.
     async fn prune_oauth_tokens(&self, prefix: &str, before_ms: i64) -> Result<u64, StoreError>;
+
+    /// A VS Code input's value (`switchboard input set ID`), sealed by the caller.
+    async fn save_input(&self, id: &str, sealed: &str) -> Result<(), StoreError>;
+    /// Every stored input as (id, sealed value, saved at ms).
+    async fn inputs(&self) -> Result<Vec<(String, String, i64)>, StoreError>;
+    /// Forgets an input; whether there was one.
+    async fn delete_input(&self, id: &str) -> Result<bool, StoreError>;
 }
 
 /// Walks the whole audit chain in pages; `progress` hears the count checked so far.

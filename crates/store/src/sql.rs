@@ -494,6 +494,18 @@ impl Store for SqlStore {
     async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
         self.audit_rows(f).await
     }
+
+    async fn save_input(&self, id: &str, sealed: &str) -> Result<(), StoreError> {
+        self.put_input(id, sealed).await
+    }
+
+    async fn inputs(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
+        self.all_inputs().await
+    }
+
+    async fn delete_input(&self, id: &str) -> Result<bool, StoreError> {
+        self.remove_input(id).await
+    }
 }
 
 #[cfg(test)]

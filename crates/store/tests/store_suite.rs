@@ -296,6 +296,19 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
     b.delete_oauth_tokens("config:gh").await.unwrap();
     assert_eq!(a.load_oauth_tokens("config:gh").await.unwrap(), None);
 
+    // VS Code input values are shared, replaced in place and forgotten.
+    a.save_input("gh-token", "sealed-1").await.unwrap();
+    b.save_input("gh-token", "sealed-2").await.unwrap();
+    let inputs = a.inputs().await.unwrap();
+    assert_eq!(inputs.len(), 1);
+    assert_eq!(
+        (inputs[0].0.as_str(), inputs[0].1.as_str()),
+        ("gh-token", "sealed-2")
+    );
+    assert!(b.delete_input("gh-token").await.unwrap());
+    assert!(!a.delete_input("gh-token").await.unwrap());
+    assert!(a.inputs().await.unwrap().is_empty());
+
     // Discovery snapshots are shared and replaced in place.
     assert_eq!(a.load_snapshot("fp").await.unwrap(), None);
     a.save_snapshot("fp", r#"{"tools":[]}"#).await.unwrap();
