@@ -16,6 +16,12 @@ pub struct Cli {
     pub command: Command,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct Global {
     /// Config file (mcp.json, settings.json, workspace.yaml, config.yaml or switchboard.toml).
@@ -32,6 +38,15 @@ pub struct Global {
     /// Log filter (overrides RUST_LOG), e.g. "info" or "switchboard=debug".
     #[arg(long, global = true, value_name = "FILTER")]
     pub log: Option<String>,
+    /// Log lines as text (default) or JSON objects, one per line, for log shippers.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        env = "SWITCHBOARD_LOG_FORMAT",
+        default_value = "text"
+    )]
+    pub log_format: LogFormat,
     /// Where the embedded SQLite database and the master key file live.
     #[arg(
         long,

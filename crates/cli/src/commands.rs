@@ -106,11 +106,16 @@ async fn serve(
     let config = setup::load_serving_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit();
-    let observer: Option<Arc<dyn CallObserver>> = if no_audit {
+    let metrics = switchboard_metrics::Metrics::shared();
+    // Metrics read each call's record; the audit log, last, keeps it.
+    let observer: Arc<dyn CallObserver> = if no_audit {
         tracing::warn!("--no-audit: tool calls are not audited (benchmarks only)");
-        None
+        metrics.clone()
     } else {
-        Some(Arc::new(audit.clone()))
+        Arc::new(switchboard_core::Observers(vec![
+            metrics.clone(),
+            Arc::new(audit.clone()),
+        ]))
     };
     let addr = listen
         .or(config.gateway.listen.clone())
@@ -135,7 +140,7 @@ async fn serve(
         &config,
         &control,
         Some(audit.clone()),
-        observer,
+        Some(observer),
         Some(control.snapshots()),
         Some(oauth),
     )
@@ -170,11 +175,16 @@ async fn serve(
             secs => Some(std::time::Duration::from_secs(secs as u64)),
         })
         .with_token(g.token.clone())
+        .with_metrics(metrics.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
         .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default())
         .with_api(api.clone());
+    switchboard_server::spawn_status_watch(&registry, metrics, shutdown.clone());
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
-    eprintln!("switchboard listening on http://{local}/mcp");
+    announce(
+        global,
+        &format!("switchboard listening on http://{local}/mcp"),
+    );
     setup::connect_all(&registry, &config).await;
     let watching = match watch {
         true => Some(crate::watch::spawn(
@@ -208,11 +218,12 @@ async fn serve(
         .iter()
         .filter(|s| s.status == ServerStatus::Ready)
         .count();
-    eprintln!(
+    let line = format!(
         "switchboard ready: {ready}/{} server(s), {} tool(s)",
         servers.len(),
         registry.catalog().tools.len()
     );
+    announce(global, &line);
     wait_for_signal().await;
     // Calls in flight finish and their answers reach the callers first (within the grace
     // period), then sessions close.
@@ -423,6 +434,15 @@ fn print_result(result: &CallToolResult, json: bool) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(structured)?);
     }
     Ok(())
+}
+
+/// A line people (and scripts) wait for: plain on stderr, or an INFO event with
+/// `--log-format json` so every line stays one JSON object.
+fn announce(global: &Global, line: &str) {
+    match global.log_format {
+        crate::args::LogFormat::Text => eprintln!("{line}"),
+        crate::args::LogFormat::Json => tracing::info!("{line}"),
+    }
 }
 
 fn report_error(error: &CallError, json: bool) {

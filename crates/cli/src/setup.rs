@@ -1,6 +1,6 @@
 //! Shared start-up: logging, config loading and building the registry from flags.
 
-use crate::args::{Cli, Command, Global};
+use crate::args::{Cli, Command, Global, LogFormat};
 use crate::inputs::Ask;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -30,11 +30,14 @@ pub fn init_logging(cli: &Cli) {
         .or_else(|| std::env::var("RUST_LOG").ok())
         .unwrap_or_else(|| default.to_string());
     // Logs go to stderr: stdout belongs to results and, for `stdio`, to the MCP stream.
-    tracing_subscriber::fmt()
+    let builder = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .init();
+        .with_writer(std::io::stderr);
+    match cli.global.log_format {
+        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+        // One JSON object per line: timestamp, level, target, fields (message included).
+        LogFormat::Json => builder.json().flatten_event(true).init(),
+    }
 }
 
 pub fn config_paths(global: &Global) -> anyhow::Result<Vec<PathBuf>> {

@@ -27,6 +27,9 @@ pub struct CallRecord {
     pub server: Option<String>,
     pub outcome: Result<(), ErrorKind>,
     pub duration: Duration,
+    /// Of `duration`, the time spent in the upstream request itself (`None`: the call never
+    /// reached the upstream); the rest is the gateway's (policy, queue, connect, audit).
+    pub upstream: Option<Duration>,
     pub request_bytes: usize,
     pub response_bytes: usize,
     /// Every policy stage's verdict on the call.
@@ -36,6 +39,35 @@ pub struct CallRecord {
 /// Hears about every tool call. Must return quickly: it runs on the call path.
 pub trait CallObserver: Send + Sync + 'static {
     fn observe(&self, record: CallRecord);
+
+    /// Hears a call another observer will own next (metrics read it without a copy).
+    fn observe_shared(&self, record: &CallRecord) {
+        self.observe(record.clone());
+    }
+
+    /// Whether this observer reads `request_bytes` (measuring them costs a serialisation).
+    fn needs_sizes(&self) -> bool {
+        true
+    }
+}
+
+/// Several observers hearing every call, in order; the last owns the record (put the one
+/// that keeps it, the audit log, last).
+pub struct Observers(pub Vec<std::sync::Arc<dyn CallObserver>>);
+
+impl CallObserver for Observers {
+    fn observe(&self, record: CallRecord) {
+        if let Some((last, rest)) = self.0.split_last() {
+            for observer in rest {
+                observer.observe_shared(&record);
+            }
+            last.observe(record);
+        }
+    }
+
+    fn needs_sizes(&self) -> bool {
+        self.0.iter().any(|o| o.needs_sizes())
+    }
 }
 
 impl std::fmt::Debug for dyn CallObserver {

@@ -10,7 +10,7 @@ pub mod oauth;
 pub mod spec;
 pub mod status;
 
-pub use caller::{CallObserver, CallRecord, Caller};
+pub use caller::{CallObserver, CallRecord, Caller, Observers};
 pub use error::{CallError, ErrorKind};
 pub use guard::{
     Admission, CallContext, CallGuard, Effect, GuardFuture, Mode, Owner, Review, ToolRef, Verdict,

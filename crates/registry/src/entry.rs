@@ -20,6 +20,8 @@ pub struct ServerInfo {
     pub protocol_version: Option<String>,
     /// Calls running now, of at most `max_concurrent_calls`.
     pub calls_in_flight: usize,
+    /// Calls waiting for a slot now.
+    pub calls_queued: usize,
     pub last_error: Option<String>,
     pub origin: String,
     /// The stdio child's process id while it runs.
@@ -146,6 +148,7 @@ impl ServerEntry {
                 .as_ref()
                 .map(|c| c.protocol_version().to_string()),
             calls_in_flight: self.in_flight(),
+            calls_queued: self.queued.load(std::sync::atomic::Ordering::Relaxed),
             last_error: state.last_error.clone(),
             origin: self.spec.origin.clone(),
             pid: state

@@ -1,4 +1,5 @@
-//! The HTTP listener: `/mcp` (Streamable HTTP), `/healthz`, `/readyz`, with graceful shutdown.
+//! The HTTP listener: `/mcp` (Streamable HTTP), `/healthz`, `/readyz`, `/metrics`, with graceful
+//! shutdown.
 
 use crate::Gateway;
 use crate::fast_path::FastPath;
@@ -39,6 +40,8 @@ pub struct HttpOptions {
     /// How long a session with nothing open stays in memory before it is parked in the
     /// session store; `None` never parks one.
     pub park_sessions_after: Option<Duration>,
+    /// Served at `/metrics` when set.
+    pub metrics: Option<Arc<switchboard_metrics::Metrics>>,
 }
 
 impl Default for HttpOptions {
@@ -51,6 +54,7 @@ impl Default for HttpOptions {
             api: None,
             in_flight: Default::default(),
             park_sessions_after: Some(crate::parking::DEFAULT_PARK_AFTER),
+            metrics: None,
         }
     }
 }
@@ -90,6 +94,10 @@ impl HttpOptions {
         self.park_sessions_after = after;
         self
     }
+    pub fn with_metrics(mut self, metrics: Arc<switchboard_metrics::Metrics>) -> Self {
+        self.metrics = Some(metrics);
+        self
+    }
     pub fn with_token(mut self, token: Option<String>) -> Self {
         self.token = token;
         self
@@ -125,6 +133,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let park = options.park_sessions_after;
     let fast = Arc::new(FastPath::new(sessions.clone(), &config, park));
     let live = sessions.live().clone();
+    let scrape_sessions = live.clone();
     let mcp = StreamableHttpService::new(
         move || {
             let gateway = match &factory_api {
@@ -157,9 +166,20 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .map(|api| crate::api::router(api.with_mcp_config(mcp_config(options), park)))
         .unwrap_or_default();
     let callback = crate::oauth_callback::router(registry.clone(), options.api.clone());
+    let metrics = match &options.metrics {
+        Some(metrics) => crate::metrics_route::router(crate::metrics_route::Scrape {
+            metrics: metrics.clone(),
+            registry: registry.clone(),
+            api: options.api.clone(),
+            sessions: scrape_sessions,
+            token: options.token.clone().map(Arc::<str>::from),
+        }),
+        None => Router::new(),
+    };
     Router::new()
         .merge(api)
         .merge(callback)
+        .merge(metrics)
         .merge(crate::dashboard::router())
         .nest("/mcp", mcp)
         .layer(axum::middleware::from_fn_with_state(

@@ -9,6 +9,7 @@ mod gateway;
 mod http;
 mod in_flight;
 mod live_sessions;
+mod metrics_route;
 mod oauth_callback;
 mod ordered_sessions;
 pub mod parking;
@@ -23,6 +24,7 @@ pub use gateway::{
 };
 pub use http::{HttpOptions, router, serve_http};
 pub use in_flight::InFlight;
+pub use metrics_route::spawn_status_watch;
 pub use sessions::SharedSessions;
 pub use snapshots::StoreSnapshots;
 pub use tokens::SealedTokens;

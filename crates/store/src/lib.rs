@@ -116,6 +116,11 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn inputs(&self) -> Result<Vec<(String, String, i64)>, StoreError>;
     /// Forgets an input; whether there was one.
     async fn delete_input(&self, id: &str) -> Result<bool, StoreError>;
+
+    /// The connection pool now: (open connections, idle ones).
+    fn pool_stats(&self) -> (u32, usize) {
+        (0, 0)
+    }
 }
 
 /// Walks the whole audit chain in pages; `progress` hears the count checked so far.

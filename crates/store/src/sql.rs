@@ -506,6 +506,10 @@ impl Store for SqlStore {
     async fn delete_input(&self, id: &str) -> Result<bool, StoreError> {
         self.remove_input(id).await
     }
+
+    fn pool_stats(&self) -> (u32, usize) {
+        (self.pool().size(), self.pool().num_idle())
+    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,8 @@ pub struct AuditWriterStats {
     pub written: AtomicU64,
     pub batches: AtomicU64,
     pub failed_batches: AtomicU64,
+    /// Microseconds spent in successful commits, in total.
+    pub commit_micros: AtomicU64,
 }
 
 /// The queue into the audit chain. Cloning shares the queue.
@@ -79,6 +81,11 @@ impl AuditWriter {
 
     pub fn stats(&self) -> Arc<AuditWriterStats> {
         self.stats.clone()
+    }
+
+    /// Rows waiting in the queue now.
+    pub fn queued(&self) -> usize {
+        self.tx.max_capacity() - self.tx.capacity()
     }
 }
 
@@ -175,8 +182,12 @@ async fn commit_loop(
         }
         let mut delay = Duration::from_millis(50);
         loop {
+            let started = std::time::Instant::now();
             match store.append_audit(&chain, &batch).await {
                 Ok(rows) => {
+                    stats
+                        .commit_micros
+                        .fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
                     stats
                         .written
                         .fetch_add(rows.len() as u64, Ordering::Relaxed);

@@ -7,6 +7,7 @@ use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResul
 use serde_json::Value;
 use std::future::Future;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use switchboard_core::{
     CallContext, CallError, CallRecord, Caller, Effect, ErrorKind, ServerStatus, ToolRef, Verdict,
@@ -26,7 +27,7 @@ impl Registry {
         let started = Instant::now();
         // Sizes are for the audit log: skip the serialisation when nobody records them.
         let request_bytes = match (&self.inner.observer, &arguments) {
-            (Some(_), Some(a)) => serde_json::to_vec(a).map_or(0, |v| v.len()),
+            (Some(o), Some(a)) if o.needs_sizes() => serde_json::to_vec(a).map_or(0, |v| v.len()),
             _ => 0,
         };
         let catalog = self.catalog();
@@ -34,6 +35,7 @@ impl Registry {
         let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
         let relay_notes = opts.relay_notes.clone();
         let mut verdicts = Vec::new();
+        let mut upstream = None;
         let outcome = match tool {
             None => Err(self.unknown_tool(exposed)),
             Some(tool) => {
@@ -42,7 +44,7 @@ impl Registry {
                     arguments,
                     opts,
                     (&caller, end_user_id.as_deref()),
-                    &mut verdicts,
+                    (&mut verdicts, &mut upstream),
                 )
                 .await
             }
@@ -66,6 +68,7 @@ impl Registry {
                 server,
                 outcome: outcome.as_ref().map(|_| ()).map_err(|e| e.kind),
                 duration: started.elapsed(),
+                upstream,
                 request_bytes,
                 response_bytes: outcome.as_ref().map_or(0, result_size),
                 verdicts,
@@ -74,14 +77,15 @@ impl Registry {
         outcome
     }
 
-    /// Policy, then the upstream call, then what the policy learns from the answer.
+    /// Policy, then the upstream call, then what the policy learns from the answer; says
+    /// each stage's verdict and how long the upstream request itself took.
     async fn guarded_call(
         &self,
         tool: &ExposedTool,
         arguments: Option<Value>,
         opts: CallOptions,
         (caller, end_user): (&Caller, Option<&str>),
-        verdicts: &mut Vec<Verdict>,
+        (verdicts, upstream): (&mut Vec<Verdict>, &mut Option<std::time::Duration>),
     ) -> Result<CallToolResult, CallError> {
         let arguments = object_arguments(arguments)?;
         // Quarantine comes from the guard's review, so the guard also enforces it.
@@ -112,11 +116,20 @@ impl Registry {
             }
         }
         let upstream_name = tool.upstream_name.clone();
+        let upstream_nanos = AtomicU64::new(u64::MAX);
+        let took = &upstream_nanos;
         let outcome = self
             .on_server(tool.server.as_str(), opts, |conn, opts| async move {
-                conn.call_tool(&upstream_name, arguments, opts).await
+                let sent = Instant::now();
+                let answer = conn.call_tool(&upstream_name, arguments, opts).await;
+                took.store(sent.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                answer
             })
             .await;
+        *upstream = match upstream_nanos.load(Ordering::Relaxed) {
+            u64::MAX => None,
+            nanos => Some(std::time::Duration::from_nanos(nanos)),
+        };
         if let Some(guard) = &guard {
             let ok = matches!(&outcome, Ok(r) if r.is_error != Some(true));
             let json = match &outcome {

@@ -70,7 +70,7 @@ impl FromRequestParts<ApiState> for ApiCaller {
 
 impl ApiState {
     /// The live token `token` and its org, or `unauthenticated`.
-    async fn caller_for_token(&self, token: &str) -> Result<ApiCaller, ApiError> {
+    pub(crate) async fn caller_for_token(&self, token: &str) -> Result<ApiCaller, ApiError> {
         let unknown = || {
             ApiError::Unauthenticated(
                 "unknown or revoked API token: create one with `switchboard token create`".into(),

@@ -3,7 +3,7 @@
 mod agent_mcp;
 mod agents;
 mod audit;
-mod auth;
+pub(crate) mod auth;
 mod error;
 mod events;
 mod openapi;

@@ -1,0 +1,72 @@
+//! `--log-format json` (issue 14): every stderr line of `serve` is one JSON object, the
+//! start-up lines people wait for included; at INFO one line per connected server, with no
+//! dump of the upstream's instructions.
+
+use serde_json::{Value, json};
+use std::process::Stdio;
+use switchboard_testkit as kit;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
+
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_logs_one_json_object_per_line() {
+    let (dir, mcp_json) = kit::write_mcp_json(json!({"everything": kit::everything_stdio_entry()}));
+    let mut child = Command::new(BIN)
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+            "-c",
+        ])
+        .arg(&mcp_json)
+        .env("SWITCHBOARD_DATA", dir.path().join("data"))
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start serve");
+    let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
+    let mut events = Vec::new();
+    while let Some(line) = lines.next_line().await.expect("read the log") {
+        let event: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("not one JSON object: {line:?}: {e}"));
+        let message = event["message"].as_str().unwrap_or_default().to_string();
+        assert!(
+            event["level"].is_string() && event["timestamp"].is_string(),
+            "{event}"
+        );
+        events.push(event);
+        if message.starts_with("switchboard ready: ") {
+            break;
+        }
+    }
+    let said = |text: &str| {
+        events
+            .iter()
+            .any(|e| e["message"].as_str().is_some_and(|m| m.contains(text)))
+    };
+    assert!(
+        said("switchboard listening on http://127.0.0.1:"),
+        "{events:?}"
+    );
+    let connected: Vec<&Value> = events
+        .iter()
+        .filter(|e| e["message"] == "connected")
+        .collect();
+    assert_eq!(connected.len(), 1, "{events:?}");
+    assert_eq!(connected[0]["server"], "everything");
+    assert!(
+        connected[0]["tools"].as_u64().unwrap() > 0,
+        "{}",
+        connected[0]
+    );
+    // server-everything sends long instructions: they stay below DEBUG.
+    let all = serde_json::to_string(&events).unwrap();
+    assert!(!all.contains("instructions"), "{all}");
+}

@@ -1,0 +1,285 @@
+//! The metric families, their label sets and buckets, and the scrape-time gauges.
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::{Registry, Unit};
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct CallLabels {
+    pub server: String,
+    pub action: String,
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ServerLabel {
+    pub server: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct StatusLabels {
+    pub server: String,
+    pub status: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct TransitionLabels {
+    pub server: String,
+    pub to: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct ConnectLabels {
+    pub server: String,
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct VerdictLabels {
+    pub stage: String,
+    pub effect: String,
+}
+
+type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
+
+/// 100 µs to ~52 s: a gateway hop, a fast upstream and a slow one each land in a bucket.
+fn call_buckets() -> Histogram {
+    Histogram::new(prometheus_client::metrics::histogram::exponential_buckets(
+        0.0001, 2.0, 20,
+    ))
+}
+
+/// 10 ms to ~82 s: process starts and remote handshakes.
+fn connect_buckets() -> Histogram {
+    Histogram::new(prometheus_client::metrics::histogram::exponential_buckets(
+        0.01, 2.0, 14,
+    ))
+}
+
+/// One server's figures at scrape time.
+#[derive(Debug, Clone)]
+pub struct ServerGauges {
+    pub server: String,
+    pub status: &'static str,
+    pub in_flight: usize,
+    pub queued: usize,
+}
+
+/// What is read when Prometheus scrapes (state, not events).
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    pub servers: Vec<ServerGauges>,
+    /// Downstream MCP sessions held in memory now.
+    pub sessions: usize,
+    /// Audit rows waiting to be committed, and the queue's bound.
+    pub audit_queued: usize,
+    pub audit_written: u64,
+    pub audit_failed_batches: u64,
+    pub audit_batches: u64,
+    /// Seconds spent committing audit batches, in total.
+    pub audit_commit_seconds: f64,
+    /// The store's connection pool: open and idle connections.
+    pub store_connections: u32,
+    pub store_idle: usize,
+}
+
+const STATUSES: [&str; 6] = [
+    "connecting",
+    "authenticating",
+    "ready",
+    "error",
+    "disabled",
+    "idle",
+];
+
+pub struct Families {
+    registry: Registry,
+    pub calls: Family<CallLabels, Counter>,
+    pub call_seconds: Histograms<ServerLabel>,
+    pub upstream_seconds: Histograms<ServerLabel>,
+    pub gateway_seconds: Histograms<ServerLabel>,
+    pub verdicts: Family<VerdictLabels, Counter>,
+    pub transitions: Family<TransitionLabels, Counter>,
+    pub restarts: Family<ServerLabel, Counter>,
+    pub connect_seconds: Histograms<ConnectLabels>,
+    in_flight: Family<ServerLabel, Gauge>,
+    queued: Family<ServerLabel, Gauge>,
+    status: Family<StatusLabels, Gauge>,
+    sessions: Gauge,
+    audit_queued: Gauge,
+    audit_written: Counter,
+    audit_failed_batches: Counter,
+    audit_batches: Counter,
+    audit_commit_seconds: Counter<f64, std::sync::atomic::AtomicU64>,
+    /// One scrape at a time sets the scrape-time figures.
+    rendering: std::sync::Mutex<()>,
+    store_connections: Gauge,
+    store_idle: Gauge,
+}
+
+impl Families {
+    pub fn new() -> Self {
+        let mut r = Registry::with_prefix("switchboard");
+        let f = Self {
+            calls: Family::default(),
+            call_seconds: Histograms::new_with_constructor(call_buckets as fn() -> Histogram),
+            upstream_seconds: Histograms::new_with_constructor(call_buckets as fn() -> Histogram),
+            gateway_seconds: Histograms::new_with_constructor(call_buckets as fn() -> Histogram),
+            verdicts: Family::default(),
+            transitions: Family::default(),
+            restarts: Family::default(),
+            connect_seconds: Histograms::new_with_constructor(connect_buckets as fn() -> Histogram),
+            in_flight: Family::default(),
+            queued: Family::default(),
+            status: Family::default(),
+            sessions: Gauge::default(),
+            audit_queued: Gauge::default(),
+            audit_written: Counter::default(),
+            audit_failed_batches: Counter::default(),
+            audit_batches: Counter::default(),
+            audit_commit_seconds: Counter::default(),
+            rendering: std::sync::Mutex::new(()),
+            store_connections: Gauge::default(),
+            store_idle: Gauge::default(),
+            registry: Registry::default(),
+        };
+        let secs = Unit::Seconds;
+        r.register(
+            "tool_calls",
+            "Tool calls by server, action (mcp.<server>.<tool>) and outcome (ok or the error kind)",
+            f.calls.clone(),
+        );
+        r.register_with_unit(
+            "tool_call_duration",
+            "Whole tool call, as the caller waited for it",
+            secs.clone(),
+            f.call_seconds.clone(),
+        );
+        r.register_with_unit(
+            "tool_call_upstream_duration",
+            "Of a call, the upstream request itself",
+            secs.clone(),
+            f.upstream_seconds.clone(),
+        );
+        r.register_with_unit(
+            "tool_call_gateway_duration",
+            "Of a call, the gateway's own part: policy, queue, connect, audit hand-off",
+            secs.clone(),
+            f.gateway_seconds.clone(),
+        );
+        r.register(
+            "policy_verdicts",
+            "Policy stage verdicts (rate limits are effect=limit)",
+            f.verdicts.clone(),
+        );
+        r.register(
+            "server_transitions",
+            "Server state changes, by the state entered",
+            f.transitions.clone(),
+        );
+        r.register("server_restarts", "Connections lost after being ready (a crash, an idle stop excluded); each is followed by a reconnect with backoff", f.restarts.clone());
+        r.register_with_unit(
+            "server_connect_duration",
+            "Connect + discovery (spawn or handshake, then listing tools, resources and prompts)",
+            secs.clone(),
+            f.connect_seconds.clone(),
+        );
+        r.register(
+            "calls_in_flight",
+            "Calls running now, per server",
+            f.in_flight.clone(),
+        );
+        r.register(
+            "calls_queued",
+            "Calls waiting for a slot now, per server",
+            f.queued.clone(),
+        );
+        r.register(
+            "server_status",
+            "1 for the state each server is in, 0 for the others",
+            f.status.clone(),
+        );
+        r.register(
+            "downstream_sessions",
+            "Downstream MCP sessions held in memory",
+            f.sessions.clone(),
+        );
+        r.register(
+            "audit_queue_depth",
+            "Audit rows waiting to be committed",
+            f.audit_queued.clone(),
+        );
+        r.register(
+            "audit_rows_written",
+            "Audit rows committed",
+            f.audit_written.clone(),
+        );
+        r.register(
+            "audit_batches",
+            "Audit commits (group commit)",
+            f.audit_batches.clone(),
+        );
+        r.register(
+            "audit_failed_batches",
+            "Audit commits that failed",
+            f.audit_failed_batches.clone(),
+        );
+        r.register_with_unit("audit_commit", "Time spent committing audit batches (rate over audit_batches rate: mean commit latency)", secs, f.audit_commit_seconds.clone());
+        r.register(
+            "store_connections",
+            "Open connections of the store's pool",
+            f.store_connections.clone(),
+        );
+        r.register(
+            "store_idle_connections",
+            "Idle connections of the store's pool",
+            f.store_idle.clone(),
+        );
+        Self { registry: r, ..f }
+    }
+
+    pub fn render(&self, now: &Snapshot) -> String {
+        let _one = self.rendering.lock().unwrap_or_else(|e| e.into_inner());
+        // Servers come and go: the per-server gauges hold exactly the servers there now.
+        self.in_flight.clear();
+        self.queued.clear();
+        self.status.clear();
+        for s in &now.servers {
+            let label = ServerLabel {
+                server: s.server.clone(),
+            };
+            self.in_flight.get_or_create(&label).set(s.in_flight as i64);
+            self.queued.get_or_create(&label).set(s.queued as i64);
+            for status in STATUSES {
+                let labels = StatusLabels {
+                    server: s.server.clone(),
+                    status: status.into(),
+                };
+                self.status
+                    .get_or_create(&labels)
+                    .set(i64::from(status == s.status));
+            }
+        }
+        self.sessions.set(now.sessions as i64);
+        self.audit_queued.set(now.audit_queued as i64);
+        // The writer counts; these counters follow it.
+        for (counter, total) in [
+            (&self.audit_written, now.audit_written),
+            (&self.audit_batches, now.audit_batches),
+            (&self.audit_failed_batches, now.audit_failed_batches),
+        ] {
+            counter.inc_by(total.saturating_sub(counter.get()));
+        }
+        let seconds = &self.audit_commit_seconds;
+        seconds.inc_by((now.audit_commit_seconds - seconds.get()).max(0.0));
+        self.store_connections.set(i64::from(now.store_connections));
+        self.store_idle.set(now.store_idle as i64);
+        let mut out = String::new();
+        // Writing to a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
+        out
+    }
+}
