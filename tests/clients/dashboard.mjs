@@ -1,22 +1,35 @@
 // Drives the dashboard in a real browser (Debian's chromium via playwright-core): signs in with
 // a token link, waits for SERVER to be ready, reads its row, then disables and enables it with
-// the row's buttons. Prints what it saw as JSON; exits 1 on a page error or a wait that fails.
-// Usage: SWITCHBOARD_NODE_MODULES=.fixtures/node/node_modules node dashboard.mjs BASE_URL TOKEN SERVER
+// the row's buttons; then the console: TOOL's schema, a playground call refused (the agent's
+// action is off), the action toggled on in the agents panel, the call again (ok), a bad raw
+// JSON, and the audit view filtered to that action. Screenshots go to SHOTS. Prints what it
+// saw as JSON; exits 1 on a page error, a console error (CSP violations included) or a failed
+// wait.
+// Usage: SWITCHBOARD_NODE_MODULES=.fixtures/node/node_modules node dashboard.mjs BASE_URL TOKEN SERVER TOOL ARGS_JSON SHOTS
 import { createRequire } from "node:module";
 
 const require = createRequire(`${process.env.SWITCHBOARD_NODE_MODULES}/`);
 const { chromium } = require("playwright-core");
 
-const [base, token, server] = process.argv.slice(2);
+const [base, token, server, tool, argsJson, shots] = process.argv.slice(2);
+const args = JSON.parse(argsJson);
+const action = `mcp.${server}.${tool.split("__").slice(1).join("__")}`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox"],
 });
 const problems = [];
+const httpErrors = [];
 try {
   const page = await browser.newPage();
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
+  // Answers with an error status are logged by the browser too: kept apart, since a refused
+  // call is expected; every other console error (CSP violations included) is a problem.
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    if (/^Failed to load resource: the server responded with a status of \d+/.test(m.text())) httpErrors.push(m.text());
+    else problems.push(`console: ${m.text()}`);
+  });
   await page.goto(`${base}/#token=${encodeURIComponent(token)}`);
   const row = (status) => `tr[data-server="${server}"][data-status="${status}"]`;
   await page.waitForSelector(row("ready"), { timeout: 20000 });
@@ -42,7 +55,59 @@ try {
   await page.waitForSelector(row("ready"), { timeout: 20000 });
   seen.statuses.push("ready");
   seen.message = await page.textContent("#message");
+  await page.screenshot({ path: `${shots}/servers.png`, fullPage: true });
+
+  // The tool's definition.
+  await page.selectOption("#tool-select", tool);
+  await page.waitForFunction(
+    () => document.querySelector("#tool-input-schema")?.textContent.includes("properties"), null, { timeout: 20000 });
+  seen.input_schema = await page.textContent("#tool-input-schema");
+  seen.annotations = await page.textContent("#tool-annotations");
+  await page.screenshot({ path: `${shots}/tool.png`, fullPage: true });
+  // A call through the pipeline: the agent's action is off, so it is refused, with the kind.
+  for (const [path, value] of Object.entries(args)) await page.fill(`[data-path="${path}"]`, value);
+  await page.click("#call-button");
+  await page.waitForSelector("#result[data-outcome]", { timeout: 20000 });
+  seen.first_outcome = await page.getAttribute("#result", "data-outcome");
+  seen.first_text = await page.textContent("#result");
+  await page.screenshot({ path: `${shots}/refused.png`, fullPage: true });
+  // Toggle the action on for the agent, in place.
+  await page.click("#agent-load");
+  await page.waitForSelector(`#agent-actions input[data-action="${action}"]`, { timeout: 20000 });
+  seen.integrations = await page.$$eval("#agent-actions legend", (ls) => ls.map((l) => l.textContent));
+  await page.check(`#agent-actions input[data-action="${action}"]`);
+  await page.waitForSelector(`#agent-actions input[data-action="${action}"][data-saved="true"]`, { timeout: 20000 });
+  await page.screenshot({ path: `${shots}/agent.png`, fullPage: true });
+  // Now it runs.
+  await page.evaluate(() => { delete document.querySelector("#result").dataset.outcome; });
+  await page.click("#call-button");
+  await page.waitForSelector("#result[data-outcome]", { timeout: 20000 });
+  seen.second_outcome = await page.getAttribute("#result", "data-outcome");
+  seen.second_text = await page.textContent("#result");
+  await page.screenshot({ path: `${shots}/call.png`, fullPage: true });
+  // Raw JSON that is not JSON is said, not sent.
+  await page.check("#raw-mode");
+  await page.fill("#raw-args", "{not json");
+  await page.click("#call-button");
+  await page.waitForSelector('#result[data-outcome="invalid_arguments"]', { timeout: 20000 });
+  await page.uncheck("#raw-mode");
+  // The audit view, filtered to the action: the refused call and the one that ran.
+  await page.fill("#audit-action", action);
+  // Audit rows are committed off the call path: show again until the call's row is there.
+  const okRow = `#audit tbody tr[data-action="${action}"][data-outcome="ok"]`;
+  const until = Date.now() + 20000;
+  for (;;) {
+    await page.click("#audit-load");
+    if (await page.waitForSelector(okRow, { timeout: 500 }).then(() => true, () => false)) break;
+    if (Date.now() > until) throw new Error("the call's audit row never showed");
+  }
+  seen.audit = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => r.dataset.outcome));
+  await page.screenshot({ path: `${shots}/audit.png`, fullPage: true });
+  // A narrow window still shows every part.
+  await page.setViewportSize({ width: 420, height: 900 });
+  await page.screenshot({ path: `${shots}/narrow.png`, fullPage: true });
   seen.problems = problems;
+  seen.http_errors = httpErrors;
   console.log(JSON.stringify(seen));
   process.exitCode = problems.length ? 1 : 0;
 } catch (e) {

@@ -42,7 +42,7 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         &["org", "create", "acme", "--feature", "mcp_external_servers"],
     );
     let viewer = token(dir.path(), &["integrations:view"]);
-    let operator = token(dir.path(), &["integrations:view", "gateway:operate"]);
+    let operator = token(dir.path(), &["integrations:manage", "gateway:operate"]);
     let gateway = kit::Gateway::start(Path::new(BINARY), &[], dir.path(), &config, 1).await;
     let base = gateway.base().to_string();
 
@@ -77,9 +77,19 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         "{body}"
     );
 
+    // Screenshots of each state, for people (the folder is ignored by git).
+    let shots = kit::repo_root().join("target/dashboard-shots");
+    std::fs::create_dir_all(&shots).unwrap();
     let out = tokio::process::Command::new("node")
         .arg(kit::client_script("dashboard.mjs"))
-        .args([base.as_str(), operator.as_str(), "time"])
+        .args([
+            base.as_str(),
+            operator.as_str(),
+            "time",
+            "time__get_current_time",
+            r#"{"timezone": "UTC"}"#,
+            shots.to_str().unwrap(),
+        ])
         .env("SWITCHBOARD_NODE_MODULES", kit::node_modules())
         .output()
         .await
@@ -114,6 +124,44 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         serde_json::json!(["ready", "disabled", "ready"])
     );
     assert_eq!(seen["message"], "");
+
+    // The console: the definition, the playground refused then allowed, the audit view.
+    let schema = seen["input_schema"].as_str().unwrap();
+    assert!(schema.contains("timezone"), "{schema}");
+    assert!(
+        seen["annotations"]
+            .as_str()
+            .unwrap()
+            .contains("mcp.time.get_current_time")
+    );
+    assert_eq!(seen["first_outcome"], "policy_denied", "{seen}");
+    assert!(
+        seen["first_text"]
+            .as_str()
+            .unwrap()
+            .contains("not enabled for agent dashboard"),
+        "{seen}"
+    );
+    assert!(
+        seen["integrations"].to_string().contains("mcp_time"),
+        "{seen}"
+    );
+    assert_eq!(seen["second_outcome"], "ok", "{seen}");
+    assert!(
+        seen["second_text"].as_str().unwrap().contains("UTC"),
+        "{seen}"
+    );
+    assert_eq!(seen["audit"], serde_json::json!(["policy_denied", "ok"]));
+    for shot in [
+        "servers", "tool", "refused", "agent", "call", "audit", "narrow",
+    ] {
+        assert!(shots.join(format!("{shot}.png")).is_file(), "{shot}");
+    }
+    assert_eq!(seen["problems"], serde_json::json!([]));
+    // The one answer with an error status is the refused call's 403.
+    let http_errors = seen["http_errors"].as_array().unwrap();
+    assert_eq!(http_errors.len(), 1, "{seen}");
+    assert!(http_errors[0].as_str().unwrap().contains("403"), "{seen}");
 
     // The same operation from the terminal.
     let disabled = admin(

@@ -7,10 +7,11 @@ use axum::routing::get;
 
 /// Only this gateway's own files and API: no inline script, no framing.
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
-                   img-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+                   img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const PAGE: &str = include_str!("dashboard/index.html");
 const SCRIPT: &str = include_str!("dashboard/dashboard.js");
+const CONSOLE: &str = include_str!("dashboard/console.js");
 const STYLE: &str = include_str!("dashboard/dashboard.css");
 const ICON: &str = include_str!("dashboard/favicon.svg");
 
@@ -27,7 +28,7 @@ fn file(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     )
 }
 
-/// `/`, its script, style sheet and icon.
+/// `/`, its scripts, style sheet and icon.
 pub fn router() -> Router {
     Router::new()
         .route(
@@ -37,6 +38,10 @@ pub fn router() -> Router {
         .route(
             "/dashboard/dashboard.js",
             get(|| async { file("text/javascript; charset=utf-8", SCRIPT) }),
+        )
+        .route(
+            "/dashboard/console.js",
+            get(|| async { file("text/javascript; charset=utf-8", CONSOLE) }),
         )
         .route(
             "/dashboard/dashboard.css",

@@ -168,6 +168,10 @@ pub async fn tools(
                 "visible": listed.contains(&t.exposed_name),
                 "quarantined": t.quarantined(), "hidden": hidden,
                 "findings": t.review.findings,
+                // The definition as the upstream gave it (the dashboard's schemas and forms).
+                "title": t.tool.title, "description": t.tool.description,
+                "input_schema": t.tool.input_schema, "output_schema": t.tool.output_schema,
+                "annotations": t.tool.annotations,
             }));
         }
         for w in &catalog.withheld {

@@ -46,6 +46,7 @@ async function loadServers() {
   }
   try {
     const policy = await api("GET", "/api/policy/tools");
+    if (typeof setTools === "function") setTools(policy.tools);
     heldBack = new Map();
     for (const tool of policy.tools.filter((t) => !t.visible)) {
       const why = tool.quarantined || tool.hidden || tool.withheld || "hidden";
