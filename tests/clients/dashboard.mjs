@@ -5,13 +5,16 @@
 // JSON, and the audit view filtered to that action. Screenshots go to SHOTS. Prints what it
 // saw as JSON; exits 1 on a page error, a console error (CSP violations included) or a failed
 // wait.
-// Usage: SWITCHBOARD_NODE_MODULES=.fixtures/node/node_modules node dashboard.mjs BASE_URL TOKEN SERVER TOOL ARGS_JSON SHOTS
+// Then a remote server connected through the form (a bad URL refused in place first), seen
+// ready, and disconnected after confirming; last, a VIEWER token's page offers no operation.
+// Usage: SWITCHBOARD_NODE_MODULES=.fixtures/node/node_modules node dashboard.mjs BASE_URL TOKEN
+//   SERVER TOOL ARGS_JSON SHOTS UPSTREAM_URL VIEWER_TOKEN
 import { createRequire } from "node:module";
 
 const require = createRequire(`${process.env.SWITCHBOARD_NODE_MODULES}/`);
 const { chromium } = require("playwright-core");
 
-const [base, token, server, tool, argsJson, shots] = process.argv.slice(2);
+const [base, token, server, tool, argsJson, shots, upstream, viewer] = process.argv.slice(2);
 const args = JSON.parse(argsJson);
 const action = `mcp.${server}.${tool.split("__").slice(1).join("__")}`;
 const browser = await chromium.launch({
@@ -103,9 +106,40 @@ try {
   }
   seen.audit = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => r.dataset.outcome));
   await page.screenshot({ path: `${shots}/audit.png`, fullPage: true });
+  // Connect a remote server through the form: a bad URL is refused in place with the API's words.
+  await page.fill("#connect-name", "Everything");
+  await page.fill("#connect-url", "not a url");
+  await page.click("#connect-button");
+  await page.waitForFunction(() => document.querySelector("#connect-error")?.textContent, null, { timeout: 20000 });
+  seen.connect_error = await page.textContent("#connect-error");
+  seen.slug = await page.inputValue("#connect-slug");
+  await page.screenshot({ path: `${shots}/connect-refused.png`, fullPage: true });
+  await page.fill("#connect-url", upstream);
+  await page.click("#connect-button");
+  const connected = 'tr[data-server="everything"][data-status="ready"]';
+  await page.waitForSelector(connected, { timeout: 30000 });
+  seen.connected_row = await page.$$eval(`${connected} td`, (tds) => tds.map((td) => td.textContent));
+  await page.screenshot({ path: `${shots}/connected.png`, fullPage: true });
+  // Disconnect, after confirming.
+  page.once("dialog", (dialog) => { seen.confirm = dialog.message(); dialog.accept(); });
+  await page.click(`${connected} button:text("disconnect")`);
+  await page.waitForSelector('tr[data-server="everything"]', { state: "detached", timeout: 20000 });
   // A narrow window still shows every part.
   await page.setViewportSize({ width: 420, height: 900 });
   await page.screenshot({ path: `${shots}/narrow.png`, fullPage: true });
+  // A viewer's page: states and tools, but no operation, connect form or call button.
+  const view = await browser.newPage();
+  view.on("pageerror", (e) => problems.push(`viewer page error: ${e.message}`));
+  await view.goto(`${base}/#token=${encodeURIComponent(viewer)}`);
+  await view.waitForSelector(row("ready"), { timeout: 20000 });
+  await view.waitForSelector("#console-section:not([hidden])", { timeout: 20000 });
+  seen.viewer = {
+    buttons: await view.$$eval(`${row("ready")} button`, (b) => b.length),
+    connect_hidden: await view.$eval("#connect-section", (s) => s.hidden),
+    call_hidden: await view.$eval("#call-button", (b) => b.hidden),
+    note: await view.textContent("#call-note"),
+  };
+  await view.screenshot({ path: `${shots}/viewer.png`, fullPage: true });
   seen.problems = problems;
   seen.http_errors = httpErrors;
   console.log(JSON.stringify(seen));

@@ -43,7 +43,9 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
     );
     let viewer = token(dir.path(), &["integrations:view"]);
     let operator = token(dir.path(), &["integrations:manage", "gateway:operate"]);
-    let gateway = kit::Gateway::start(Path::new(BINARY), &[], dir.path(), &config, 1).await;
+    // --dev: the server connected through the form is on loopback.
+    let gateway = kit::Gateway::start(Path::new(BINARY), &["--dev"], dir.path(), &config, 1).await;
+    let upstream = kit::EverythingHttp::start().await;
     let base = gateway.base().to_string();
 
     // The page and its files come with a policy that allows nothing but this gateway.
@@ -89,6 +91,8 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
             "time__get_current_time",
             r#"{"timezone": "UTC"}"#,
             shots.to_str().unwrap(),
+            upstream.url.as_str(),
+            viewer.as_str(),
         ])
         .env("SWITCHBOARD_NODE_MODULES", kit::node_modules())
         .output()
@@ -158,10 +162,13 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         assert!(shots.join(format!("{shot}.png")).is_file(), "{shot}");
     }
     assert_eq!(seen["problems"], serde_json::json!([]));
-    // The one answer with an error status is the refused call's 403.
-    let http_errors = seen["http_errors"].as_array().unwrap();
-    assert_eq!(http_errors.len(), 1, "{seen}");
-    assert!(http_errors[0].as_str().unwrap().contains("403"), "{seen}");
+    // The answers with an error status are the refused call's 403 and the bad URL's 400.
+    let http_errors = seen["http_errors"].to_string();
+    assert_eq!(seen["http_errors"].as_array().unwrap().len(), 2, "{seen}");
+    assert!(
+        http_errors.contains("status of 403") && http_errors.contains("status of 400"),
+        "{seen}"
+    );
 
     // The same operation from the terminal.
     let disabled = admin(

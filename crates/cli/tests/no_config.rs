@@ -1,6 +1,7 @@
 //! The gateway without config files (issue 14): `serve` and `stdio` in an empty folder start
 //! with no config-file servers and say so in one line; `serve --watch` loads an mcp.json created
-//! there later; a switchboard.toml holding only settings layers with an mcp.json.
+//! there later; a switchboard.toml holding only settings layers with an mcp.json; an org
+//! connects a server over REST to a `serve` started with no files and calls it over MCP.
 
 use rmcp::service::{NotificationContext, RoleClient};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
@@ -146,4 +147,67 @@ async fn a_settings_only_toml_layers_with_an_mcp_json() {
         .filter_map(|t| t["name"].as_str())
         .collect();
     assert!(names.contains(&"mcp__relay__pid"), "{names:?}");
+}
+
+/// `serve` in an empty folder is a control plane of its own: an org connects a server over
+/// REST and calls it over MCP with its API token.
+#[tokio::test(flavor = "multi_thread")]
+async fn serve_in_an_empty_folder_takes_servers_from_the_rest_api() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let admin = |args: &'static [&'static str]| {
+        let data = dir.path().join("data");
+        async move {
+            let out = Command::new(BIN)
+                .args(args)
+                .env("SWITCHBOARD_DATA", data)
+                .env_remove("SWITCHBOARD_DATABASE_URL")
+                .output()
+                .await
+                .expect("run switchboard");
+            assert!(out.status.success(), "{args:?}: {out:?}");
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        }
+    };
+    admin(&["org", "create", "acme", "--feature", "mcp_external_servers"]).await;
+    let created: Value = serde_json::from_str(
+        &admin(&[
+            "token",
+            "create",
+            "--org",
+            "acme",
+            "--role",
+            "integrations:manage",
+            "--json",
+        ])
+        .await,
+    )
+    .expect("token JSON");
+    let token = created["token"].as_str().expect("token").to_string();
+    let upstream = kit::EverythingHttp::start().await;
+    let gateway =
+        kit::Gateway::start_without_config(std::path::Path::new(BIN), &["--dev"], dir.path()).await;
+    let (url, base) = (gateway.url.clone(), gateway.base().to_string());
+
+    let response = reqwest::Client::new()
+        .post(format!("{base}/api/integrations/mcp/servers"))
+        .bearer_auth(&token)
+        .json(&json!({"name": "Everything", "slug": "everything", "url": upstream.url}))
+        .send()
+        .await
+        .expect("POST a server");
+    let status = response.status();
+    let body: Value = response.json().await.expect("JSON");
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["status"], "ready", "{body}");
+
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let (session, _) = kit::post_mcp(&url, Some(&token), None, &init).await;
+    let session = session.expect("a session");
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    kit::post_mcp(&url, Some(&token), Some(&session), &done).await;
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "everything__echo", "arguments": {"message": "from an empty folder"}}});
+    let (_, answer) = kit::post_mcp(&url, Some(&token), Some(&session), &call).await;
+    assert!(answer.contains("Echo: from an empty folder"), "{answer}");
 }

@@ -12,6 +12,7 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; conn
 const PAGE: &str = include_str!("dashboard/index.html");
 const SCRIPT: &str = include_str!("dashboard/dashboard.js");
 const CONSOLE: &str = include_str!("dashboard/console.js");
+const CONNECT: &str = include_str!("dashboard/connect.js");
 const STYLE: &str = include_str!("dashboard/dashboard.css");
 const ICON: &str = include_str!("dashboard/favicon.svg");
 
@@ -42,6 +43,10 @@ pub fn router() -> Router {
         .route(
             "/dashboard/console.js",
             get(|| async { file("text/javascript; charset=utf-8", CONSOLE) }),
+        )
+        .route(
+            "/dashboard/connect.js",
+            get(|| async { file("text/javascript; charset=utf-8", CONNECT) }),
         )
         .route(
             "/dashboard/dashboard.css",

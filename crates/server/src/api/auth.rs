@@ -98,3 +98,15 @@ impl ApiState {
         })
     }
 }
+
+/// `GET /api/me`: the caller's org, roles and features (never the token), so a client offers
+/// only what those roles allow.
+pub async fn me(caller: ApiCaller) -> axum::Json<serde_json::Value> {
+    axum::Json(serde_json::json!({
+        "org": caller.org.name,
+        "org_id": caller.org.id,
+        "token_id": caller.token.id,
+        "roles": caller.token.roles,
+        "features": caller.org.features,
+    }))
+}

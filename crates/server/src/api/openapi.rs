@@ -144,6 +144,12 @@ pub async fn document() -> Json<Value> {
                     "parameters": audit_parameters,
                     "responses": with(json!({"200": {"description": "Rows and the cursor for the next page"}}))
                 }
+            },
+            "/api/me": {
+                "get": {
+                    "summary": "The calling token's org, roles and the org's features (never the token), so clients offer only what the roles allow",
+                    "responses": with(json!({"200": {"description": "{org, org_id, token_id, roles, features}"}}))
+                }
             }
         },
         "components": {

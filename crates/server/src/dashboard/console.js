@@ -213,7 +213,7 @@ async function loadAgent(event) {
   const groups = body.integrations.map((group) => el("fieldset", {}, [
     el("legend", { textContent: `${group.integration} (${group.source})` }),
     ...group.actions.map((action) => {
-      const box = el("input", { type: "checkbox", checked: action.enabled });
+      const box = el("input", { type: "checkbox", checked: action.enabled, disabled: !can("integrations:manage") });
       box.dataset.action = action.action_id;
       box.addEventListener("change", () => toggleAction(agent, action.action_id, box));
       return el("label", { className: "inline", title: action.description || "" }, [box, ` ${action.name}`]);

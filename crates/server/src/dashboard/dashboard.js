@@ -8,6 +8,12 @@ const servers = new Map(); // id -> row (list fields merged with the latest stat
 let token = null;
 let stream = null; // AbortController of the events stream
 let relist = null; // pending timer for re-reading the server list
+let me = { roles: [], features: [] }; // the token's roles and its org's features (GET /api/me)
+
+// Whether the token carries `role` (manage implies view), as the API decides it.
+function can(role) {
+  return me.roles.includes(role) || (role === "integrations:view" && me.roles.includes("integrations:manage"));
+}
 
 function $(id) { return document.getElementById(id); }
 
@@ -40,10 +46,14 @@ let heldBack = new Map();
 
 async function loadServers() {
   const body = await api("GET", `${API}/servers`);
+  const listed = new Map();
   for (const row of body.servers) {
     const known = servers.get(row.id) || {};
-    servers.set(row.id, { ...known, ...row, source: row.source || "api" });
+    listed.set(row.id, { ...known, ...row, source: row.source || "api" });
   }
+  // A server disconnected here or on another replica leaves the table.
+  servers.clear();
+  for (const [id, row] of listed) servers.set(id, row);
   try {
     const policy = await api("GET", "/api/policy/tools");
     if (typeof setTools === "function") setTools(policy.tools);
@@ -126,7 +136,17 @@ async function readEvents(reader) {
 async function operate(id, operation) {
   try {
     say("");
-    const row = await api("POST", `${API}/servers/${encodeURIComponent(id)}/${operation}`);
+    const path = `${API}/servers/${encodeURIComponent(id)}`;
+    if (operation === "disconnect") {
+      const name = servers.get(id)?.slug || id;
+      if (!window.confirm(`Disconnect ${name}? Its tools leave every agent and its credentials are deleted.`)) return;
+      await api("DELETE", path);
+      servers.delete(id);
+      render();
+      scheduleRelist();
+      return;
+    }
+    const row = await api("POST", `${path}/${operation}`);
     if (row.authorize_url) window.open(row.authorize_url, "_blank", "noopener");
     scheduleRelist();
   } catch (e) {
@@ -143,11 +163,16 @@ function render() {
   $("servers-section").hidden = false;
 }
 
-// The operations that make sense in the server's state.
+// The operations that make sense in the server's state and that the token's roles allow:
+// config-file servers need gateway:operate, the org's own need integrations:manage.
 function operationsFor(server) {
-  if (server.status === "disabled") return ["enable"];
-  const ops = ["refresh", "disable"];
-  if (server.status === "authenticating" || OAUTH_METHODS.includes(server.auth_method)) ops.push("reauthorize");
+  const fromConfig = server.source === "config";
+  if (!can(fromConfig ? "gateway:operate" : "integrations:manage")) return [];
+  const ops = server.status === "disabled" ? ["enable"] : ["refresh", "disable"];
+  if (server.status !== "disabled" && (server.status === "authenticating" || OAUTH_METHODS.includes(server.auth_method))) {
+    ops.push("reauthorize");
+  }
+  if (!fromConfig) ops.push("disconnect");
   return ops;
 }
 
@@ -187,6 +212,11 @@ async function signIn(value) {
   $("sign-out").hidden = false;
   $("connection").textContent = "connecting…";
   try {
+    me = await api("GET", "/api/me");
+    const manage = can("integrations:manage") && me.features.includes("mcp_external_servers");
+    $("connect-section").hidden = !manage;
+    $("call-button").hidden = !manage;
+    $("call-note").hidden = manage;
     await loadServers();
     say("");
   } catch (e) {
@@ -201,7 +231,8 @@ function signOut() {
   if (stream) stream.abort();
   sessionStorage.removeItem("switchboard-token");
   servers.clear();
-  $("servers-section").hidden = true;
+  me = { roles: [], features: [] };
+  for (const id of ["servers-section", "connect-section", "console-section", "agents-section", "audit-section"]) $(id).hidden = true;
   $("sign-in").hidden = false;
   $("sign-out").hidden = true;
   $("connection").textContent = "not signed in";
