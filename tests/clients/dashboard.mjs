@@ -106,6 +106,10 @@ try {
   }
   seen.audit = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => r.dataset.outcome));
   await page.screenshot({ path: `${shots}/audit.png`, fullPage: true });
+  // The live figures catch up with both calls within a refresh or two.
+  await page.waitForSelector(`#figures tbody tr[data-server="${server}"][data-calls="2"]`, { timeout: 20000 });
+  seen.figures = await page.$$eval(`#figures tbody tr[data-server="${server}"] td`, (tds) => tds.map((td) => td.textContent));
+  await page.screenshot({ path: `${shots}/figures.png`, fullPage: true });
   // Connect a remote server through the form: a bad URL is refused in place with the API's words.
   await page.fill("#connect-name", "Everything");
   await page.fill("#connect-url", "not a url");

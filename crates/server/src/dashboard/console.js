@@ -1,6 +1,6 @@
 // Switchboard console: each tool's definition and schemas, a playground that calls a tool
 // through the full pipeline (as an agent, optionally for an end user), an agent's actions
-// toggled in place, and the audit log with filters and paging.
+// toggled in place, live figures per server, and the audit log with filters and paging.
 // Shares dashboard.js's globals ($, el, api, say, token).
 "use strict";
 
@@ -18,6 +18,10 @@ function setTools(list) {
   $("console-section").hidden = toolDefs.length === 0;
   $("audit-section").hidden = false;
   $("agents-section").hidden = false;
+  if ($("figures-section").hidden) {
+    $("figures-section").hidden = false;
+    followFigures();
+  }
   if (select.value !== current) showTool();
 }
 
@@ -242,6 +246,64 @@ async function toggleAction(agent, actionId, box) {
   } finally {
     box.disabled = false;
   }
+}
+
+// Live figures per server over the last five minutes, from the audit rows: calls per second,
+// p50 and p99 of the call time, and errors. Read again every five seconds while shown.
+const FIGURES_WINDOW_MS = 5 * 60000;
+let figuresTimer = null;
+
+function percentile(sorted, p) {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function loadFigures() {
+  const since = Date.now() - FIGURES_WINDOW_MS;
+  const byServer = new Map();
+  let after = null;
+  // At most 5,000 rows (five pages): enough for the figures of a dashboard.
+  for (let page = 0; page < 5; page++) {
+    const q = new URLSearchParams({ limit: "1000", since_ms: String(since) });
+    if (after !== null) q.set("after_seq", String(after));
+    const body = await api("GET", `/api/audit?${q}`);
+    for (const r of body.rows) {
+      if (!r.action_id.startsWith("mcp.") || !r.server) continue;
+      const s = byServer.get(r.server) || { calls: 0, errors: 0, times: [] };
+      s.calls += 1;
+      if (r.outcome !== "ok") s.errors += 1;
+      s.times.push(r.duration_us / 1000);
+      byServer.set(r.server, s);
+    }
+    if (body.rows.length < 1000) break;
+    after = body.next_after_seq;
+  }
+  const seconds = FIGURES_WINDOW_MS / 1000;
+  const rows = [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([server, s]) => {
+    const times = s.times.sort((a, b) => a - b);
+    const tr = el("tr", {}, [
+      el("td", { textContent: server }),
+      el("td", { textContent: String(s.calls) }),
+      el("td", { textContent: (s.calls / seconds).toFixed(2) }),
+      el("td", { textContent: percentile(times, 50).toFixed(1) }),
+      el("td", { textContent: percentile(times, 99).toFixed(1) }),
+      el("td", { textContent: String(s.errors) }),
+    ]);
+    tr.dataset.server = server;
+    tr.dataset.calls = String(s.calls);
+    tr.dataset.errors = String(s.errors);
+    return tr;
+  });
+  $("figures").tBodies[0].replaceChildren(...rows);
+  $("figures-empty").hidden = rows.length > 0;
+}
+
+function followFigures() {
+  clearTimeout(figuresTimer);
+  if (!token) return;
+  loadFigures()
+    .catch((e) => say(e.message))
+    .finally(() => { figuresTimer = setTimeout(followFigures, 5000); });
 }
 
 window.addEventListener("DOMContentLoaded", () => {

@@ -232,7 +232,7 @@ function signOut() {
   sessionStorage.removeItem("switchboard-token");
   servers.clear();
   me = { roles: [], features: [] };
-  for (const id of ["servers-section", "connect-section", "console-section", "agents-section", "audit-section"]) $(id).hidden = true;
+  for (const id of ["servers-section", "connect-section", "console-section", "agents-section", "figures-section", "audit-section"]) $(id).hidden = true;
   $("sign-in").hidden = false;
   $("sign-out").hidden = true;
   $("connection").textContent = "not signed in";
