@@ -1,6 +1,6 @@
 //! `--log-format json` (issue 14): every stderr line of `serve` is one JSON object, the
 //! start-up lines people wait for included; at INFO one line per connected server, with no
-//! dump of the upstream's instructions.
+//! dump of the upstream's instructions, and one per refused call.
 
 use serde_json::{Value, json};
 use std::process::Stdio;
@@ -69,4 +69,61 @@ async fn serve_logs_one_json_object_per_line() {
     // server-everything sends long instructions: they stay below DEBUG.
     let all = serde_json::to_string(&events).unwrap();
     assert!(!all.contains("instructions"), "{all}");
+
+    // A call the policy refuses (the agent's action is off) is one INFO line.
+    let data = dir.path().join("data");
+    let admin = |args: &[&str]| {
+        let out = std::process::Command::new(BIN)
+            .args(args)
+            .env("SWITCHBOARD_DATA", &data)
+            .env_remove("SWITCHBOARD_DATABASE_URL")
+            .output()
+            .expect("run switchboard");
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    admin(&["org", "create", "acme", "--feature", "mcp_external_servers"]);
+    let created: Value = serde_json::from_str(&admin(&[
+        "token",
+        "create",
+        "--org",
+        "acme",
+        "--role",
+        "integrations:manage",
+        "--json",
+    ]))
+    .unwrap();
+    let listening = events
+        .iter()
+        .filter_map(|e| e["message"].as_str())
+        .find_map(|m| m.strip_prefix("switchboard listening on "))
+        .unwrap()
+        .trim_end_matches("/mcp")
+        .to_string();
+    let refused = reqwest::Client::new()
+        .post(format!(
+            "{listening}/api/agents/bot/actions/mcp.everything.echo/invoke"
+        ))
+        .bearer_auth(created["token"].as_str().unwrap())
+        .json(&json!({"arguments": {"message": "secret-argument"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let refusal = loop {
+        let line = lines.next_line().await.unwrap().expect("the log goes on");
+        let event: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("not one JSON object: {line:?}: {e}"));
+        if event["message"] == "refused" {
+            break event;
+        }
+    };
+    assert_eq!(refusal["level"], "INFO", "{refusal}");
+    assert_eq!(refusal["action"], "mcp.everything.echo", "{refusal}");
+    assert_eq!(refusal["agent"], "bot", "{refusal}");
+    assert_eq!(refusal["kind"], "policy_denied", "{refusal}");
+    assert!(
+        !refusal.to_string().contains("secret-argument"),
+        "{refusal}"
+    );
 }

@@ -49,6 +49,19 @@ impl Registry {
                 .await
             }
         };
+        if let (Err(e), Some(tool)) = (&outcome, tool)
+            && matches!(e.kind, ErrorKind::PolicyDenied | ErrorKind::RateLimited)
+        {
+            // A refusal is an operator's event: one line (the audit row has the verdicts).
+            tracing::info!(
+                action = %tool.action_id,
+                agent = caller.agent_id.as_deref().unwrap_or(""),
+                surface = caller.surface,
+                kind = %e.kind,
+                reason = %e.message,
+                "refused"
+            );
+        }
         if let Some(observer) = &self.inner.observer {
             // What the upstream asked that nobody could answer: said in the audit row.
             verdicts.extend(
