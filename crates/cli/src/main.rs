@@ -26,7 +26,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
-    setup::init_logging(&cli);
+    // Dropped after the runtime: it sends the last spans from its own thread.
+    let _traces = setup::init_logging(&cli);
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(threads) = cli.global.threads {
         runtime.worker_threads(usize::from(threads));

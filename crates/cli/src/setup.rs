@@ -16,7 +16,11 @@ use switchboard_upstream::auth::{FileTokens, OAuthContext, TokenStore};
 
 const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
 
-pub fn init_logging(cli: &Cli) {
+/// Starts logging (stderr) and, for `serve` and `stdio` with a `[telemetry]` section, the
+/// export of traces; the returned exporter sends its last spans when dropped.
+pub fn init_logging(cli: &Cli) -> Option<switchboard_telemetry::Exporting> {
+    use tracing_subscriber::filter::{FilterExt, filter_fn};
+    use tracing_subscriber::prelude::*;
     // rmcp logs each peer's whole `initialize` answer (instructions included) and every
     // keep-alive at INFO: below the gateway's own one line per event, so at WARN by default.
     let default = match cli.command {
@@ -29,15 +33,53 @@ pub fn init_logging(cli: &Cli) {
         .clone()
         .or_else(|| std::env::var("RUST_LOG").ok())
         .unwrap_or_else(|| default.to_string());
+    // The trace's spans are for the exporter, not the log.
+    let not_traced = filter_fn(|meta| {
+        !(meta.is_span()
+            && meta
+                .target()
+                .starts_with(switchboard_telemetry::SPAN_TARGET))
+    });
     // Logs go to stderr: stdout belongs to results and, for `stdio`, to the MCP stream.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
-        .with_writer(std::io::stderr);
-    match cli.global.log_format {
-        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+    let log = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+    let log = match cli.global.log_format {
+        LogFormat::Text => log.with_ansi(std::io::stderr().is_terminal()).boxed(),
         // One JSON object per line: timestamp, level, target, fields (message included).
-        LogFormat::Json => builder.json().flatten_event(true).init(),
+        LogFormat::Json => log.json().flatten_event(true).boxed(),
+    };
+    let log = log.with_filter(tracing_subscriber::EnvFilter::new(filter).and(not_traced));
+    let (exporting, started) = match start_telemetry(cli) {
+        Ok(Some(exporting)) => (Some(exporting), None),
+        Ok(None) => (None, None),
+        Err(e) => (None, Some(e)),
+    };
+    let traces = exporting.as_ref().map(|e| e.layer());
+    tracing_subscriber::registry().with(log).with(traces).init();
+    if let Some(e) = started {
+        tracing::warn!("traces are not exported: {e}");
     }
+    exporting
+}
+
+/// The trace export `[telemetry]` asks for, for the commands that serve.
+fn start_telemetry(
+    cli: &Cli,
+) -> Result<Option<switchboard_telemetry::Exporting>, switchboard_telemetry::TelemetryError> {
+    if !matches!(cli.command, Command::Serve { .. } | Command::Stdio) {
+        return Ok(None);
+    }
+    let paths = config_paths(&cli.global).unwrap_or_default();
+    let env = |name: &str| std::env::var(name).ok();
+    let Some(t) = switchboard_config::telemetry_of(&paths, &env) else {
+        return Ok(None);
+    };
+    let settings = switchboard_telemetry::TelemetrySettings {
+        endpoint: t.endpoint,
+        service_name: t.service_name,
+        sample_ratio: t.sample_ratio,
+        headers: t.headers,
+    };
+    switchboard_telemetry::Exporting::start(&settings).map(Some)
 }
 
 pub fn config_paths(global: &Global) -> anyhow::Result<Vec<PathBuf>> {

@@ -9,6 +9,8 @@ mod placeholders;
 mod problem;
 mod settings;
 mod shapes;
+mod telemetry;
+pub use telemetry::telemetry_of;
 
 pub use placeholders::input_variable;
 pub use problem::{Problem, Problems, Severity};
@@ -47,6 +49,20 @@ pub struct GatewaySettings {
     pub oauth_token_store: Option<String>,
     /// `[oauth] token_file`: the 0600 JSON file for `token_store = "file"`.
     pub oauth_token_file: Option<String>,
+    /// `[telemetry]`: where traces are exported; `None` when not exported.
+    pub telemetry: Option<Telemetry>,
+}
+
+/// `[telemetry]`: the OTLP/HTTP export of traces (off unless an endpoint is given).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Telemetry {
+    /// The collector's OTLP/HTTP base URL (`/v1/traces` is added) or its traces URL.
+    pub endpoint: String,
+    pub service_name: String,
+    /// The share of new traces kept, 0.0 to 1.0 (default 1.0).
+    pub sample_ratio: f64,
+    /// Headers sent with each export (placeholders resolved).
+    pub headers: Vec<(String, String)>,
 }
 
 impl GatewaySettings {
@@ -69,7 +85,8 @@ impl GatewaySettings {
             roots,
             oauth_redirect_base,
             oauth_token_store,
-            oauth_token_file
+            oauth_token_file,
+            telemetry
         );
         self.limits.extend(later.limits);
     }

@@ -1,5 +1,5 @@
-//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]`, `[stdio]` and `[oauth]` in
-//! switchboard.toml.
+//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]`, `[stdio]`, `[oauth]` and
+//! `[telemetry]` in switchboard.toml.
 
 use crate::entry::Context;
 use crate::locate::line_of;
@@ -7,7 +7,15 @@ use crate::{GatewaySettings, Problem};
 use serde_json::{Map, Value};
 
 /// The top-level tables this module reads.
-pub const SECTIONS: [&str; 6] = ["gateway", "egress", "limits", "stdio", "oauth", "policy"];
+pub const SECTIONS: [&str; 7] = [
+    "gateway",
+    "egress",
+    "limits",
+    "stdio",
+    "oauth",
+    "policy",
+    "telemetry",
+];
 
 const LIMIT_KEYS: [&str; 8] = [
     "max_message_bytes",
@@ -20,14 +28,14 @@ const LIMIT_KEYS: [&str; 8] = [
     "session_park_secs",
 ];
 
-struct Reader<'a, 'c> {
-    ctx: &'a Context<'c>,
-    section: &'static str,
-    problems: &'a mut Vec<Problem>,
+pub(crate) struct Reader<'a, 'c> {
+    pub(crate) ctx: &'a Context<'c>,
+    pub(crate) section: &'static str,
+    pub(crate) problems: &'a mut Vec<Problem>,
 }
 
 impl Reader<'_, '_> {
-    fn problem(&mut self, key: &str, message: &str, fix: &str) {
+    pub(crate) fn problem(&mut self, key: &str, message: &str, fix: &str) {
         self.problems.push(Problem::error(
             self.ctx.file,
             line_of(self.ctx.text, &[self.section, key]),
@@ -37,7 +45,7 @@ impl Reader<'_, '_> {
         ));
     }
 
-    fn string(&mut self, key: &str, value: &Value) -> Option<String> {
+    pub(crate) fn string(&mut self, key: &str, value: &Value) -> Option<String> {
         let Some(s) = value.as_str() else {
             self.problem(key, "must be a string", "quote the value");
             return None;
@@ -52,7 +60,7 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn strings(&mut self, key: &str, value: &Value) -> Option<Vec<String>> {
+    pub(crate) fn strings(&mut self, key: &str, value: &Value) -> Option<Vec<String>> {
         let list = value.as_array().filter(|l| l.iter().all(Value::is_string));
         match list {
             Some(list) => Some(
@@ -68,7 +76,7 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn number(&mut self, key: &str, value: &Value) -> Option<usize> {
+    pub(crate) fn number(&mut self, key: &str, value: &Value) -> Option<usize> {
         match value.as_u64().filter(|n| *n > 0) {
             Some(n) => Some(n as usize),
             None => {
@@ -78,7 +86,7 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn unknown(&mut self, key: &str) {
+    pub(crate) fn unknown(&mut self, key: &str) {
         self.problems.push(Problem::warning(
             self.ctx.file,
             line_of(self.ctx.text, &[self.section, key]),
@@ -215,6 +223,10 @@ pub fn parse(
             "token_file" => g.oauth_token_file = r.string(key, value),
             _ => r.unknown(key),
         }
+    }
+    if let Some(section) = root.get("telemetry") {
+        r.section = "telemetry";
+        g.telemetry = crate::telemetry::parse(section, &mut r);
     }
     g
 }

@@ -65,7 +65,7 @@ fn parse_yaml(file: &str, text: &str) -> Result<Value, Problem> {
     })
 }
 
-fn parse_toml(file: &str, text: &str) -> Result<Value, Problem> {
+pub(crate) fn parse_toml(file: &str, text: &str) -> Result<Value, Problem> {
     let value: toml::Value = toml::from_str(text).map_err(|e| {
         let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
         Problem::error(
@@ -221,7 +221,7 @@ pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
                 line_of(ctx.text, &[key]),
                 key,
                 "unknown section, ignored",
-                "use [gateway], [egress], [limits], [stdio], [oauth], [policy] or [servers.NAME]",
+                "use [gateway], [egress], [limits], [stdio], [oauth], [policy], [telemetry] or [servers.NAME]",
             ));
         }
     }

@@ -9,6 +9,7 @@ pub mod names;
 pub mod oauth;
 pub mod spec;
 pub mod status;
+pub mod trace;
 
 pub use caller::{CallObserver, CallRecord, Caller, Observers};
 pub use error::{CallError, ErrorKind};

@@ -3,13 +3,16 @@
 
 use crate::{Pipeline, doc, ifc};
 use serde_json::Value;
+use switchboard_core::trace_span;
 use switchboard_core::{Admission, CallContext, CallError, Effect, ErrorKind, Verdict, Visibility};
 use switchboard_store::Admit;
+use tracing::Instrument;
 
 impl Pipeline {
     pub(crate) async fn admit_call(&self, call: CallContext<'_>) -> Admission {
         let mut verdicts = Vec::new();
-        let sets = match self.sets(call.caller).await {
+        let sets = self.sets(call.caller);
+        let sets = match sets.instrument(trace_span!("policy.load")).await {
             Ok(sets) => sets,
             Err(e) => {
                 verdicts.push(Verdict::new("rules", Effect::Deny).reason(e.clone()));
@@ -22,7 +25,8 @@ impl Pipeline {
                 );
             }
         };
-        let toggles = match self.toggles(call.caller).await {
+        let toggles = self.toggles(call.caller);
+        let toggles = match toggles.instrument(trace_span!("policy.visibility")).await {
             Ok(t) => t,
             Err(e) => {
                 verdicts.push(
@@ -76,6 +80,7 @@ impl Pipeline {
             let outcome = set
                 .rules
                 .evaluate(&call, &self.inner.http, &mut verdicts)
+                .instrument(trace_span!("policy.rules"))
                 .await;
             allowed.push(outcome.allowed);
             if let Some(refused) = outcome.refused {
@@ -96,6 +101,7 @@ impl Pipeline {
                 &self.inner.http,
                 &mut verdicts,
             )
+            .instrument(trace_span!("policy.flow"))
             .await
             {
                 return Admission::refused(verdicts, refused);
@@ -112,7 +118,8 @@ impl Pipeline {
                     _ => format!("org:{}", call.caller.org_id.as_deref().unwrap_or("-")),
                 };
                 let key = limit.key(&owner, &call);
-                match self.inner.limiter.admit(&key, limit.quota).await {
+                let admit = self.inner.limiter.admit(&key, limit.quota);
+                match admit.instrument(trace_span!("policy.rate_limit")).await {
                     Ok(Admit::Yes) => {}
                     Ok(Admit::RetryAfterUs(us)) => {
                         let ms = us.div_ceil(1000);
@@ -148,6 +155,7 @@ impl Pipeline {
         if sets[0].doc.scan.as_ref().and_then(|s| s.calls) == Some(true)
             && let Some(args) = call.arguments
         {
+            let _scan = trace_span!("policy.scan").entered();
             let findings =
                 switchboard_scan::scan_text(&serde_json::to_string(args).unwrap_or_default());
             if !findings.is_empty() {
@@ -172,6 +180,7 @@ impl Pipeline {
     ) -> Vec<Verdict> {
         let mut verdicts = Vec::new();
         if let Some(result) = result {
+            let _scan = trace_span!("policy.scan").entered();
             let findings = switchboard_scan::scan_text(&result.to_string());
             if !findings.is_empty() {
                 verdicts.push(
@@ -209,6 +218,7 @@ impl Pipeline {
                     .inner
                     .taint
                     .add(session, label, call.tool.action.as_str())
+                    .instrument(trace_span!("policy.flow"))
                     .await
                 {
                     Ok(()) => Verdict::new("ifc", Effect::Note)

@@ -2,9 +2,11 @@
 
 mod authorization;
 mod calls;
+mod items;
 mod options;
 mod session_requests;
 mod tasks;
+mod traced;
 
 pub use options::{RegistryOptions, TestReport};
 use tasks::{reap_idle, refresh_periodically, retire, start_concurrency, watch_changes};

@@ -123,7 +123,9 @@ impl Gateway {
     {
         let (opts, upcalls) = self.call_options(context, view.caller.clone());
         let notes = opts.relay_notes.clone();
-        let call = std::pin::pin!(work(opts));
+        // The call's spans are children of the downstream request's.
+        let span = crate::traced::span_of(&context.extensions);
+        let call = std::pin::pin!(tracing::Instrument::instrument(work(opts), span));
         relay_while(call, upcalls, context, self.min_log(), &notes).await
     }
 }

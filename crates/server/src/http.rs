@@ -186,6 +186,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
             options.in_flight.clone(),
             crate::in_flight::track,
         ))
+        .layer(axum::middleware::from_fn(crate::traced::request_span))
         .route("/healthz", get(|| async { "ok" }))
         .route(
             "/readyz",

@@ -18,6 +18,7 @@ mod resume;
 mod sessions;
 mod snapshots;
 mod tokens;
+mod traced;
 
 pub use gateway::{
     AgentScope, CONVERSATION_META_KEY, CallerToken, Gateway, KIND_META_KEY, OrgCaller,

@@ -97,6 +97,7 @@ const PG_NOW_US: &str = "(extract(epoch from clock_timestamp()) * 1000000)::bigi
 
 #[async_trait]
 impl PolicyStore for SqlStore {
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.pins", skip_all)]
     async fn pins(&self, owner: Option<&str>) -> Result<Vec<PinRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT * FROM tool_pins WHERE ($1 = '' OR owner = $2) ORDER BY owner, server, tool",
@@ -110,6 +111,11 @@ impl PolicyStore for SqlStore {
             .collect()
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.pin_first",
+        skip_all
+    )]
     async fn pin_first(&self, row: &PinRow) -> Result<PinRow, StoreError> {
         bind_row(
         sqlx::query(
@@ -128,6 +134,11 @@ impl PolicyStore for SqlStore {
         pin_from(&held, "approved_at", "approved_by")
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.approve_pin",
+        skip_all
+    )]
     async fn approve_pin(&self, row: &PinRow) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
         bind_row(
@@ -148,6 +159,7 @@ impl PolicyStore for SqlStore {
         Ok(())
     }
 
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.pending", skip_all)]
     async fn pending(&self, owner: Option<&str>) -> Result<Vec<PinRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT * FROM tool_pending WHERE ($1 = '' OR owner = $2) ORDER BY owner, server, tool",
@@ -161,6 +173,11 @@ impl PolicyStore for SqlStore {
             .collect()
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.save_pending",
+        skip_all
+    )]
     async fn save_pending(&self, row: &PinRow) -> Result<(), StoreError> {
         bind_row(
         sqlx::query(
@@ -173,6 +190,7 @@ impl PolicyStore for SqlStore {
         Ok(())
     }
 
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.taint", skip_all)]
     async fn taint(&self, session: &str, label: &str, source: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO flow_taint (session, label, source, at) VALUES ($1, $2, $3, $4) ON CONFLICT (session, label) DO NOTHING",
@@ -186,6 +204,7 @@ impl PolicyStore for SqlStore {
         Ok(())
     }
 
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.taints", skip_all)]
     async fn taints(&self, session: &str) -> Result<Vec<(String, String)>, StoreError> {
         let rows = sqlx::query("SELECT label, source FROM flow_taint WHERE session = $1")
             .bind(session)
@@ -196,6 +215,11 @@ impl PolicyStore for SqlStore {
             .collect()
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.rate_admit",
+        skip_all
+    )]
     async fn rate_admit(
         &self,
         key: &str,
@@ -239,6 +263,11 @@ impl PolicyStore for SqlStore {
         ))
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.org_policy",
+        skip_all
+    )]
     async fn org_policy(&self, org_id: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT document FROM org_policies WHERE org_id = $1")
             .bind(org_id)
@@ -247,6 +276,11 @@ impl PolicyStore for SqlStore {
         Ok(row.map(|r| r.try_get("document")).transpose()?)
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.save_org_policy",
+        skip_all
+    )]
     async fn save_org_policy(&self, org_id: &str, document: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO org_policies (org_id, document, updated_at) VALUES ($1, $2, $3) ON CONFLICT (org_id) DO UPDATE SET document = excluded.document, updated_at = excluded.updated_at",

@@ -178,6 +178,11 @@ impl Store for SqlStore {
         self.backend
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.create_org",
+        skip_all
+    )]
     async fn create_org(&self, name: &str, features: &[String]) -> Result<Org, StoreError> {
         let org = Org {
             id: new_id("org"),
@@ -195,6 +200,11 @@ impl Store for SqlStore {
         Ok(org)
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.org_by_name",
+        skip_all
+    )]
     async fn org_by_name(&self, name: &str) -> Result<Option<Org>, StoreError> {
         let row = sqlx::query("SELECT id, name, features, created_at FROM orgs WHERE name = $1")
             .bind(name)
@@ -203,6 +213,7 @@ impl Store for SqlStore {
         row.as_ref().map(org_from).transpose()
     }
 
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.org", skip_all)]
     async fn org(&self, id: &str) -> Result<Option<Org>, StoreError> {
         let row = sqlx::query("SELECT id, name, features, created_at FROM orgs WHERE id = $1")
             .bind(id)
@@ -211,6 +222,11 @@ impl Store for SqlStore {
         row.as_ref().map(org_from).transpose()
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.create_token",
+        skip_all
+    )]
     async fn create_token(
         &self,
         org_id: &str,
@@ -237,6 +253,11 @@ impl Store for SqlStore {
         Ok(token)
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.token_by_hash",
+        skip_all
+    )]
     async fn token_by_hash(&self, token_hash: &str) -> Result<Option<ApiToken>, StoreError> {
         let row = sqlx::query(
             "SELECT id, org_id, roles, created_at, revoked_at FROM api_tokens WHERE token_hash = $1",
@@ -247,6 +268,11 @@ impl Store for SqlStore {
         row.as_ref().map(token_from).transpose()
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.insert_server",
+        skip_all
+    )]
     async fn insert_server(&self, r: &ServerRow) -> Result<(), StoreError> {
         sqlx::query(concat!(
             "INSERT INTO servers (",
@@ -271,6 +297,11 @@ impl Store for SqlStore {
         Ok(())
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.update_server",
+        skip_all
+    )]
     async fn update_server(&self, r: &ServerRow) -> Result<(), StoreError> {
         sqlx::query(
             "UPDATE servers SET slug = $1, name = $2, url = $3, auth_method = $4, credentials = $5, status = $6, last_error = $7, discovered_tools = $8, last_discovered_at = $9, deleted_at = $10 WHERE id = $11 AND org_id = $12",
@@ -292,6 +323,7 @@ impl Store for SqlStore {
         Ok(())
     }
 
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.servers", skip_all)]
     async fn servers(&self, org_id: &str) -> Result<Vec<ServerRow>, StoreError> {
         let rows = sqlx::query(concat!(
             "SELECT ",
@@ -304,6 +336,7 @@ impl Store for SqlStore {
         rows.iter().map(server_from).collect()
     }
 
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.server", skip_all)]
     async fn server(&self, org_id: &str, id: &str) -> Result<Option<ServerRow>, StoreError> {
         let row = sqlx::query(concat!(
             "SELECT ",
@@ -317,6 +350,11 @@ impl Store for SqlStore {
         row.as_ref().map(server_from).transpose()
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.all_servers",
+        skip_all
+    )]
     async fn all_servers(&self) -> Result<Vec<ServerRow>, StoreError> {
         let rows = sqlx::query(concat!(
             "SELECT ",
@@ -328,6 +366,11 @@ impl Store for SqlStore {
         rows.iter().map(server_from).collect()
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.set_agent_action",
+        skip_all
+    )]
     async fn set_agent_action(
         &self,
         org_id: &str,
@@ -348,6 +391,11 @@ impl Store for SqlStore {
         Ok(())
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.enabled_actions",
+        skip_all
+    )]
     async fn enabled_actions(
         &self,
         org_id: &str,
@@ -393,14 +441,29 @@ impl Store for SqlStore {
         self.claim(name, every_ms, replica).await
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.load_session",
+        skip_all
+    )]
     async fn load_session(&self, id: &str) -> Result<Option<String>, StoreError> {
         self.load_session_state(id).await
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.save_session",
+        skip_all
+    )]
     async fn save_session(&self, id: &str, state: &str) -> Result<(), StoreError> {
         self.save_session_state(id, state).await
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.delete_session",
+        skip_all
+    )]
     async fn delete_session(&self, id: &str) -> Result<(), StoreError> {
         self.delete_session_state(id).await
     }
@@ -409,6 +472,11 @@ impl Store for SqlStore {
         self.prune_session_states(before_ms).await
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.load_snapshot",
+        skip_all
+    )]
     async fn load_snapshot(&self, key: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT snapshot FROM snapshots WHERE fingerprint = $1")
             .bind(key)
@@ -417,6 +485,11 @@ impl Store for SqlStore {
         Ok(row.map(|r| r.try_get("snapshot")).transpose()?)
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.save_snapshot",
+        skip_all
+    )]
     async fn save_snapshot(&self, key: &str, snapshot: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO snapshots (fingerprint, snapshot, saved_at) VALUES ($1, $2, $3) ON CONFLICT (fingerprint) DO UPDATE SET snapshot = excluded.snapshot, saved_at = excluded.saved_at",
@@ -429,6 +502,11 @@ impl Store for SqlStore {
         Ok(())
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.load_oauth_tokens",
+        skip_all
+    )]
     async fn load_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("SELECT sealed FROM oauth_tokens WHERE token_key = $1")
             .bind(key)
@@ -437,6 +515,11 @@ impl Store for SqlStore {
         Ok(row.map(|r| r.try_get("sealed")).transpose()?)
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.save_oauth_tokens",
+        skip_all
+    )]
     async fn save_oauth_tokens(&self, key: &str, sealed: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO oauth_tokens (token_key, sealed, saved_at) VALUES ($1, $2, $3) ON CONFLICT (token_key) DO UPDATE SET sealed = excluded.sealed, saved_at = excluded.saved_at",
@@ -463,6 +546,11 @@ impl Store for SqlStore {
         self.lock_key(key).await
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.take_oauth_tokens",
+        skip_all
+    )]
     async fn take_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError> {
         let row = sqlx::query("DELETE FROM oauth_tokens WHERE token_key = $1 RETURNING sealed")
             .bind(key)
@@ -483,6 +571,11 @@ impl Store for SqlStore {
         .rows_affected())
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.delete_oauth_tokens",
+        skip_all
+    )]
     async fn delete_oauth_tokens(&self, key: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM oauth_tokens WHERE token_key = $1")
             .bind(key)
@@ -491,18 +584,30 @@ impl Store for SqlStore {
         Ok(())
     }
 
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.audit", skip_all)]
     async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
         self.audit_rows(f).await
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.save_input",
+        skip_all
+    )]
     async fn save_input(&self, id: &str, sealed: &str) -> Result<(), StoreError> {
         self.put_input(id, sealed).await
     }
 
+    #[tracing::instrument(target = "switchboard::trace::store", name = "store.inputs", skip_all)]
     async fn inputs(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
         self.all_inputs().await
     }
 
+    #[tracing::instrument(
+        target = "switchboard::trace::store",
+        name = "store.delete_input",
+        skip_all
+    )]
     async fn delete_input(&self, id: &str) -> Result<bool, StoreError> {
         self.remove_input(id).await
     }

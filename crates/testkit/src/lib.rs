@@ -1,5 +1,7 @@
 //! Test helpers: where the real fixture servers live, and starting them on loopback.
 
+pub mod otlp;
+
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use tokio::io::{AsyncBufReadExt, BufReader};

@@ -92,6 +92,24 @@ pub(crate) struct CallTap {
     pub alive: Weak<()>,
     /// The call's audit notes, for a request refused because it could have been this call's.
     pub notes: RelayNotes,
+    /// `traceparent` (and `tracestate`) of the call's upstream span, sent with its POST over
+    /// Streamable HTTP; empty when no trace is recorded.
+    pub trace: TraceHeaders,
+}
+
+/// Request headers that carry a trace's context upstream.
+pub(crate) type TraceHeaders = Vec<(http::HeaderName, http::HeaderValue)>;
+
+/// The trace context of the current span, for its request upstream.
+pub(crate) fn trace_headers() -> TraceHeaders {
+    let headers = switchboard_telemetry::current_traceparent();
+    if headers.is_empty() {
+        return Vec::new();
+    }
+    headers
+        .into_iter()
+        .filter_map(|(name, value)| Some((name?, value)))
+        .collect()
 }
 
 /// The calls in flight on one connection, by upstream request id (and progress token),

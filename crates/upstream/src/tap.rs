@@ -3,7 +3,7 @@
 
 use crate::direct::SessionTarget;
 use crate::relay::{call_notification, is_call_notification};
-use crate::route::{CallTap, Route, Taps};
+use crate::route::{CallTap, Route, Taps, TraceHeaders};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
@@ -22,15 +22,24 @@ use std::sync::Arc;
 type Headers = HashMap<HeaderName, HeaderValue>;
 type SseStream = BoxStream<'static, Result<Sse, SseError>>;
 
-/// Records a call's routes as its request is sent; answers the call's route, if any.
-fn record(taps: &Taps, message: &ClientJsonRpcMessage) -> Option<Route> {
+/// Records a call's routes as its request is sent; answers the call's route, if any, and
+/// the trace context its request carries.
+fn record(taps: &Taps, message: &ClientJsonRpcMessage) -> Option<(Route, TraceHeaders)> {
     let ClientJsonRpcMessage::Request(request) = message else {
         return None;
     };
     let tap = request.request.extensions().get::<CallTap>()?;
     let progress = request.request.get_meta().get_progress_token();
     taps.insert(request.id.clone(), progress, tap);
-    Some(tap.route.clone())
+    Some((tap.route.clone(), tap.trace.clone()))
+}
+
+/// The headers of a call's POST: the session's, then its trace context.
+fn traced(mut headers: Headers, tap: &Option<(Route, TraceHeaders)>) -> Headers {
+    if let Some((_, trace)) = tap {
+        headers.extend(trace.iter().cloned());
+    }
+    headers
 }
 
 /// A Streamable HTTP client that hands each tapped call the notifications its POST's
@@ -56,11 +65,12 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
         let tap = record(&self.taps, &message);
         self.session.saw(&uri, session_id.as_ref(), &auth, &headers);
+        let headers = traced(headers, &tap);
         let response = self
             .inner
             .post_message(uri, message, session_id, auth, headers)
             .await?;
-        Ok(tapped(response, tap))
+        Ok(tapped(response, tap.map(|(route, _)| route)))
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -74,11 +84,12 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
         let tap = record(&self.taps, &message);
         self.session.saw(&uri, session_id.as_ref(), &auth, &headers);
+        let headers = traced(headers, &tap);
         let response = self
             .inner
             .post_message_with_max_sse_event_size(uri, message, session_id, auth, headers, max)
             .await?;
-        Ok(tapped(response, tap))
+        Ok(tapped(response, tap.map(|(route, _)| route)))
     }
 
     async fn delete_session(

@@ -1,9 +1,10 @@
 //! The one call pipeline: route → policy → limits → connect → upstream → classify, with the
 //! audit record around all of it; and what each caller may list.
 
+use super::traced::{call_span, routed, stage, to_upstream, traced};
 use super::{Registry, read};
 use crate::catalog::ExposedTool;
-use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, ReadResourceResult};
+use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::Value;
 use std::future::Future;
 use std::sync::Arc;
@@ -19,6 +20,17 @@ impl Registry {
     /// Calls a tool by its exposed name, through the whole pipeline; every call, refused or
     /// not, is heard by the observer (the audit log) with each stage's verdict.
     pub async fn call_tool(
+        &self,
+        exposed: &str,
+        arguments: Option<Value>,
+        opts: CallOptions,
+    ) -> Result<CallToolResult, CallError> {
+        let span = call_span("tools/call", exposed, &opts.caller);
+        let work = self.call_tool_observed(exposed, arguments, opts);
+        traced(span, work, |r| r.is_error == Some(true)).await
+    }
+
+    async fn call_tool_observed(
         &self,
         exposed: &str,
         arguments: Option<Value>,
@@ -100,6 +112,7 @@ impl Registry {
         (caller, end_user): (&Caller, Option<&str>),
         (verdicts, upstream): (&mut Vec<Verdict>, &mut Option<std::time::Duration>),
     ) -> Result<CallToolResult, CallError> {
+        routed(tool.action_id.as_str(), tool.server.as_str());
         let arguments = object_arguments(arguments)?;
         // Quarantine comes from the guard's review, so the guard also enforces it.
         let guard = self.guard();
@@ -110,15 +123,14 @@ impl Registry {
             action: &tool.action_id,
         };
         if let Some(guard) = &guard {
-            let admission = guard
-                .admit(CallContext {
-                    tool: tool_ref,
-                    caller,
-                    end_user,
-                    arguments: arguments.as_ref(),
-                    quarantined: tool.quarantined(),
-                })
-                .await;
+            let call = CallContext {
+                tool: tool_ref,
+                caller,
+                end_user,
+                arguments: arguments.as_ref(),
+                quarantined: tool.quarantined(),
+            };
+            let admission = stage("policy.admit", guard.admit(call)).await;
             verdicts.extend(admission.verdicts);
             if let Some(refused) = admission.refused {
                 return Err(match refused.kind {
@@ -131,10 +143,12 @@ impl Registry {
         let upstream_name = tool.upstream_name.clone();
         let upstream_nanos = AtomicU64::new(u64::MAX);
         let took = &upstream_nanos;
+        let server = tool.server.as_str();
         let outcome = self
-            .on_server(tool.server.as_str(), opts, |conn, opts| async move {
+            .on_server(server, opts, |conn, opts| async move {
                 let sent = Instant::now();
-                let answer = conn.call_tool(&upstream_name, arguments, opts).await;
+                let request = conn.call_tool(&upstream_name, arguments, opts);
+                let answer = to_upstream("tools/call", &upstream_name, server, request).await;
                 took.store(sent.elapsed().as_nanos() as u64, Ordering::Relaxed);
                 answer
             })
@@ -156,7 +170,8 @@ impl Registry {
                 arguments: None,
                 quarantined: None,
             };
-            verdicts.extend(guard.finished(call, ok, json.as_ref()).await);
+            let finished = guard.finished(call, ok, json.as_ref());
+            verdicts.extend(stage("policy.finished", finished).await);
         }
         outcome
     }
@@ -252,60 +267,6 @@ impl Registry {
         }
     }
 
-    /// Reads a resource by its exposed URI.
-    pub async fn read_resource(
-        &self,
-        uri: &str,
-        opts: CallOptions,
-    ) -> Result<ReadResourceResult, CallError> {
-        let (server, upstream_uri) = self.catalog().route_resource(uri).ok_or_else(|| {
-            CallError::new(
-                ErrorKind::InvalidRequest,
-                format!("no server offers resource {uri:?}"),
-            )
-        })?;
-        if !self.server_visible(&opts.caller, server.as_str()).await {
-            return Err(CallError::new(
-                ErrorKind::InvalidRequest,
-                format!("no server offers resource {uri:?}"),
-            ));
-        }
-        self.on_server(server.as_str(), opts, |conn, opts| async move {
-            conn.read_resource(&upstream_uri, opts).await
-        })
-        .await
-    }
-
-    /// Gets a prompt by its exposed name.
-    pub async fn get_prompt(
-        &self,
-        exposed: &str,
-        arguments: Option<Value>,
-        opts: CallOptions,
-    ) -> Result<GetPromptResult, CallError> {
-        let (server, prompt) = self
-            .catalog()
-            .route_prompt(exposed)
-            .map(|(s, p)| (s.to_string(), p.to_string()))
-            .ok_or_else(|| {
-                CallError::new(
-                    ErrorKind::InvalidRequest,
-                    format!("no prompt named {exposed:?}"),
-                )
-            })?;
-        if !self.server_visible(&opts.caller, &server).await {
-            return Err(CallError::new(
-                ErrorKind::InvalidRequest,
-                format!("no prompt named {exposed:?}"),
-            ));
-        }
-        let arguments = object_arguments(arguments)?;
-        self.on_server(&server, opts, |conn, opts| async move {
-            conn.get_prompt(&prompt, arguments, opts).await
-        })
-        .await
-    }
-
     /// Runs `work` on `server`'s connection within the server's concurrency limit; failures
     /// come back classified, with the server's secrets redacted.
     pub(super) async fn on_server<T, F, Fut>(
@@ -370,7 +331,7 @@ impl Registry {
     }
 }
 
-fn object_arguments(arguments: Option<Value>) -> Result<Option<JsonObject>, CallError> {
+pub(super) fn object_arguments(arguments: Option<Value>) -> Result<Option<JsonObject>, CallError> {
     match arguments {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(map)) => Ok(Some(map)),

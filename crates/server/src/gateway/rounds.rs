@@ -34,12 +34,16 @@ impl Gateway {
                 let notes = opts.relay_notes.clone();
                 let name = request.name.clone();
                 let arguments = request.arguments.map(Value::Object);
-                let call = async move {
-                    match registry.call_tool(&name, arguments, opts).await {
-                        Ok(result) => result,
-                        Err(error) => failed_result(error),
-                    }
-                };
+                let span = crate::traced::span_of(&context.extensions);
+                let call = tracing::Instrument::instrument(
+                    async move {
+                        match registry.call_tool(&name, arguments, opts).await {
+                            Ok(result) => result,
+                            Err(error) => failed_result(error),
+                        }
+                    },
+                    span,
+                );
                 resume::Flight::start(call, upcalls, owner, notes)
             }
         };

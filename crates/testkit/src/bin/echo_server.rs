@@ -5,7 +5,7 @@
 //! versions it will agree to (default: every version rmcp knows); `--extra-tools N` adds tools
 //! `t_0..t_N` and pages `tools/list` 10 at a time; `--close-connections` closes every HTTP
 //! connection after its response. Tools: `echo` (returns `text`), `headers`
-//! (over HTTP: the Authorization and X-Test request headers it received, and the request's
+//! (over HTTP: the Authorization, X-Test and traceparent request headers it received, and the request's
 //! JSON-RPC id), `huge` (`size` bytes of text), with `--interrupting` `interrupted` (over HTTP: ends the call's
 //! response stream before answering, so the answer is only had by resuming it with
 //! `Last-Event-ID`), and the extras.
@@ -68,7 +68,7 @@ impl rmcp::ServerHandler for Echo {
             Tool::new("huge", "Returns `size` bytes of text", object_schema()),
             Tool::new(
                 "headers",
-                "Returns the Authorization and X-Test headers it received",
+                "Returns the Authorization, X-Test and traceparent headers it received",
                 object_schema(),
             ),
         ];
@@ -111,6 +111,7 @@ impl rmcp::ServerHandler for Echo {
             let seen = serde_json::json!({
                 "authorization": header("authorization"),
                 "x_test": header("x-test"),
+                "traceparent": header("traceparent"),
                 "request_id": context.id,
             });
             return Ok(CallToolResponse::Complete(CallToolResult::success(vec![

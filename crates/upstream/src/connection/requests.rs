@@ -55,6 +55,7 @@ impl Connection {
             route: Route::of(&opts),
             alive: std::sync::Arc::downgrade(&alive),
             notes: opts.relay_notes.clone(),
+            trace: crate::route::trace_headers(),
         });
         // Forgets the call's routes however it ends, even while its request is being sent.
         let mut untap = self.handler.taps.guard(alive);

@@ -1,0 +1,94 @@
+//! Resources and prompts read through the registry: routed by exposed name or URI, hidden
+//! servers answered as absent, each in its own span of the caller's trace.
+
+use super::Registry;
+use super::calls::object_arguments;
+use super::traced::{call_span, to_upstream, traced};
+use rmcp::model::{GetPromptResult, ReadResourceResult};
+use serde_json::Value;
+use switchboard_core::{CallError, ErrorKind};
+use switchboard_upstream::CallOptions;
+
+impl Registry {
+    /// Reads a resource by its exposed URI.
+    pub async fn read_resource(
+        &self,
+        uri: &str,
+        opts: CallOptions,
+    ) -> Result<ReadResourceResult, CallError> {
+        let span = call_span("resources/read", uri, &opts.caller);
+        traced(span, self.read_resource_routed(uri, opts), |_| false).await
+    }
+
+    async fn read_resource_routed(
+        &self,
+        uri: &str,
+        opts: CallOptions,
+    ) -> Result<ReadResourceResult, CallError> {
+        let (server, upstream_uri) = self.catalog().route_resource(uri).ok_or_else(|| {
+            CallError::new(
+                ErrorKind::InvalidRequest,
+                format!("no server offers resource {uri:?}"),
+            )
+        })?;
+        if !self.server_visible(&opts.caller, server.as_str()).await {
+            return Err(CallError::new(
+                ErrorKind::InvalidRequest,
+                format!("no server offers resource {uri:?}"),
+            ));
+        }
+        let server = server.as_str();
+        self.on_server(server, opts, |conn, opts| async move {
+            let request = conn.read_resource(&upstream_uri, opts);
+            to_upstream("resources/read", &upstream_uri, server, request).await
+        })
+        .await
+    }
+
+    /// Gets a prompt by its exposed name.
+    pub async fn get_prompt(
+        &self,
+        exposed: &str,
+        arguments: Option<Value>,
+        opts: CallOptions,
+    ) -> Result<GetPromptResult, CallError> {
+        let span = call_span("prompts/get", exposed, &opts.caller);
+        traced(
+            span,
+            self.get_prompt_routed(exposed, arguments, opts),
+            |_| false,
+        )
+        .await
+    }
+
+    async fn get_prompt_routed(
+        &self,
+        exposed: &str,
+        arguments: Option<Value>,
+        opts: CallOptions,
+    ) -> Result<GetPromptResult, CallError> {
+        let (server, prompt) = self
+            .catalog()
+            .route_prompt(exposed)
+            .map(|(s, p)| (s.to_string(), p.to_string()))
+            .ok_or_else(|| {
+                CallError::new(
+                    ErrorKind::InvalidRequest,
+                    format!("no prompt named {exposed:?}"),
+                )
+            })?;
+        if !self.server_visible(&opts.caller, &server).await {
+            return Err(CallError::new(
+                ErrorKind::InvalidRequest,
+                format!("no prompt named {exposed:?}"),
+            ));
+        }
+        let arguments = object_arguments(arguments)?;
+        let server = server.as_str();
+        self.on_server(server, opts, |conn, opts| async move {
+            let request = conn.get_prompt(&prompt, arguments, opts);
+            to_upstream("prompts/get", &prompt, server, request).await
+        })
+        .await
+    }
+}
