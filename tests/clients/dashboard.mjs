@@ -106,6 +106,21 @@ try {
   }
   seen.audit = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => r.dataset.outcome));
   await page.screenshot({ path: `${shots}/audit.png`, fullPage: true });
+  // Filtered by server instead: the same rows; by another server: none.
+  await page.fill("#audit-action", "");
+  await page.fill("#audit-server", server);
+  await page.click("#audit-load");
+  await page.waitForSelector(okRow, { timeout: 20000 });
+  seen.audit_by_server = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => r.dataset.outcome));
+  await page.fill("#audit-server", "nobody");
+  await page.click("#audit-load");
+  await page.waitForFunction(() => document.querySelector("#audit-count")?.textContent === "0 row(s)", null, { timeout: 20000 });
+  await page.fill("#audit-server", "");
+  // The operator checks the whole chain.
+  await page.click("#chain-verify");
+  await page.waitForSelector("#chain-state.ok, #chain-state.error", { timeout: 20000 });
+  seen.chain = await page.textContent("#chain-state");
+  await page.screenshot({ path: `${shots}/chain.png`, fullPage: true });
   // The live figures catch up with both calls within a refresh or two.
   await page.waitForSelector(`#figures tbody tr[data-server="${server}"][data-calls="2"]`, { timeout: 20000 });
   seen.figures = await page.$$eval(`#figures tbody tr[data-server="${server}"] td`, (tds) => tds.map((td) => td.textContent));
@@ -124,6 +139,23 @@ try {
   await page.waitForSelector(connected, { timeout: 30000 });
   seen.connected_row = await page.$$eval(`${connected} td`, (tds) => tds.map((td) => td.textContent));
   await page.screenshot({ path: `${shots}/connected.png`, fullPage: true });
+  // Edit it in the same form: a bad URL is refused in place, then a new name is saved.
+  await page.click(`${connected} button:text("edit")`);
+  seen.edit_button = await page.textContent("#connect-button");
+  seen.edit_slug_locked = await page.$eval("#connect-slug", (i) => i.disabled);
+  await page.fill("#connect-url", "not a url");
+  await page.click("#connect-button");
+  await page.waitForFunction(() => document.querySelector("#connect-error")?.textContent, null, { timeout: 20000 });
+  seen.edit_error = await page.textContent("#connect-error");
+  await page.fill("#connect-url", upstream);
+  await page.fill("#connect-name", "Everything, renamed");
+  seen.edit_slug = await page.inputValue("#connect-slug");
+  await page.screenshot({ path: `${shots}/edit.png`, fullPage: true });
+  await page.click("#connect-button");
+  await page.waitForFunction(() => document.querySelector("#connect-button")?.textContent === "Connect", null, { timeout: 30000 });
+  await page.waitForSelector(connected, { timeout: 30000 });
+  seen.edited_name = await page.evaluate(async () =>
+    (await api("GET", "/api/integrations/mcp/servers")).servers.find((s) => s.slug === "everything")?.name);
   // Disconnect, after confirming.
   page.once("dialog", (dialog) => { seen.confirm = dialog.message(); dialog.accept(); });
   await page.click(`${connected} button:text("disconnect")`);

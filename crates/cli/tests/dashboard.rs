@@ -156,15 +156,32 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         "{seen}"
     );
     assert_eq!(seen["audit"], serde_json::json!(["policy_denied", "ok"]));
+    assert_eq!(seen["audit_by_server"], seen["audit"], "{seen}");
+    assert!(
+        seen["chain"].as_str().unwrap().starts_with("intact: "),
+        "{seen}"
+    );
     for shot in [
-        "servers", "tool", "refused", "agent", "call", "audit", "narrow",
+        "servers", "tool", "refused", "agent", "call", "audit", "chain", "edit", "narrow",
     ] {
         assert!(shots.join(format!("{shot}.png")).is_file(), "{shot}");
     }
     assert_eq!(seen["problems"], serde_json::json!([]));
-    // The answers with an error status are the refused call's 403 and the bad URL's 400.
+    // Editing: the form says what it saves, keeps the slug, refuses a bad URL in place.
+    assert_eq!(seen["edit_button"], "Save everything", "{seen}");
+    assert_eq!(seen["edit_slug_locked"], true);
+    assert_eq!(seen["edit_slug"], "everything", "a new name leaves the slug alone");
+    assert!(
+        seen["edit_error"]
+            .as_str()
+            .unwrap()
+            .contains("invalid_request"),
+        "{seen}"
+    );
+    assert_eq!(seen["edited_name"], "Everything, renamed", "{seen}");
+    // The answers with an error status are the refused call's 403 and the bad URLs' 400s.
     let http_errors = seen["http_errors"].to_string();
-    assert_eq!(seen["http_errors"].as_array().unwrap().len(), 2, "{seen}");
+    assert_eq!(seen["http_errors"].as_array().unwrap().len(), 3, "{seen}");
     assert!(
         http_errors.contains("status of 403") && http_errors.contains("status of 400"),
         "{seen}"

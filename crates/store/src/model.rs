@@ -100,6 +100,8 @@ pub struct AuditFilter {
     pub org_id: Option<String>,
     pub agent_id: Option<String>,
     pub action_id: Option<String>,
+    /// The server the call went to (its slug).
+    pub server: Option<String>,
     pub outcome: Option<String>,
     /// Rows with `seq` greater than this.
     pub after_seq: Option<i64>,

@@ -82,7 +82,7 @@ impl SqlStore {
     pub(crate) async fn audit_rows(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
         // An empty string stands for "no filter" (portable across both databases).
         let rows = sqlx::query(
-            "SELECT * FROM audit WHERE seq > $1 AND at >= $2 AND ($3 = '' OR org_id = $4) AND ($5 = '' OR agent_id = $6) AND ($7 = '' OR action_id = $8) AND ($9 = '' OR outcome = $10) ORDER BY seq LIMIT $11",
+            "SELECT * FROM audit WHERE seq > $1 AND at >= $2 AND ($3 = '' OR org_id = $4) AND ($5 = '' OR agent_id = $6) AND ($7 = '' OR action_id = $8) AND ($9 = '' OR outcome = $10) AND ($11 = '' OR server = $12) ORDER BY seq LIMIT $13",
         )
         .bind(f.after_seq.unwrap_or(0))
         .bind(f.since_ms.unwrap_or(0))
@@ -94,6 +94,8 @@ impl SqlStore {
         .bind(f.action_id.clone().unwrap_or_default())
         .bind(f.outcome.clone().unwrap_or_default())
         .bind(f.outcome.clone().unwrap_or_default())
+        .bind(f.server.clone().unwrap_or_default())
+        .bind(f.server.clone().unwrap_or_default())
         .bind(f.limit.unwrap_or(1000))
         .fetch_all(self.pool())
         .await?;

@@ -165,6 +165,12 @@ async fn audit_chain(store: Arc<dyn Store>, chain: &Chain) {
         .unwrap();
     assert_eq!(agent.len(), 5);
     assert!(agent.windows(2).all(|w| w[0].seq < w[1].seq));
+    let by_server = |server: &str| switchboard_store::AuditFilter {
+        server: Some(server.into()),
+        ..Default::default()
+    };
+    assert_eq!(store.audit(&by_server("billing")).await.unwrap().len(), 200);
+    assert!(store.audit(&by_server("nobody")).await.unwrap().is_empty());
 }
 
 /// Tampers with the audit table through plain SQL and expects `verify` to point at it.

@@ -500,14 +500,20 @@ async fn audit_and_openapi_routes() {
     let chain = Chain::new(sealer.audit_key());
     let org = store.create_org("acme", &[]).await.unwrap();
     let other = store.create_org("other", &[]).await.unwrap();
-    for (org_id, outcome) in [(&org.id, "ok"), (&org.id, "timeout"), (&other.id, "ok")] {
+    let rows = [
+        (&org.id, "ok", "a"),
+        (&org.id, "timeout", "c"),
+        (&other.id, "ok", "a"),
+    ];
+    for (org_id, outcome, server) in rows {
         store
             .append_audit(
                 &chain,
                 &[switchboard_store::AuditEntry {
                     at: 1,
                     org_id: Some(org_id.clone()),
-                    action_id: "mcp.a.b".into(),
+                    action_id: format!("mcp.{server}.b"),
+                    server: Some(server.into()),
                     verdict: "allowed".into(),
                     outcome: outcome.into(),
                     ..Default::default()
@@ -517,6 +523,7 @@ async fn audit_and_openapi_routes() {
             .unwrap();
     }
     let view = token(&store, &org.id, &["integrations:view"]).await;
+    let operate = token(&store, &org.id, &["gateway:operate"]).await;
     let (audit, _task) = AuditWriter::start(store.clone(), chain, 8);
     let registry = Registry::new(RegistryOptions::default());
     let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
@@ -533,6 +540,32 @@ async fn audit_and_openapi_routes() {
         .call("GET", "/api/audit?outcome=timeout", Some(&view), None)
         .await;
     assert_eq!(timeouts["rows"].as_array().unwrap().len(), 1);
+    let (_, on_c) = api
+        .call("GET", "/api/audit?server=c", Some(&view), None)
+        .await;
+    let on_c = on_c["rows"].as_array().unwrap();
+    assert_eq!(on_c.len(), 1);
+    assert_eq!(on_c[0]["outcome"], "timeout");
+
+    // The chain spans every org: checking it is the operator's.
+    let (status, body) = api
+        .call("GET", "/api/audit/verify", Some(&view), None)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, body) = api
+        .call("GET", "/api/audit/verify", Some(&operate), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body, json!({"intact": true, "rows": 3}));
+    sqlx::query("UPDATE audit SET outcome = 'ok' WHERE seq = 2")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let (_, body) = api
+        .call("GET", "/api/audit/verify", Some(&operate), None)
+        .await;
+    assert_eq!(body["intact"], false);
+    assert_eq!(body["break"], "row 2 was altered after it was written");
     let (status, _) = api
         .call("GET", "/api/audit?limit=0", Some(&view), None)
         .await;

@@ -1,6 +1,7 @@
-//! `GET /api/audit`: the caller's org's audit rows, filtered.
+//! `GET /api/audit`: the caller's org's audit rows, filtered; `GET /api/audit/verify`: the
+//! whole hash chain checked (an operator's question: it spans every org).
 
-use super::auth::{ApiCaller, VIEW};
+use super::auth::{ApiCaller, OPERATE, VIEW};
 use super::{ApiError, ApiState};
 use axum::Json;
 use axum::extract::{Query, State};
@@ -13,6 +14,7 @@ use switchboard_store::AuditFilter;
 pub struct AuditQuery {
     agent_id: Option<String>,
     action_id: Option<String>,
+    server: Option<String>,
     outcome: Option<String>,
     after_seq: Option<i64>,
     since_ms: Option<i64>,
@@ -35,6 +37,7 @@ pub async fn list(
             org_id: Some(caller.org.id.clone()),
             agent_id: q.agent_id,
             action_id: q.action_id,
+            server: q.server,
             outcome: q.outcome,
             after_seq: q.after_seq,
             since_ms: q.since_ms,
@@ -43,4 +46,21 @@ pub async fn list(
         .await?;
     let next = rows.last().map(|r| r.seq);
     Ok(Json(json!({"rows": rows, "next_after_seq": next})))
+}
+
+/// Walks the audit chain from its first row: `{"intact": true, "rows": N}`, or where it
+/// breaks (`{"intact": false, "rows": checked, "break": "row 12 was altered…"}`).
+pub async fn verify(
+    State(state): State<ApiState>,
+    caller: ApiCaller,
+) -> Result<Json<Value>, ApiError> {
+    caller.require_role(OPERATE)?;
+    let chain = switchboard_store::Chain::new(state.sealer.audit_key());
+    let mut checked = 0;
+    let outcome =
+        switchboard_store::verify_audit(state.store.as_ref(), &chain, |n| checked = n).await?;
+    Ok(Json(match outcome {
+        Ok(rows) => json!({"intact": true, "rows": rows}),
+        Err(broken) => json!({"intact": false, "rows": checked, "break": broken.to_string()}),
+    }))
 }

@@ -238,6 +238,7 @@ pub fn router(state: ApiState) -> Router {
         )
         .route("/api/integrations/mcp/events", get(events::stream))
         .route("/api/audit", get(audit::list))
+        .route("/api/audit/verify", get(audit::verify))
         .route("/api/me", get(auth::me))
         .route("/api/agents/{agent}/actions", get(agents::list))
         .route(

@@ -15,7 +15,7 @@ pub async fn document() -> Json<Value> {
         "404": error_response("No such server in this org"),
         "409": error_response("A live server (or a config-file server) has this slug"),
     });
-    let audit_parameters: Vec<Value> = ["agent_id", "action_id", "outcome"]
+    let audit_parameters: Vec<Value> = ["agent_id", "action_id", "server", "outcome"]
         .iter()
         .map(|n| json!({"name": n, "in": "query", "schema": {"type": "string"}}))
         .chain(
@@ -143,6 +143,12 @@ pub async fn document() -> Json<Value> {
                     "summary": "The org's audit rows in chain order",
                     "parameters": audit_parameters,
                     "responses": with(json!({"200": {"description": "Rows and the cursor for the next page"}}))
+                }
+            },
+            "/api/audit/verify": {
+                "get": {
+                    "summary": "Check the whole audit hash chain (every org's rows; role gateway:operate)",
+                    "responses": with(json!({"200": {"description": "{intact, rows} and, when broken, where (break)"}}))
                 }
             },
             "/api/me": {

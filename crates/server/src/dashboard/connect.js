@@ -1,5 +1,6 @@
 // Switchboard connect form: a remote server (name, slug, URL, auth method and its
-// credentials) connected through the REST API, whose validation messages show in place.
+// credentials) connected through the REST API, whose validation messages show in place; the
+// same form edits a connected server (PATCH; credentials left empty are kept).
 // Shares dashboard.js's globals ($, el, api, say, token, scheduleRelist).
 "use strict";
 
@@ -17,6 +18,37 @@ const CREDENTIAL_FIELDS = {
 };
 
 let slugEdited = false;
+let editing = null; // the id of the server being edited, or null when connecting one
+
+// Fills the form with a connected server's settings; saving sends only what it holds.
+function editServer(server) {
+  editing = server.id;
+  slugEdited = true; // a connected server's slug stays what it is
+  $("connect-name").value = server.name || server.slug;
+  $("connect-slug").value = server.slug;
+  $("connect-slug").disabled = true;
+  $("connect-url").value = server.url || "";
+  $("connect-auth").value = server.auth_method || "none";
+  credentialFields();
+  for (const input of $("connect-credentials").querySelectorAll("[data-credential]")) {
+    input.placeholder = "unchanged when empty";
+  }
+  $("connect-button").textContent = `Save ${server.slug}`;
+  $("connect-cancel").hidden = false;
+  $("connect-error").textContent = "";
+  $("connect-section").scrollIntoView();
+  $("connect-name").focus();
+}
+
+function stopEditing() {
+  editing = null;
+  $("connect-form").reset();
+  $("connect-slug").disabled = false;
+  $("connect-button").textContent = "Connect";
+  $("connect-cancel").hidden = true;
+  slugEdited = false;
+  credentialFields();
+}
 
 function credentialFields() {
   const fields = CREDENTIAL_FIELDS[$("connect-auth").value] || [];
@@ -35,8 +67,9 @@ function slugFrom(name) {
 async function connect(event) {
   event.preventDefault();
   $("connect-error").textContent = "";
-  const body = { name: $("connect-name").value.trim(), slug: $("connect-slug").value.trim(),
-    url: $("connect-url").value.trim(), auth_method: $("connect-auth").value };
+  const body = { name: $("connect-name").value.trim(), url: $("connect-url").value.trim(),
+    auth_method: $("connect-auth").value };
+  if (!editing) body.slug = $("connect-slug").value.trim();
   const credentials = {};
   for (const input of $("connect-credentials").querySelectorAll("[data-credential]")) {
     const value = input.value.trim();
@@ -46,8 +79,9 @@ async function connect(event) {
   if (Object.keys(credentials).length) body.credentials = credentials;
   $("connect-button").disabled = true;
   try {
-    const response = await fetch(`${API}/servers`, {
-      method: "POST",
+    const target = editing ? `${API}/servers/${encodeURIComponent(editing)}` : `${API}/servers`;
+    const response = await fetch(target, {
+      method: editing ? "PATCH" : "POST",
       headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
@@ -58,9 +92,7 @@ async function connect(event) {
       return;
     }
     if (answer.authorize_url) window.open(answer.authorize_url, "_blank", "noopener");
-    $("connect-form").reset();
-    slugEdited = false;
-    credentialFields();
+    stopEditing();
     scheduleRelist();
   } finally {
     $("connect-button").disabled = false;
@@ -75,5 +107,6 @@ window.addEventListener("DOMContentLoaded", () => {
   $("connect-name").addEventListener("input", () => {
     if (!slugEdited) $("connect-slug").value = slugFrom($("connect-name").value);
   });
+  $("connect-cancel").addEventListener("click", stopEditing);
   $("connect-form").addEventListener("submit", (e) => connect(e).catch((err) => { $("connect-error").textContent = err.message; }));
 });

@@ -17,6 +17,8 @@ function setTools(list) {
   if (toolDefs.some((t) => t.name === current)) select.value = current;
   $("console-section").hidden = toolDefs.length === 0;
   $("audit-section").hidden = false;
+  // The chain spans every org: checking it is offered to operators only.
+  $("chain-line").hidden = !can("gateway:operate");
   $("agents-section").hidden = false;
   if ($("figures-section").hidden) {
     $("figures-section").hidden = false;
@@ -177,7 +179,8 @@ function setRawMode() {
 
 async function loadAudit(more) {
   const q = new URLSearchParams({ limit: String(AUDIT_PAGE) });
-  for (const [param, id] of [["action_id", "audit-action"], ["agent_id", "audit-agent"], ["outcome", "audit-outcome"]]) {
+  const filters = [["server", "audit-server"], ["action_id", "audit-action"], ["agent_id", "audit-agent"], ["outcome", "audit-outcome"]];
+  for (const [param, id] of filters) {
     const value = $(id).value.trim();
     if (value) q.set(param, value);
   }
@@ -206,6 +209,18 @@ async function loadAudit(more) {
   if (body.next_after_seq !== null && body.next_after_seq !== undefined) auditNext = body.next_after_seq;
   $("audit-more").hidden = body.rows.length < AUDIT_PAGE;
   $("audit-count").textContent = `${tbody.rows.length} row(s)`;
+}
+
+// The whole audit chain checked from its first row: intact, or where it breaks.
+async function verifyChain() {
+  const state = $("chain-state");
+  state.className = "muted";
+  state.textContent = "checking…";
+  const body = await api("GET", "/api/audit/verify");
+  state.className = body.intact ? "ok" : "error";
+  state.textContent = body.intact
+    ? `intact: ${body.rows} row(s) checked`
+    : `broken after ${body.rows} row(s): ${body.break}`;
 }
 
 // An agent's actions, grouped by integration (mcp_<server>), each toggled in place.
@@ -317,4 +332,5 @@ window.addEventListener("DOMContentLoaded", () => {
     loadAudit(false).catch((err) => say(err.message));
   });
   $("audit-more").addEventListener("click", () => loadAudit(true).catch((e) => say(e.message)));
+  $("chain-verify").addEventListener("click", () => verifyChain().catch((e) => say(e.message)));
 });

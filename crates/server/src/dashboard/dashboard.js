@@ -189,6 +189,9 @@ function row(server) {
   }
   const buttons = operationsFor(server).map((op) =>
     el("button", { type: "button", textContent: op, onclick: () => operate(server.id, op) }));
+  if (server.source !== "config" && can("integrations:manage")) {
+    buttons.unshift(el("button", { type: "button", textContent: "edit", onclick: () => editServer(server) }));
+  }
   const tr = el("tr", {}, [
     el("td", { textContent: server.slug || server.server || server.id }),
     el("td", { textContent: server.source || "" }),
