@@ -57,6 +57,11 @@ try {
   await page.click(`${row("disabled")} button:text("enable")`);
   await page.waitForSelector(row("ready"), { timeout: 20000 });
   seen.statuses.push("ready");
+  // The row keeps the server's last state changes and its protocol version.
+  const history = `tr[data-server="${server}"] .history[data-changes*="disabled"][data-changes$="ready"]`;
+  await page.waitForSelector(history, { timeout: 20000 });
+  seen.history = await page.getAttribute(history, "data-changes");
+  seen.history_text = await page.textContent(history);
   seen.message = await page.textContent("#message");
   await page.screenshot({ path: `${shots}/servers.png`, fullPage: true });
 

@@ -128,6 +128,14 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         serde_json::json!(["ready", "disabled", "ready"])
     );
     assert_eq!(seen["message"], "");
+    let history = seen["history"].as_str().unwrap();
+    assert!(
+        history.starts_with("connecting,ready,disabled"),
+        "{history}"
+    );
+    assert!(history.ends_with(",ready"), "{history}");
+    let history_text = seen["history_text"].as_str().unwrap();
+    assert!(history_text.starts_with("protocol 20"), "{history_text}");
 
     // The console: the definition, the playground refused then allowed, the audit view.
     let schema = seen["input_schema"].as_str().unwrap();
@@ -170,7 +178,10 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
     // Editing: the form says what it saves, keeps the slug, refuses a bad URL in place.
     assert_eq!(seen["edit_button"], "Save everything", "{seen}");
     assert_eq!(seen["edit_slug_locked"], true);
-    assert_eq!(seen["edit_slug"], "everything", "a new name leaves the slug alone");
+    assert_eq!(
+        seen["edit_slug"], "everything",
+        "a new name leaves the slug alone"
+    );
     assert!(
         seen["edit_error"]
             .as_str()

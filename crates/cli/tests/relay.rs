@@ -316,15 +316,20 @@ async fn questions_from_two_calls_at_once_go_to_their_own_caller_or_are_declined
                 })
             })
             .collect();
+        let mut results = Vec::new();
         for run in runs {
-            let (answer, seen) = run.await.unwrap();
+            results.push(run.await.unwrap());
+        }
+        // Both calls' answers, said together when one is wrong.
+        let both = format!("{results:?}");
+        for (answer, seen) in &results {
             let got = seen["text"].as_str().unwrap_or_default().to_string();
             if prefix == "relayh__" {
-                assert_eq!(got, format!("hello {answer} (blue)"), "{seen}");
+                assert_eq!(got, format!("hello {answer} (blue)"), "{both}");
             } else {
                 assert!(
                     got.contains("cannot be relayed: it is not tied to one call"),
-                    "shared stdio, two calls in flight: declined, never misrouted: {seen}"
+                    "shared stdio, two calls in flight: declined, never misrouted: {both}"
                 );
             }
         }

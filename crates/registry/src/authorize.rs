@@ -93,7 +93,7 @@ impl ServerEntry {
                 tracing::warn!(server = %name, "waiting for authorization: {url}");
                 let dead = {
                     let mut state = self.state();
-                    state.status = Some(ServerStatus::Authenticating);
+                    state.set_status(ServerStatus::Authenticating);
                     state.authorize_url = Some(url);
                     state.authorize_since = Some(tokio::time::Instant::now());
                     state.last_error = Some(format!("{refused}; waiting for authorization"));

@@ -1,7 +1,11 @@
 //! One configured server: its spec, its live connection and what it last offered.
 
+mod state;
+
 use crate::lifecycle::{MAX_FAILURES, backoff};
 use serde::Serialize;
+pub(crate) use state::State;
+pub use state::StatusChange;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use std::time::{Instant, SystemTime};
@@ -28,6 +32,8 @@ pub struct ServerInfo {
     pub pid: Option<u32>,
     /// While `authenticating`: the URL a person opens to authorize the gateway.
     pub authorize_url: Option<String>,
+    /// The last state changes, oldest first (at most [`state::HISTORY`]).
+    pub status_history: Vec<StatusChange>,
 }
 
 pub(crate) struct ServerEntry {
@@ -43,52 +49,6 @@ pub(crate) struct ServerEntry {
     pub connecting: tokio::sync::Mutex<()>,
     /// Resources downstream sessions watch on this server.
     pub watched: crate::watch::WatchCounts,
-}
-
-#[derive(Default)]
-pub(crate) struct State {
-    pub status: Option<ServerStatus>,
-    pub connection: Option<Arc<Connection>>,
-    pub snapshot: Option<Snapshot>,
-    pub last_error: Option<String>,
-    pub discovered_at: Option<SystemTime>,
-    /// When the last call ended (or the server started): the idle clock.
-    pub last_used: Option<tokio::time::Instant>,
-    /// Failed starts and crashes since the last successful call.
-    pub failures: u32,
-    /// No start attempt before this (backoff after a failure).
-    pub retry_at: Option<tokio::time::Instant>,
-    /// Turned off at run time (`disable`); the spec and credentials are kept.
-    pub disabled: bool,
-    /// Where a person authorizes the gateway: while `authenticating`, or while a tool waits
-    /// for more scope.
-    pub authorize_url: Option<String>,
-    /// The last failure was refused credentials (calls fail as `auth_unavailable`).
-    pub auth_refused: bool,
-    /// When the server began waiting in `authenticating` (its link expires).
-    pub authorize_since: Option<tokio::time::Instant>,
-}
-
-impl State {
-    /// Drops the authorization link (and its age).
-    pub fn clear_link(&mut self) {
-        self.authorize_url = None;
-        self.authorize_since = None;
-    }
-
-    /// Credentials refused for good (or an authorization that did not finish): `error` with
-    /// `message` until the server is refreshed, reauthorized or given new credentials; calls
-    /// fail at once as `auth_unavailable` instead of quietly starting over. Returns the
-    /// connection to close.
-    pub fn refuse(&mut self, message: String) -> Option<Arc<Connection>> {
-        self.status = Some(ServerStatus::Error);
-        self.failures = MAX_FAILURES;
-        self.retry_at = None;
-        self.auth_refused = true;
-        self.clear_link();
-        self.last_error = Some(message);
-        self.connection.take()
-    }
 }
 
 impl ServerEntry {
@@ -107,10 +67,7 @@ impl ServerEntry {
             max_slots: slots.max(1),
             queued: Default::default(),
             max_queued: limits.max_queued_calls,
-            state: Mutex::new(State {
-                status: Some(status),
-                ..State::default()
-            }),
+            state: Mutex::new(State::starting(status)),
             connecting: tokio::sync::Mutex::new(()),
             watched: Default::default(),
         }
@@ -157,6 +114,7 @@ impl ServerEntry {
                 .filter(|c| !c.is_closed())
                 .and_then(|c| c.pid()),
             authorize_url: state.authorize_url.clone(),
+            status_history: state.history().collect(),
         }
     }
 
@@ -224,13 +182,13 @@ impl ServerEntry {
     /// of failures is forgotten.
     pub async fn start(&self, connect: &ConnectOptions) {
         if !self.spec.enabled || self.state().disabled {
-            self.state().status = Some(ServerStatus::Disabled);
+            self.state().set_status(ServerStatus::Disabled);
             return;
         }
         let _one_attempt = self.connecting.lock().await;
         {
             let mut state = self.state();
-            state.status = Some(ServerStatus::Connecting);
+            state.set_status(ServerStatus::Connecting);
             state.failures = 0;
             state.retry_at = None;
             state.auth_refused = false;
@@ -257,7 +215,7 @@ impl ServerEntry {
                 crate::watch::renew(self, &conn);
                 state.connection = Some(conn);
                 state.snapshot = Some(snapshot);
-                state.status = Some(ServerStatus::Ready);
+                state.set_status(ServerStatus::Ready);
                 state.last_error = None;
                 state.clear_link();
                 state.discovered_at = Some(SystemTime::now());
@@ -266,7 +224,7 @@ impl ServerEntry {
             Err(e) => {
                 let message = self.spec.redact(&e.to_string());
                 tracing::warn!(server = %self.spec.name, "{message}");
-                state.status = Some(ServerStatus::Error);
+                state.set_status(ServerStatus::Error);
                 state.last_error = Some(message);
             }
         }
@@ -303,13 +261,13 @@ impl ServerEntry {
             ServerStatus::Idle => tracing::info!(server = %name, "starting for a call"),
             _ => tracing::warn!(server = %name, "restarting"),
         }
-        self.state().status = Some(ServerStatus::Connecting);
+        self.state().set_status(ServerStatus::Connecting);
         match Connection::connect(&self.spec, connect).await {
             Ok(conn) => {
                 let conn = Arc::new(conn);
                 let mut state = self.state();
                 state.connection = Some(conn.clone());
-                state.status = Some(ServerStatus::Ready);
+                state.set_status(ServerStatus::Ready);
                 state.last_error = None;
                 state.clear_link();
                 state.retry_at = None;
@@ -351,7 +309,7 @@ impl ServerEntry {
     pub(crate) fn failed(&self, message: String) {
         let mut state = self.state();
         state.failures += 1;
-        state.status = Some(ServerStatus::Error);
+        state.set_status(ServerStatus::Error);
         if state.failures >= MAX_FAILURES {
             state.retry_at = None;
             state.last_error = Some(format!(

@@ -25,7 +25,7 @@ mod registry;
 mod watch;
 
 pub use catalog::{Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
-pub use entry::ServerInfo;
+pub use entry::{ServerInfo, StatusChange};
 pub use lifecycle::{MAX_FAILURES, SnapshotCache};
 pub use registry::{Registry, RegistryOptions, SHUTDOWN_GRACE, TestReport};
 pub use switchboard_upstream::{CallOptions, EgressPolicy, Progress, UpstreamHttp};

@@ -100,7 +100,7 @@ pub async fn stop_idle(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
         if due {
             tracing::info!(server = %entry.spec.name, "stopping after {:?} without calls", entry.spec.idle_after().unwrap_or_default());
             entry.close().await;
-            entry.state().status = Some(ServerStatus::Idle);
+            entry.state().set_status(ServerStatus::Idle);
             stopped.push(entry.clone());
         }
     }
@@ -157,7 +157,7 @@ mod tests {
         let entry = Arc::new(ServerEntry::new(stdio(None), &Default::default()));
         {
             let mut state = entry.state();
-            state.status = Some(ServerStatus::Authenticating);
+            state.set_status(ServerStatus::Authenticating);
             state.authorize_url = Some("https://as.test/authorize?state=s".into());
             state.authorize_since = Some(Instant::now());
         }
@@ -175,7 +175,7 @@ mod tests {
         // A working server's link for more scope is dropped; the server stays as it is.
         {
             let mut state = entry.state();
-            state.status = Some(ServerStatus::Ready);
+            state.set_status(ServerStatus::Ready);
             state.authorize_url = Some("https://as.test/authorize?state=t".into());
             state.authorize_since = Some(Instant::now());
         }

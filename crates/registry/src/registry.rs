@@ -299,7 +299,7 @@ impl Registry {
         entry.close().await;
         {
             let mut state = entry.state();
-            state.status = Some(ServerStatus::Disabled);
+            state.set_status(ServerStatus::Disabled);
             state.snapshot = None;
         }
         self.rebuild();
@@ -433,7 +433,7 @@ impl Registry {
         {
             let mut state = entry.state();
             state.snapshot = Some(snapshot);
-            state.status = Some(ServerStatus::Idle);
+            state.set_status(ServerStatus::Idle);
             drop(state);
             self.publish(entry);
             return;
@@ -451,7 +451,7 @@ impl Registry {
         }
         if entry.spec.is_lazy() && entry.status() == ServerStatus::Ready {
             entry.close().await;
-            entry.state().status = Some(ServerStatus::Idle);
+            entry.state().set_status(ServerStatus::Idle);
         }
         self.publish(entry);
     }

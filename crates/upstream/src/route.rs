@@ -106,9 +106,11 @@ pub(crate) fn trace_headers() -> TraceHeaders {
     if headers.is_empty() {
         return Vec::new();
     }
+    // An empty `tracestate` says nothing: not sent.
     headers
         .into_iter()
         .filter_map(|(name, value)| Some((name?, value)))
+        .filter(|(_, value)| !value.is_empty())
         .collect()
 }
 

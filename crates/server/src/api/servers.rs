@@ -68,21 +68,20 @@ pub(super) fn view(row: &ServerRow) -> Value {
 }
 
 /// [`view`] plus what only the running server knows: the URL to authorize it, while it
-/// waits for that.
+/// waits for that, and its last state changes.
 pub(super) fn live_view(row: &ServerRow, registry: &Registry) -> Value {
     let mut out = view(row);
-    if let Some(url) = authorize_url(row, registry) {
-        out["authorize_url"] = url.into();
+    let running = registry
+        .server(&row.slug)
+        .filter(|s| s.origin == format!("api:{}", row.id));
+    if let Some(server) = running {
+        if let Some(url) = server.authorize_url {
+            out["authorize_url"] = url.into();
+        }
+        out["status_history"] = json!(server.status_history);
+        out["protocol_version"] = json!(server.protocol_version);
     }
     out
-}
-
-/// Where a person authorizes `row`'s server, while it waits for that.
-fn authorize_url(row: &ServerRow, registry: &Registry) -> Option<String> {
-    registry
-        .server(&row.slug)
-        .filter(|s| s.origin == format!("api:{}", row.id))
-        .and_then(|s| s.authorize_url)
 }
 
 fn validate_name(name: &str) -> Result<(), ApiError> {
@@ -282,7 +281,7 @@ pub async fn create(
             "status": row.status,
             "tool_count": row.discovered_tools.len(),
             "error": row.last_error,
-            "authorize_url": authorize_url(&row, &state.org_registry(&row.org_id)),
+            "authorize_url": live_view(&row, &state.org_registry(&row.org_id))["authorize_url"],
         })),
     ))
 }
@@ -317,6 +316,8 @@ pub async fn list(
             "last_error": s.last_error,
             "authorize_url": s.authorize_url.filter(|_| caller.has_role(OPERATE)),
             "discovered_tools": names,
+            "status_history": s.status_history,
+            "protocol_version": s.protocol_version,
             "source": "config",
             "read_only": true,
         })

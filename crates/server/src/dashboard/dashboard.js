@@ -80,7 +80,8 @@ function onStatus(event) {
   const toolsChanged = !known || known.tool_count !== event.tool_count || known.status !== event.status;
   servers.set(event.id, { ...known, ...event, slug: event.server });
   render();
-  if (toolsChanged && event.status === "ready") scheduleRelist();
+  // A new state also brings its place in the history (from the list).
+  if (toolsChanged) scheduleRelist();
 }
 
 // Server-sent events read with fetch, since EventSource cannot send the Authorization header.
@@ -184,6 +185,16 @@ function row(server) {
     details.push(el("a", { href: server.authorize_url, target: "_blank", rel: "noopener", textContent: "Authorize…" }));
   }
   if (tools.length) details.push(el("div", { className: "tools", textContent: tools.join(", ") }));
+  const facts = [server.protocol_version ? `protocol ${server.protocol_version}` : ""];
+  const changes = (server.status_history || []).slice(-5);
+  if (changes.length) {
+    facts.push(changes.map((c) => `${c.status} ${new Date(c.at_ms).toLocaleTimeString()}`).join(" → "));
+  }
+  if (facts.some(Boolean)) {
+    const history = el("div", { className: "history muted", textContent: facts.filter(Boolean).join(" · ") });
+    history.dataset.changes = changes.map((c) => c.status).join(",");
+    details.push(history);
+  }
   for (const line of heldBack.get(server.slug || server.server) || []) {
     details.push(el("div", { className: "held-back", textContent: `not exposed: ${line}` }));
   }

@@ -1,0 +1,116 @@
+//! A server's mutable state behind its entry's lock: status (with its recent history),
+//! connection, discovery, failures and backoff, authorization.
+
+use crate::lifecycle::MAX_FAILURES;
+use serde::Serialize;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::SystemTime;
+use switchboard_core::ServerStatus;
+use switchboard_upstream::{Connection, Snapshot};
+
+/// How many state changes a server keeps.
+pub const HISTORY: usize = 20;
+
+/// One state change of a server: to what, and when (milliseconds since the Unix epoch).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct StatusChange {
+    pub status: ServerStatus,
+    pub at_ms: i64,
+}
+
+#[derive(Default)]
+pub(crate) struct State {
+    /// Read freely; written with [`State::set_status`], which keeps the history.
+    pub status: Option<ServerStatus>,
+    history: VecDeque<StatusChange>,
+    pub connection: Option<Arc<Connection>>,
+    pub snapshot: Option<Snapshot>,
+    pub last_error: Option<String>,
+    pub discovered_at: Option<SystemTime>,
+    /// When the last call ended (or the server started): the idle clock.
+    pub last_used: Option<tokio::time::Instant>,
+    /// Failed starts and crashes since the last successful call.
+    pub failures: u32,
+    /// No start attempt before this (backoff after a failure).
+    pub retry_at: Option<tokio::time::Instant>,
+    /// Turned off at run time (`disable`); the spec and credentials are kept.
+    pub disabled: bool,
+    /// Where a person authorizes the gateway: while `authenticating`, or while a tool waits
+    /// for more scope.
+    pub authorize_url: Option<String>,
+    /// The last failure was refused credentials (calls fail as `auth_unavailable`).
+    pub auth_refused: bool,
+    /// When the server began waiting in `authenticating` (its link expires).
+    pub authorize_since: Option<tokio::time::Instant>,
+}
+
+impl State {
+    pub fn starting(status: ServerStatus) -> Self {
+        let mut state = State::default();
+        state.set_status(status);
+        state
+    }
+
+    /// Moves to `status`, noting the change (a state set again is not a change).
+    pub fn set_status(&mut self, status: ServerStatus) {
+        if self.status == Some(status) {
+            return;
+        }
+        self.status = Some(status);
+        if self.history.len() == HISTORY {
+            self.history.pop_front();
+        }
+        let at_ms = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as i64);
+        self.history.push_back(StatusChange { status, at_ms });
+    }
+
+    /// The last changes, oldest first.
+    pub fn history(&self) -> impl Iterator<Item = StatusChange> + '_ {
+        self.history.iter().copied()
+    }
+
+    /// Drops the authorization link (and its age).
+    pub fn clear_link(&mut self) {
+        self.authorize_url = None;
+        self.authorize_since = None;
+    }
+
+    /// Credentials refused for good (or an authorization that did not finish): `error` with
+    /// `message` until the server is refreshed, reauthorized or given new credentials; calls
+    /// fail at once as `auth_unavailable` instead of quietly starting over. Returns the
+    /// connection to close.
+    pub fn refuse(&mut self, message: String) -> Option<Arc<Connection>> {
+        self.set_status(ServerStatus::Error);
+        self.failures = MAX_FAILURES;
+        self.retry_at = None;
+        self.auth_refused = true;
+        self.clear_link();
+        self.last_error = Some(message);
+        self.connection.take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_history_keeps_the_last_changes_and_skips_repeats() {
+        let mut state = State::starting(ServerStatus::Connecting);
+        state.set_status(ServerStatus::Connecting);
+        state.set_status(ServerStatus::Ready);
+        let seen: Vec<_> = state.history().map(|c| c.status).collect();
+        assert_eq!(seen, [ServerStatus::Connecting, ServerStatus::Ready]);
+        for _ in 0..HISTORY {
+            state.set_status(ServerStatus::Error);
+            state.set_status(ServerStatus::Ready);
+        }
+        let changes: Vec<_> = state.history().collect();
+        assert_eq!(changes.len(), HISTORY);
+        assert_eq!(changes.last().unwrap().status, ServerStatus::Ready);
+        assert!(changes.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+    }
+}
