@@ -6,15 +6,18 @@
 // saw as JSON; exits 1 on a page error, a console error (CSP violations included) or a failed
 // wait.
 // Then a remote server connected through the form (a bad URL refused in place first), seen
-// ready, and disconnected after confirming; last, a VIEWER token's page offers no operation.
+// ready, edited, and disconnected after confirming; a changed definition of `shifty`'s weather
+// tool (WEATHER_DESC rewritten, the server refreshed) approved from its diff; last, a VIEWER
+// token's page offers no operation.
 // Usage: SWITCHBOARD_NODE_MODULES=.fixtures/node/node_modules node dashboard.mjs BASE_URL TOKEN
-//   SERVER TOOL ARGS_JSON SHOTS UPSTREAM_URL VIEWER_TOKEN
+//   SERVER TOOL ARGS_JSON SHOTS UPSTREAM_URL VIEWER_TOKEN WEATHER_DESC
 import { createRequire } from "node:module";
+import { writeFileSync } from "node:fs";
 
 const require = createRequire(`${process.env.SWITCHBOARD_NODE_MODULES}/`);
 const { chromium } = require("playwright-core");
 
-const [base, token, server, tool, argsJson, shots, upstream, viewer] = process.argv.slice(2);
+const [base, token, server, tool, argsJson, shots, upstream, viewer, weatherDesc] = process.argv.slice(2);
 const args = JSON.parse(argsJson);
 const action = `mcp.${server}.${tool.split("__").slice(1).join("__")}`;
 const browser = await chromium.launch({
@@ -116,7 +119,7 @@ try {
   await page.fill("#audit-server", server);
   await page.click("#audit-load");
   await page.waitForSelector(okRow, { timeout: 20000 });
-  seen.audit_by_server = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => r.dataset.outcome));
+  seen.audit_by_server = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => [r.dataset.action, r.dataset.outcome]));
   await page.fill("#audit-server", "nobody");
   await page.click("#audit-load");
   await page.waitForFunction(() => document.querySelector("#audit-count")?.textContent === "0 row(s)", null, { timeout: 20000 });
@@ -161,6 +164,17 @@ try {
   await page.waitForSelector(connected, { timeout: 30000 });
   seen.edited_name = await page.evaluate(async () =>
     (await api("GET", "/api/integrations/mcp/servers")).servers.find((s) => s.slug === "everything")?.name);
+  // A changed definition waits for approval with its diff; Approve puts it back.
+  writeFileSync(weatherDesc, "Current weather for a city, in degrees Celsius.");
+  await page.click('tr[data-server="shifty"] button:text("refresh")');
+  const waiting = '#approvals article[data-server="shifty"][data-tool="weather"]';
+  await page.waitForSelector(waiting, { timeout: 30000 });
+  seen.diff_removed = await page.$$eval(`${waiting} .del`, (s) => s.map((x) => x.textContent));
+  seen.diff_added = await page.$$eval(`${waiting} .add`, (s) => s.map((x) => x.textContent));
+  await page.screenshot({ path: `${shots}/approval.png`, fullPage: true });
+  await page.click(`${waiting} button`);
+  await page.waitForSelector(waiting, { state: "detached", timeout: 30000 });
+  seen.approvals_hidden = await page.$eval("#approvals-section", (s) => s.hidden);
   // Disconnect, after confirming.
   page.once("dialog", (dialog) => { seen.confirm = dialog.message(); dialog.accept(); });
   await page.click(`${connected} button:text("disconnect")`);

@@ -19,7 +19,6 @@ const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
 /// Starts logging (stderr) and, for `serve` and `stdio` with a `[telemetry]` section, the
 /// export of traces; the returned exporter sends its last spans when dropped.
 pub fn init_logging(cli: &Cli) -> Option<switchboard_telemetry::Exporting> {
-    use tracing_subscriber::filter::{FilterExt, filter_fn};
     use tracing_subscriber::prelude::*;
     // rmcp logs each peer's whole `initialize` answer (instructions included) and every
     // keep-alive at INFO: below the gateway's own one line per event, so at WARN by default.
@@ -33,13 +32,20 @@ pub fn init_logging(cli: &Cli) -> Option<switchboard_telemetry::Exporting> {
         .clone()
         .or_else(|| std::env::var("RUST_LOG").ok())
         .unwrap_or_else(|| default.to_string());
-    // The trace's spans are for the exporter, not the log.
-    let not_traced = filter_fn(|meta| {
-        !(meta.is_span()
-            && meta
-                .target()
-                .starts_with(switchboard_telemetry::SPAN_TARGET))
-    });
+    let (exporting, started) = match start_telemetry(cli) {
+        Ok(Some(exporting)) => (Some(exporting), None),
+        Ok(None) => (None, None),
+        Err(e) => (None, Some(e)),
+    };
+    // One global filter, no per-layer filter on the log: tracing-subscriber's per-layer
+    // filters drop events after a dynamic `enabled!` check that said no (sqlx makes those).
+    // The trace's spans are on only when they are exported (then log lines carry them as
+    // context); off, they are disabled callsites.
+    let spans = match exporting {
+        Some(_) => "switchboard::trace=info",
+        None => "switchboard::trace=off",
+    };
+    let filter = tracing_subscriber::EnvFilter::new(format!("{filter},{spans}"));
     // Logs go to stderr: stdout belongs to results and, for `stdio`, to the MCP stream.
     let log = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
     let log = match cli.global.log_format {
@@ -47,14 +53,11 @@ pub fn init_logging(cli: &Cli) -> Option<switchboard_telemetry::Exporting> {
         // One JSON object per line: timestamp, level, target, fields (message included).
         LogFormat::Json => log.json().flatten_event(true).boxed(),
     };
-    let log = log.with_filter(tracing_subscriber::EnvFilter::new(filter).and(not_traced));
-    let (exporting, started) = match start_telemetry(cli) {
-        Ok(Some(exporting)) => (Some(exporting), None),
-        Ok(None) => (None, None),
-        Err(e) => (None, Some(e)),
-    };
-    let traces = exporting.as_ref().map(|e| e.layer());
-    tracing_subscriber::registry().with(log).with(traces).init();
+    let subscriber = tracing_subscriber::registry().with(filter).with(log);
+    match &exporting {
+        Some(exporting) => subscriber.with(exporting.layer()).init(),
+        None => subscriber.init(),
+    }
     if let Some(e) = started {
         tracing::warn!("traces are not exported: {e}");
     }

@@ -36,7 +36,19 @@ fn token(dir: &Path, roles: &[&str]) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
-    let (dir, config) = kit::write_mcp_json(serde_json::json!({"time": kit::time_entry()}));
+    // `shifty`'s weather tool reads its description from a file the browser test rewrites:
+    // a changed definition that waits for approval.
+    let desc_dir = tempfile::tempdir().unwrap();
+    let desc = desc_dir.path().join("weather.txt");
+    let (dir, config) = kit::write_mcp_json(serde_json::json!({
+        "time": kit::time_entry(),
+        "shifty": {
+            "command": kit::python(),
+            "args": [kit::repo_root().join("tests/fixtures/policy_server.py")],
+            "env": {"POLICY_FIXTURE_DESC": desc},
+            "tools": ["weather"],
+        },
+    }));
     admin(
         dir.path(),
         &["org", "create", "acme", "--feature", "mcp_external_servers"],
@@ -44,7 +56,7 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
     let viewer = token(dir.path(), &["integrations:view"]);
     let operator = token(dir.path(), &["integrations:manage", "gateway:operate"]);
     // --dev: the server connected through the form is on loopback.
-    let gateway = kit::Gateway::start(Path::new(BINARY), &["--dev"], dir.path(), &config, 1).await;
+    let gateway = kit::Gateway::start(Path::new(BINARY), &["--dev"], dir.path(), &config, 2).await;
     let upstream = kit::EverythingHttp::start().await;
     let base = gateway.base().to_string();
 
@@ -93,6 +105,7 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
             shots.to_str().unwrap(),
             upstream.url.as_str(),
             viewer.as_str(),
+            desc.to_str().unwrap(),
         ])
         .env("SWITCHBOARD_NODE_MODULES", kit::node_modules())
         .output()
@@ -108,7 +121,7 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
     // The token link signs in and leaves the address bar without the token.
     assert_eq!(seen["url_after_sign_in"], format!("{base}/"));
     assert_eq!(seen["connection"], "live");
-    assert_eq!(seen["summary"], "1 of 1 ready");
+    assert_eq!(seen["summary"], "2 of 2 ready");
     let cells: Vec<&str> = seen["ready_row"]
         .as_array()
         .unwrap()
@@ -164,13 +177,28 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         "{seen}"
     );
     assert_eq!(seen["audit"], serde_json::json!(["policy_denied", "ok"]));
-    assert_eq!(seen["audit_by_server"], seen["audit"], "{seen}");
+    // By server: the tool's two calls among the server's other rows (its operations).
+    let by_server: Vec<(String, String)> =
+        serde_json::from_value(seen["audit_by_server"].clone()).unwrap();
+    let calls: Vec<&str> = by_server
+        .iter()
+        .filter(|(action, _)| action == "mcp.time.get_current_time")
+        .map(|(_, outcome)| outcome.as_str())
+        .collect();
+    assert_eq!(calls, ["policy_denied", "ok"], "{seen}");
+    assert!(
+        by_server
+            .iter()
+            .all(|(action, _)| !action.contains("everything")),
+        "{seen}"
+    );
     assert!(
         seen["chain"].as_str().unwrap().starts_with("intact: "),
         "{seen}"
     );
     for shot in [
-        "servers", "tool", "refused", "agent", "call", "audit", "chain", "edit", "narrow",
+        "servers", "tool", "refused", "agent", "call", "audit", "chain", "edit", "approval",
+        "narrow",
     ] {
         assert!(shots.join(format!("{shot}.png")).is_file(), "{shot}");
     }
@@ -190,6 +218,20 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         "{seen}"
     );
     assert_eq!(seen["edited_name"], "Everything, renamed", "{seen}");
+    // A changed definition: its diff, approved from the page, and gone from the list.
+    assert_eq!(
+        seen["diff_removed"],
+        serde_json::json!(["-   \"description\": \"Current weather for a city.\",\n"]),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["diff_added"],
+        serde_json::json!([
+            "+   \"description\": \"Current weather for a city, in degrees Celsius.\",\n"
+        ]),
+        "{seen}"
+    );
+    assert_eq!(seen["approvals_hidden"], true, "{seen}");
     // The answers with an error status are the refused call's 403 and the bad URLs' 400s.
     let http_errors = seen["http_errors"].to_string();
     assert_eq!(seen["http_errors"].as_array().unwrap().len(), 3, "{seen}");

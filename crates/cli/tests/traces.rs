@@ -124,6 +124,18 @@ reason = "secrets stay here"
     )
     .await;
     assert_eq!(refused["result"]["isError"], true, "{refused}");
+    // The log goes on beside the traces: the refusal's INFO line, in the caller's trace.
+    let line = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Some(line) = gateway.log.recv().await {
+            if line.contains("refused") {
+                return line;
+            }
+        }
+        panic!("the gateway's log ended");
+    })
+    .await
+    .expect("a refused line in the log");
+    assert!(line.contains("mcp.echo.echo"), "{line}");
 
     // Spans are exported in batches; stopping the gateway sends what is left.
     // SAFETY: signalling our own child process.

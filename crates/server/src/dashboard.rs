@@ -13,6 +13,7 @@ const PAGE: &str = include_str!("dashboard/index.html");
 const SCRIPT: &str = include_str!("dashboard/dashboard.js");
 const CONSOLE: &str = include_str!("dashboard/console.js");
 const CONNECT: &str = include_str!("dashboard/connect.js");
+const APPROVALS: &str = include_str!("dashboard/approvals.js");
 const STYLE: &str = include_str!("dashboard/dashboard.css");
 const ICON: &str = include_str!("dashboard/favicon.svg");
 
@@ -47,6 +48,10 @@ pub fn router() -> Router {
         .route(
             "/dashboard/connect.js",
             get(|| async { file("text/javascript; charset=utf-8", CONNECT) }),
+        )
+        .route(
+            "/dashboard/approvals.js",
+            get(|| async { file("text/javascript; charset=utf-8", APPROVALS) }),
         )
         .route(
             "/dashboard/dashboard.css",

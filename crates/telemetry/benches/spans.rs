@@ -7,7 +7,6 @@ use std::hint::black_box;
 use switchboard_core::trace_span;
 use switchboard_telemetry::{Exporting, adopt_remote_parent, current_traceparent};
 use tracing::field::Empty;
-use tracing_subscriber::filter::{FilterExt, filter_fn};
 use tracing_subscriber::prelude::*;
 
 /// The spans of one call, nested as the gateway nests them; the headers sent upstream.
@@ -41,21 +40,6 @@ fn one_call(headers: &http::HeaderMap) -> bool {
     sent.contains_key("traceparent")
 }
 
-fn log_layer<S>() -> impl tracing_subscriber::Layer<S>
-where
-    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
-{
-    let not_traced = filter_fn(|meta| {
-        !(meta.is_span()
-            && meta
-                .target()
-                .starts_with(switchboard_telemetry::SPAN_TARGET))
-    });
-    tracing_subscriber::fmt::layer()
-        .with_writer(std::io::sink)
-        .with_filter(tracing_subscriber::EnvFilter::new("info").and(not_traced))
-}
-
 fn spans(c: &mut Criterion) {
     let mut headers = http::HeaderMap::new();
     headers.insert(
@@ -64,7 +48,12 @@ fn spans(c: &mut Criterion) {
             .parse()
             .unwrap(),
     );
-    let off = tracing_subscriber::registry().with(log_layer());
+    // As `serve` sets it up: one global filter, the trace's spans off without export.
+    let log = || tracing_subscriber::fmt::layer().with_writer(std::io::sink);
+    let filter = |spans: &str| tracing_subscriber::EnvFilter::new(format!("info,{spans}"));
+    let off = tracing_subscriber::registry()
+        .with(filter("switchboard::trace=off"))
+        .with(log());
     tracing::subscriber::with_default(off, || {
         c.bench_function("one_call_without_telemetry", |b| {
             b.iter(|| one_call(black_box(&headers)))
@@ -72,7 +61,8 @@ fn spans(c: &mut Criterion) {
     });
     let exporting = Exporting::propagate_only();
     let on = tracing_subscriber::registry()
-        .with(log_layer())
+        .with(filter("switchboard::trace=info"))
+        .with(log())
         .with(exporting.layer());
     tracing::subscriber::with_default(on, || {
         assert!(one_call(&headers), "a traceparent is sent upstream");

@@ -8,6 +8,7 @@ use opentelemetry_sdk::trace::{Sampler, SdkTracerProvider};
 use std::collections::HashMap;
 use std::time::Duration;
 use switchboard_core::trace::{SPAN_TARGET, STORE_SPAN_TARGET};
+use tracing::subscriber::Interest;
 use tracing::{Metadata, Subscriber};
 use tracing_subscriber::Layer;
 use tracing_subscriber::layer::Context;
@@ -94,7 +95,10 @@ impl Exporting {
             .with_location(false)
             .with_threads(false)
             .with_tracked_inactivity(false)
-            .with_filter(tracing_subscriber::filter::dynamic_filter_fn(traced::<S>))
+            .with_filter(
+                tracing_subscriber::filter::dynamic_filter_fn(traced::<S>)
+                    .with_callsite_filter(interest),
+            )
     }
 }
 
@@ -103,6 +107,16 @@ impl Drop for Exporting {
         if let Err(e) = self.provider.shutdown_with_timeout(FLUSH_ON_STOP) {
             eprintln!("warning: the last spans were not all exported: {e}");
         }
+    }
+}
+
+/// Which callsites the trace layer looks at, decided once per callsite: its spans always,
+/// store spans when they run inside one, nothing else (log events stay out of traces).
+fn interest(meta: &'static Metadata<'static>) -> Interest {
+    match (meta.is_span(), meta.target()) {
+        (true, SPAN_TARGET) => Interest::always(),
+        (true, STORE_SPAN_TARGET) => Interest::sometimes(),
+        _ => Interest::never(),
     }
 }
 

@@ -29,8 +29,14 @@ function el(tag, props = {}, children = []) {
   return node;
 }
 
-async function api(method, path) {
-  const response = await fetch(path, { method, headers: { Authorization: `Bearer ${token}` } });
+async function api(method, path, json) {
+  const headers = { Authorization: `Bearer ${token}` };
+  const init = { method, headers };
+  if (json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(json);
+  }
+  const response = await fetch(path, init);
   const body = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = body.error || {};
@@ -67,6 +73,7 @@ async function loadServers() {
     // A token without the integrations role cannot read the policy view: nothing to show.
     if (e.status !== 403) say(e.message);
   }
+  if (typeof loadApprovals === "function") await loadApprovals().catch((e) => say(e.message));
   render();
 }
 
@@ -246,7 +253,7 @@ function signOut() {
   sessionStorage.removeItem("switchboard-token");
   servers.clear();
   me = { roles: [], features: [] };
-  for (const id of ["servers-section", "connect-section", "console-section", "agents-section", "figures-section", "audit-section"]) $(id).hidden = true;
+  for (const id of ["servers-section", "approvals-section", "connect-section", "console-section", "agents-section", "figures-section", "audit-section"]) $(id).hidden = true;
   $("sign-in").hidden = false;
   $("sign-out").hidden = true;
   $("connection").textContent = "not signed in";
