@@ -293,6 +293,16 @@ async fn the_policy_pipeline_through_mcp_with_the_python_client() {
     .await;
     assert!(ok, "{operator}");
     let operator = api_token(&operator);
+    // The tools view says which labels each tool carries ([policy.labels] here).
+    let (status, listed) = rest("GET", &format!("{base}/api/policy/tools"), &operator, None).await;
+    assert_eq!(status, 200, "{listed}");
+    let vault = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["action_id"] == "mcp.shifty.read_vault")
+        .expect("read_vault in the tools view");
+    assert_eq!(vault["labels"], json!(["reads_sensitive"]), "{vault}");
     std::fs::write(&desc, "Current weather for a city, in degrees Celsius.").unwrap();
     let refresh = format!("{base}/api/integrations/mcp/servers/config:shifty/refresh");
     let (status, body) = rest("POST", &refresh, &operator, None).await;

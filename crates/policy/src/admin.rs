@@ -292,3 +292,26 @@ impl Pipeline {
         Ok(self.inner.reviewer.book.replace_if_changed(rows))
     }
 }
+
+impl Pipeline {
+    /// The information-flow labels `tool` carries for `caller`, from every rule set that
+    /// applies (its annotations' defaults and `[policy.labels]`): shown beside the tool.
+    pub async fn labels_for(
+        &self,
+        caller: &switchboard_core::Caller,
+        tool: &switchboard_core::ToolRef<'_>,
+    ) -> Vec<&'static str> {
+        let Ok(sets) = self.sets(caller).await else {
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        for set in &sets {
+            for name in self.labels(tool, set).names() {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+}

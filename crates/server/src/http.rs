@@ -176,7 +176,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         }),
         None => Router::new(),
     };
-    Router::new()
+    let routes = Router::new()
         .merge(api)
         .merge(callback)
         .merge(metrics)
@@ -185,33 +185,36 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             options.in_flight.clone(),
             crate::in_flight::track,
-        ))
-        .layer(axum::middleware::from_fn(crate::traced::request_span))
-        .route("/healthz", get(|| async { "ok" }))
-        .route(
-            "/readyz",
-            get(move || {
-                let servers = ready_registry.servers();
-                let draining = draining.is_draining();
-                async move {
-                    if draining {
-                        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down".to_string());
-                    }
-                    let pending = servers
-                        .iter()
-                        .filter(|s| s.status == ServerStatus::Connecting)
-                        .count();
-                    if pending == 0 {
-                        (StatusCode::OK, "ready".to_string())
-                    } else {
-                        (
-                            StatusCode::SERVICE_UNAVAILABLE,
-                            format!("{pending} server(s) still connecting"),
-                        )
-                    }
+        ));
+    // Without traces recorded the request's span would be a no-op: no layer for it.
+    let routes = match crate::traced::recording() {
+        true => routes.layer(axum::middleware::from_fn(crate::traced::request_span)),
+        false => routes,
+    };
+    routes.route("/healthz", get(|| async { "ok" })).route(
+        "/readyz",
+        get(move || {
+            let servers = ready_registry.servers();
+            let draining = draining.is_draining();
+            async move {
+                if draining {
+                    return (StatusCode::SERVICE_UNAVAILABLE, "shutting down".to_string());
                 }
-            }),
-        )
+                let pending = servers
+                    .iter()
+                    .filter(|s| s.status == ServerStatus::Connecting)
+                    .count();
+                if pending == 0 {
+                    (StatusCode::OK, "ready".to_string())
+                } else {
+                    (
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        format!("{pending} server(s) still connecting"),
+                    )
+                }
+            }
+        }),
+    )
 }
 
 /// Serves [`router`] on `listener` until `options.shutdown` is cancelled.

@@ -11,7 +11,13 @@ use tracing::field::Empty;
 #[derive(Clone)]
 pub(crate) struct RequestSpan(pub tracing::Span);
 
-/// Wraps the request in its span; without a trace being recorded it costs one disabled span.
+/// Whether the process records traces (a subscriber takes the trace's spans): without, the
+/// router leaves [`request_span`] out.
+pub(crate) fn recording() -> bool {
+    !switchboard_core::trace_span!("http.request").is_disabled()
+}
+
+/// Wraps the request in its span (continuing the caller's trace).
 pub(crate) async fn request_span(mut request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let span = switchboard_core::trace_span!(

@@ -159,15 +159,27 @@ pub async fn tools(
             .into_iter()
             .map(|t| t.exposed_name)
             .collect();
+        let owner = match source {
+            Source::Api => Owner::Org(caller.org.id.clone()),
+            Source::Config => Owner::Operator,
+        };
         for t in &catalog.tools {
             let hidden = (t.quarantined().is_none() && !listed.contains(&t.exposed_name))
                 .then_some("hidden by the policy (a rule that denies it outright)");
+            let tool = switchboard_core::ToolRef {
+                owner: &owner,
+                server: &t.server,
+                tool: &t.upstream_name,
+                action: &t.action_id,
+            };
+            let labels = state.pipeline.labels_for(&org, &tool).await;
             list.push(json!({
                 "name": t.exposed_name, "action_id": t.action_id.as_str(),
                 "server": t.server.as_str(), "source": source.as_str(),
                 "visible": listed.contains(&t.exposed_name),
                 "quarantined": t.quarantined(), "hidden": hidden,
                 "findings": t.review.findings,
+                "labels": labels,
                 // The definition as the upstream gave it (the dashboard's schemas and forms).
                 "title": t.tool.title, "description": t.tool.description,
                 "input_schema": t.tool.input_schema, "output_schema": t.tool.output_schema,

@@ -39,7 +39,10 @@ function annotationText(tool) {
   if (a.idempotentHint) flags.push("idempotent");
   if (a.openWorldHint) flags.push("open world");
   const title = tool.title || a.title;
-  return [title ? `“${title}”` : "", flags.join(", "), `action ${tool.action_id}`].filter(Boolean).join(" · ");
+  const labels = (tool.labels || []).length ? `labels ${tool.labels.join(", ")}` : "";
+  const findings = (tool.findings || []).length ? `${tool.findings.length} scanner finding(s)` : "";
+  return [title ? `“${title}”` : "", flags.join(", "), `action ${tool.action_id}`, labels, findings]
+    .filter(Boolean).join(" · ");
 }
 
 function showTool() {
