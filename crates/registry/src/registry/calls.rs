@@ -285,8 +285,12 @@ impl Registry {
                 format!("server {server} is not configured"),
             )
         })?;
-        let _slot = entry.acquire(opts.timeout).await?;
-        let budget = opts.timeout.unwrap_or(entry.spec.call_timeout());
+        // One budget for the whole call: the queue wait, a restart's backoff and the
+        // upstream request each spend what is left of it, never the whole timeout again.
+        let limit = opts.timeout.unwrap_or(entry.spec.call_timeout());
+        let deadline = tokio::time::Instant::now() + limit;
+        let left = || deadline.saturating_duration_since(tokio::time::Instant::now());
+        let _slot = entry.acquire(Some(limit)).await?;
         let conn = match opts.session_processes.as_ref() {
             // A stdio server run once per session: this session's own process.
             Some(processes) if entry.spec.per_session => {
@@ -301,7 +305,7 @@ impl Registry {
             }
             _ => {
                 let before = entry.status();
-                let conn = match entry.connection(&self.inner.connect, budget).await {
+                let conn = match entry.connection(&self.inner.connect, left()).await {
                     Ok(conn) => conn,
                     Err(e) => {
                         self.publish(&entry);
@@ -314,8 +318,10 @@ impl Registry {
                 conn
             }
         };
-        let outcome = match work(conn, opts).await {
+        let outcome = match work(conn, opts.with_timeout(left())).await {
             Ok(done) => Ok(done),
+            // Said as the call's whole timeout, which is what ran out.
+            Err(UpstreamError::Timeout(_)) => Err(entry.call_error(UpstreamError::Timeout(limit))),
             // Tokens revoked mid-session, or a tool needing more scope: a person must act.
             Err(e) => match entry.authorize(&e, &self.inner.connect, true).await {
                 // Tokens revoked mid-session, or a tool needing more scope.
