@@ -65,6 +65,18 @@ try {
   await page.waitForSelector(history, { timeout: 20000 });
   seen.history = await page.getAttribute(history, "data-changes");
   seen.history_text = await page.textContent(history);
+  // The server's page: its state changes and every tool with its definition.
+  await page.click(`tr[data-server="${server}"] button.link`);
+  await page.waitForSelector("#server-section:not([hidden])", { timeout: 20000 });
+  await page.waitForSelector("#server-tools article", { timeout: 20000 });
+  seen.server_page = {
+    title: await page.textContent("#server-title"),
+    facts: await page.textContent("#server-facts"),
+    changes: await page.$$eval("#server-history li", (l) => l.length),
+    tools: await page.$$eval("#server-tools article", (a) => a.map((x) => x.dataset.tool)),
+  };
+  await page.screenshot({ path: `${shots}/server.png`, fullPage: true });
+  await page.click("#server-close");
   seen.message = await page.textContent("#message");
   await page.screenshot({ path: `${shots}/servers.png`, fullPage: true });
 

@@ -149,6 +149,18 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
     assert!(history.ends_with(",ready"), "{history}");
     let history_text = seen["history_text"].as_str().unwrap();
     assert!(history_text.starts_with("protocol 20"), "{history_text}");
+    let page = &seen["server_page"];
+    assert_eq!(page["title"], "time (config, stdio)", "{page}");
+    assert!(
+        page["facts"].as_str().unwrap().contains("protocol 20"),
+        "{page}"
+    );
+    assert!(page["changes"].as_u64().unwrap() >= 5, "{page}");
+    assert_eq!(
+        page["tools"],
+        serde_json::json!(["time__get_current_time", "time__convert_time"]),
+        "{page}"
+    );
 
     // The console: the definition, the playground refused then allowed, the audit view.
     let schema = seen["input_schema"].as_str().unwrap();
@@ -197,8 +209,8 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         "{seen}"
     );
     for shot in [
-        "servers", "tool", "refused", "agent", "call", "audit", "chain", "edit", "approval",
-        "narrow",
+        "servers", "server", "tool", "refused", "agent", "call", "audit", "chain", "edit",
+        "approval", "narrow",
     ] {
         assert!(shots.join(format!("{shot}.png")).is_file(), "{shot}");
     }

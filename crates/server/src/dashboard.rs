@@ -14,6 +14,7 @@ const SCRIPT: &str = include_str!("dashboard/dashboard.js");
 const CONSOLE: &str = include_str!("dashboard/console.js");
 const CONNECT: &str = include_str!("dashboard/connect.js");
 const APPROVALS: &str = include_str!("dashboard/approvals.js");
+const SERVER: &str = include_str!("dashboard/server.js");
 const STYLE: &str = include_str!("dashboard/dashboard.css");
 const ICON: &str = include_str!("dashboard/favicon.svg");
 
@@ -52,6 +53,10 @@ pub fn router() -> Router {
         .route(
             "/dashboard/approvals.js",
             get(|| async { file("text/javascript; charset=utf-8", APPROVALS) }),
+        )
+        .route(
+            "/dashboard/server.js",
+            get(|| async { file("text/javascript; charset=utf-8", SERVER) }),
         )
         .route(
             "/dashboard/dashboard.css",

@@ -5,11 +5,13 @@
 "use strict";
 
 let toolDefs = []; // tools this org's endpoint lists, with their definitions
+let allTools = []; // every tool of every server, exposed or not, with why not
 let auditNext = null; // the last seq shown, for the next page
 const AUDIT_PAGE = 50;
 
 // Called by dashboard.js with /api/policy/tools' list.
 function setTools(list) {
+  allTools = list;
   toolDefs = list.filter((t) => t.name && t.visible).sort((a, b) => a.name.localeCompare(b.name));
   const select = $("tool-select");
   const current = select.value;

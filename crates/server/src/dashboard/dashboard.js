@@ -169,6 +169,7 @@ function render() {
   const ready = rows.filter((r) => r.status === "ready").length;
   $("summary").textContent = `${ready} of ${rows.length} ready`;
   $("servers-section").hidden = false;
+  if (typeof openServer === "string") showServer(openServer);
 }
 
 // The operations that make sense in the server's state and that the token's roles allow:
@@ -210,8 +211,10 @@ function row(server) {
   if (server.source !== "config" && can("integrations:manage")) {
     buttons.unshift(el("button", { type: "button", textContent: "edit", onclick: () => editServer(server) }));
   }
+  const name = server.slug || server.server || server.id;
   const tr = el("tr", {}, [
-    el("td", { textContent: server.slug || server.server || server.id }),
+    el("td", {}, [el("button", { type: "button", className: "link", textContent: name,
+      title: "Open this server's page", onclick: () => showServer(name) })]),
     el("td", { textContent: server.source || "" }),
     el("td", { textContent: server.transport || "http" }),
     el("td", {}, [el("span", { className: `status status-${server.status}`, textContent: server.status })]),
@@ -253,7 +256,7 @@ function signOut() {
   sessionStorage.removeItem("switchboard-token");
   servers.clear();
   me = { roles: [], features: [] };
-  for (const id of ["servers-section", "approvals-section", "connect-section", "console-section", "agents-section", "figures-section", "audit-section"]) $(id).hidden = true;
+  for (const id of ["servers-section", "server-section", "approvals-section", "connect-section", "console-section", "agents-section", "figures-section", "audit-section"]) $(id).hidden = true;
   $("sign-in").hidden = false;
   $("sign-out").hidden = true;
   $("connection").textContent = "not signed in";
