@@ -201,10 +201,12 @@ async fn the_typescript_sdk_answers_upstream_requests() {
     // The TypeScript SDK (1.32) drops progress that reaches it in the same read as the
     // result: its notification handlers run a microtask later, after the result removed the
     // call's progress handler. Over a pipe the gateway's three progress lines and the result
-    // often share a read (they are written in order, before the result): it sees a prefix.
+    // often share a read (they are written in order, before the result): it sees a prefix,
+    // all of them or none (seen in CI on a loaded machine). Delivery over `switchboard stdio`
+    // is checked whole with the Python SDK above; here, that what arrives is in order.
     let got = progress(&seen);
     assert!(
-        !got.is_empty() && [1.0, 2.0, 3.0].starts_with(&got),
+        [1.0, 2.0, 3.0].starts_with(&got),
         "TypeScript over switchboard stdio: progress in order: {got:?}"
     );
     seen["progress"] = json!([1.0, 2.0, 3.0]);
