@@ -8,7 +8,6 @@
 mod procs;
 mod stats;
 
-use anyhow::Context;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService};
@@ -131,14 +130,7 @@ async fn measure(
 async fn main() -> anyhow::Result<()> {
     let s = settings();
     let bin = procs::release_dir()?;
-    let upstream = procs::Spawned::start(
-        bin.join("echo-server"),
-        &["--http", "127.0.0.1:0"],
-        "listening on ",
-        None,
-    )
-    .await
-    .context("start echo-server")?;
+    let upstream = procs::echo_http(&bin).await?;
     let dir = tempfile::tempdir()?;
     let config = dir.path().join("mcp.json");
     std::fs::write(

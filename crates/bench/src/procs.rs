@@ -113,6 +113,18 @@ impl Spawned {
     }
 }
 
+/// The rmcp echo server of `bin` (the release folder) over Streamable HTTP on loopback.
+pub async fn echo_http(bin: &std::path::Path) -> anyhow::Result<Spawned> {
+    Spawned::start(
+        bin.join("echo-server"),
+        &["--http", "127.0.0.1:0"],
+        "listening on ",
+        None,
+    )
+    .await
+    .context("start echo-server")
+}
+
 /// `switchboard serve --dev` on a free loopback port with `configs` (each `-c`), its store
 /// under `data` and `extra` arguments, ready once it printed a line starting with `ready`.
 pub async fn serve(

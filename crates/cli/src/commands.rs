@@ -174,6 +174,7 @@ async fn serve(
             0 => None,
             secs => Some(std::time::Duration::from_secs(secs as u64)),
         })
+        .with_session_caps(switchboard_server::SessionCaps::from_limits(&g.limits()))
         .with_token(g.token.clone())
         .with_metrics(metrics.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
@@ -207,7 +208,11 @@ async fn serve(
     let refresh = g.refresh_interval_secs.unwrap_or(600) as u64;
     let jobs = switchboard_server::api::spawn_jobs(
         api.clone(),
-        JobOptions::default().with_refresh_every(std::time::Duration::from_secs(refresh)),
+        JobOptions::default()
+            .with_refresh_every(std::time::Duration::from_secs(refresh))
+            .with_session_expiry(std::time::Duration::from_secs(
+                g.limits().session_expire_secs as u64,
+            )),
         shutdown.clone(),
     );
     let servers = registry.servers();

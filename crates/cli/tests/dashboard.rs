@@ -4,34 +4,17 @@
 
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 use switchboard_testkit as kit;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_switchboard");
 
 /// Runs `switchboard ARGS` with its data in `dir`; stdout on success.
 fn admin(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(BINARY)
-        .args(args)
-        .env("SWITCHBOARD_DATA", dir.join("data"))
-        .env_remove("SWITCHBOARD_DATABASE_URL")
-        .output()
-        .expect("run switchboard");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    kit::admin(Path::new(BINARY), &dir.join("data"), args)
 }
 
 fn token(dir: &Path, roles: &[&str]) -> String {
-    let mut args = vec!["token", "create", "--org", "acme", "--json"];
-    for role in roles {
-        args.extend(["--role", role]);
-    }
-    let created: Value = serde_json::from_str(&admin(dir, &args)).unwrap();
-    created["token"].as_str().unwrap().to_string()
+    kit::api_token(Path::new(BINARY), &dir.join("data"), "acme", roles)
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -71,28 +71,8 @@ async fn serve_logs_one_json_object_per_line() {
     assert!(!all.contains("instructions"), "{all}");
 
     // A call the policy refuses (the agent's action is off) is one INFO line.
-    let data = dir.path().join("data");
-    let admin = |args: &[&str]| {
-        let out = std::process::Command::new(BIN)
-            .args(args)
-            .env("SWITCHBOARD_DATA", &data)
-            .env_remove("SWITCHBOARD_DATABASE_URL")
-            .output()
-            .expect("run switchboard");
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    admin(&["org", "create", "acme", "--feature", "mcp_external_servers"]);
-    let created: Value = serde_json::from_str(&admin(&[
-        "token",
-        "create",
-        "--org",
-        "acme",
-        "--role",
-        "integrations:manage",
-        "--json",
-    ]))
-    .unwrap();
+    let (bin, data) = (std::path::Path::new(BIN), dir.path().join("data"));
+    let token = kit::acme_integrator(bin, &data);
     let listening = events
         .iter()
         .filter_map(|e| e["message"].as_str())
@@ -104,7 +84,7 @@ async fn serve_logs_one_json_object_per_line() {
         .post(format!(
             "{listening}/api/agents/bot/actions/mcp.everything.echo/invoke"
         ))
-        .bearer_auth(created["token"].as_str().unwrap())
+        .bearer_auth(&token)
         .json(&json!({"arguments": {"message": "secret-argument"}}))
         .send()
         .await

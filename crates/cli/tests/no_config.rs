@@ -154,35 +154,8 @@ async fn a_settings_only_toml_layers_with_an_mcp_json() {
 #[tokio::test(flavor = "multi_thread")]
 async fn serve_in_an_empty_folder_takes_servers_from_the_rest_api() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let admin = |args: &'static [&'static str]| {
-        let data = dir.path().join("data");
-        async move {
-            let out = Command::new(BIN)
-                .args(args)
-                .env("SWITCHBOARD_DATA", data)
-                .env_remove("SWITCHBOARD_DATABASE_URL")
-                .output()
-                .await
-                .expect("run switchboard");
-            assert!(out.status.success(), "{args:?}: {out:?}");
-            String::from_utf8_lossy(&out.stdout).into_owned()
-        }
-    };
-    admin(&["org", "create", "acme", "--feature", "mcp_external_servers"]).await;
-    let created: Value = serde_json::from_str(
-        &admin(&[
-            "token",
-            "create",
-            "--org",
-            "acme",
-            "--role",
-            "integrations:manage",
-            "--json",
-        ])
-        .await,
-    )
-    .expect("token JSON");
-    let token = created["token"].as_str().expect("token").to_string();
+    let (bin, data) = (std::path::Path::new(BIN), dir.path().join("data"));
+    let token = kit::acme_integrator(bin, &data);
     let upstream = kit::EverythingHttp::start().await;
     let gateway =
         kit::Gateway::start_without_config(std::path::Path::new(BIN), &["--dev"], dir.path()).await;

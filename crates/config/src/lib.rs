@@ -104,6 +104,11 @@ impl GatewaySettings {
                 "max_concurrent_calls" => limits.max_concurrent_calls = *value,
                 "max_queued_calls" => limits.max_queued_calls = *value,
                 "session_park_secs" => limits.session_park_secs = *value,
+                "max_sessions" => limits.max_sessions = *value,
+                "max_sessions_per_client" => limits.max_sessions_per_client = *value,
+                "max_sessions_per_token" => limits.max_sessions_per_token = *value,
+                "max_sessions_in_memory" => limits.max_sessions_in_memory = *value,
+                "session_expire_secs" => limits.session_expire_secs = *value,
                 _ => {}
             }
         }

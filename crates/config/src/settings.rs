@@ -17,7 +17,7 @@ pub const SECTIONS: [&str; 7] = [
     "telemetry",
 ];
 
-const LIMIT_KEYS: [&str; 8] = [
+const LIMIT_KEYS: [&str; 13] = [
     "max_message_bytes",
     "max_result_bytes",
     "max_tools_per_server",
@@ -26,6 +26,11 @@ const LIMIT_KEYS: [&str; 8] = [
     "max_concurrent_calls",
     "max_queued_calls",
     "session_park_secs",
+    "max_sessions",
+    "max_sessions_per_client",
+    "max_sessions_per_token",
+    "max_sessions_in_memory",
+    "session_expire_secs",
 ];
 
 pub(crate) struct Reader<'a, 'c> {
@@ -180,7 +185,10 @@ pub fn parse(
     }
     r.section = "limits";
     for (key, value) in table(root, "limits") {
-        if LIMIT_KEYS.contains(&key.as_str()) {
+        if key == "session_park_secs" && value.as_u64() == Some(0) {
+            // 0 is documented: never park an idle session.
+            g.limits.push((key.clone(), 0));
+        } else if LIMIT_KEYS.contains(&key.as_str()) {
             if let Some(n) = r.number(key, value) {
                 g.limits.push((key.clone(), n));
             }

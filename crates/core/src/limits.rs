@@ -22,6 +22,18 @@ pub struct Limits {
     /// Seconds a downstream session with nothing open stays in memory before it is parked
     /// in the store (restored on its next request); 0 never parks one.
     pub session_park_secs: usize,
+    /// Downstream sessions this replica holds at once (in memory or parked); a new one past
+    /// it is refused with HTTP 503.
+    pub max_sessions: usize,
+    /// Sessions one client address holds at once (IPv6 counted per /64); past it, 429.
+    pub max_sessions_per_client: usize,
+    /// Sessions one bearer token holds at once; past it, 429.
+    pub max_sessions_per_token: usize,
+    /// Sessions kept in memory at once; past it, the longest-idle one is parked early.
+    pub max_sessions_in_memory: usize,
+    /// Seconds a session may go unused before it ends (its saved row deleted); its next
+    /// request is answered 404 and the client starts a new one.
+    pub session_expire_secs: usize,
 }
 
 impl Default for Limits {
@@ -35,6 +47,11 @@ impl Default for Limits {
             max_concurrent_calls: 32,
             max_queued_calls: 256,
             session_park_secs: 60,
+            max_sessions: 20_000,
+            max_sessions_per_client: 5_000,
+            max_sessions_per_token: 5_000,
+            max_sessions_in_memory: 1_000,
+            session_expire_secs: 3_600,
         }
     }
 }

@@ -38,6 +38,11 @@ pub struct ConnectLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct LimitLabel {
+    pub limit: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct VerdictLabels {
     pub stage: String,
     pub effect: String,
@@ -74,6 +79,10 @@ pub struct Snapshot {
     pub servers: Vec<ServerGauges>,
     /// Downstream MCP sessions held in memory now.
     pub sessions: usize,
+    /// Downstream MCP sessions held now, in memory or parked.
+    pub sessions_held: usize,
+    /// New sessions refused so far, by the `[limits]` setting that refused them.
+    pub session_refusals: Vec<(&'static str, u64)>,
     /// Audit rows waiting to be committed, and the queue's bound.
     pub audit_queued: usize,
     pub audit_written: u64,
@@ -109,6 +118,8 @@ pub struct Families {
     queued: Family<ServerLabel, Gauge>,
     status: Family<StatusLabels, Gauge>,
     sessions: Gauge,
+    sessions_held: Gauge,
+    session_refusals: Family<LimitLabel, Counter>,
     audit_queued: Gauge,
     audit_written: Counter,
     audit_failed_batches: Counter,
@@ -136,6 +147,8 @@ impl Families {
             queued: Family::default(),
             status: Family::default(),
             sessions: Gauge::default(),
+            sessions_held: Gauge::default(),
+            session_refusals: Family::default(),
             audit_queued: Gauge::default(),
             audit_written: Counter::default(),
             audit_failed_batches: Counter::default(),
@@ -204,8 +217,18 @@ impl Families {
         );
         r.register(
             "downstream_sessions",
-            "Downstream MCP sessions held in memory",
+            "Downstream MCP sessions in memory (the rest of those held are parked in the store)",
             f.sessions.clone(),
+        );
+        r.register(
+            "downstream_sessions_held",
+            "Downstream MCP sessions this replica holds, in memory or parked ([limits] max_sessions)",
+            f.sessions_held.clone(),
+        );
+        r.register(
+            "downstream_session_refusals",
+            "New downstream sessions refused, by the [limits] setting that refused them",
+            f.session_refusals.clone(),
         );
         r.register(
             "audit_queue_depth",
@@ -264,6 +287,13 @@ impl Families {
             }
         }
         self.sessions.set(now.sessions as i64);
+        self.sessions_held.set(now.sessions_held as i64);
+        for (limit, total) in &now.session_refusals {
+            let counter = self.session_refusals.get_or_create(&LimitLabel {
+                limit: limit.to_string(),
+            });
+            counter.inc_by(total.saturating_sub(counter.get()));
+        }
         self.audit_queued.set(now.audit_queued as i64);
         // The writer counts; these counters follow it.
         for (counter, total) in [

@@ -294,24 +294,24 @@ impl Pipeline {
 }
 
 impl Pipeline {
-    /// The information-flow labels `tool` carries for `caller`, from every rule set that
-    /// applies (its annotations' defaults and `[policy.labels]`): shown beside the tool.
-    pub async fn labels_for(
+    /// The information-flow labels of tools as `caller` meets them, from every rule set that
+    /// applies (annotations' defaults and `[policy.labels]`): the sets are read once, then
+    /// each tool's labels are answered from them.
+    pub async fn labeler(
         &self,
         caller: &switchboard_core::Caller,
-        tool: &switchboard_core::ToolRef<'_>,
-    ) -> Vec<&'static str> {
-        let Ok(sets) = self.sets(caller).await else {
-            return Vec::new();
-        };
-        let mut names = Vec::new();
-        for set in &sets {
-            for name in self.labels(tool, set).names() {
-                if !names.contains(&name) {
-                    names.push(name);
+    ) -> impl Fn(&switchboard_core::ToolRef<'_>) -> Vec<&'static str> + '_ {
+        let sets = self.sets(caller).await.unwrap_or_default();
+        move |tool| {
+            let mut names = Vec::new();
+            for set in &sets {
+                for name in self.labels(tool, set).names() {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
                 }
             }
+            names
         }
-        names
     }
 }

@@ -127,8 +127,8 @@ impl ServerEntry {
     pub fn waiting_for_authorization(&self) -> CallError {
         let state = self.state();
         let name = &self.spec.name;
-        let message = match state.status {
-            Some(ServerStatus::Authenticating) => format!(
+        let message = match state.status() {
+            ServerStatus::Authenticating => format!(
                 "server {name} is waiting for authorization: {}",
                 how_to_authorize(name.as_str())
             ),

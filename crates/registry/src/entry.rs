@@ -78,7 +78,7 @@ impl ServerEntry {
     }
 
     pub fn status(&self) -> ServerStatus {
-        self.state().status.unwrap_or(ServerStatus::Connecting)
+        self.state().status()
     }
 
     pub fn live_connection(&self) -> Option<Arc<Connection>> {
@@ -91,7 +91,7 @@ impl ServerEntry {
         ServerInfo {
             name: self.spec.name.to_string(),
             transport: self.spec.transport_name(),
-            status: state.status.unwrap_or(ServerStatus::Connecting),
+            status: state.status(),
             tool_count: snapshot.map_or(0, |s| {
                 s.tools
                     .iter()
@@ -133,13 +133,12 @@ impl ServerEntry {
 }
 
 impl ServerEntry {
-    /// Waits (within the call's timeout) for a free call slot on this server.
+    /// Waits (at most `timeout`, the call's whole budget) for a free call slot on this server.
     pub async fn acquire(
         &self,
-        timeout: Option<Duration>,
+        timeout: Duration,
     ) -> Result<tokio::sync::OwnedSemaphorePermit, CallError> {
         use std::sync::atomic::Ordering;
-        let timeout = timeout.unwrap_or(self.spec.call_timeout());
         if let Ok(permit) = self.slots.clone().try_acquire_owned() {
             return Ok(permit);
         }
@@ -327,13 +326,13 @@ impl ServerEntry {
     fn startable(&self, budget: Duration) -> Result<Duration, CallError> {
         let name = &self.spec.name;
         let state = self.state();
-        if state.disabled || state.status == Some(ServerStatus::Disabled) {
+        if state.disabled || state.status() == ServerStatus::Disabled {
             return Err(CallError::new(
                 ErrorKind::ToolNotFound,
                 format!("server {name} is disabled"),
             ));
         }
-        if state.status == Some(ServerStatus::Authenticating) {
+        if state.status() == ServerStatus::Authenticating {
             drop(state);
             return Err(self.waiting_for_authorization());
         }

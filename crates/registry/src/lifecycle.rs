@@ -64,7 +64,7 @@ pub fn expire_authorizations(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntr
         if !due {
             continue;
         }
-        if state.status == Some(ServerStatus::Authenticating) {
+        if state.status() == ServerStatus::Authenticating {
             // (No connection is open while it waits.)
             let _ = state.refuse(
                 "the authorization link expired unused (links last 15 minutes); reauthorize to get a new one"
@@ -87,7 +87,7 @@ pub async fn stop_idle(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
     for entry in entries {
         let due = {
             let state = entry.state();
-            state.status == Some(ServerStatus::Ready)
+            state.status() == ServerStatus::Ready
                 && state.connection.is_some()
                 && !entry.watched.any()
                 && idle_due(

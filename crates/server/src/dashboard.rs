@@ -9,14 +9,53 @@ use axum::routing::get;
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
                    img-src 'self' data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-const PAGE: &str = include_str!("dashboard/index.html");
-const SCRIPT: &str = include_str!("dashboard/dashboard.js");
-const CONSOLE: &str = include_str!("dashboard/console.js");
-const CONNECT: &str = include_str!("dashboard/connect.js");
-const APPROVALS: &str = include_str!("dashboard/approvals.js");
-const SERVER: &str = include_str!("dashboard/server.js");
-const STYLE: &str = include_str!("dashboard/dashboard.css");
-const ICON: &str = include_str!("dashboard/favicon.svg");
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+/// Every file the page loads: path, content type, contents (compiled in).
+const FILES: [(&str, &str, &str); 9] = [
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("dashboard/index.html"),
+    ),
+    (
+        "/dashboard/dashboard.js",
+        JS,
+        include_str!("dashboard/dashboard.js"),
+    ),
+    (
+        "/dashboard/console.js",
+        JS,
+        include_str!("dashboard/console.js"),
+    ),
+    (
+        "/dashboard/connect.js",
+        JS,
+        include_str!("dashboard/connect.js"),
+    ),
+    (
+        "/dashboard/approvals.js",
+        JS,
+        include_str!("dashboard/approvals.js"),
+    ),
+    (
+        "/dashboard/server.js",
+        JS,
+        include_str!("dashboard/server.js"),
+    ),
+    (
+        "/dashboard/dashboard.css",
+        "text/css; charset=utf-8",
+        include_str!("dashboard/dashboard.css"),
+    ),
+    (
+        "/dashboard/favicon.svg",
+        SVG,
+        include_str!("dashboard/favicon.svg"),
+    ),
+    ("/favicon.ico", SVG, include_str!("dashboard/favicon.svg")),
+];
 
 fn file(content_type: &'static str, body: &'static str) -> impl IntoResponse {
     (
@@ -33,41 +72,9 @@ fn file(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 
 /// `/`, its scripts, style sheet and icon.
 pub fn router() -> Router {
-    Router::new()
-        .route(
-            "/",
-            get(|| async { file("text/html; charset=utf-8", PAGE) }),
-        )
-        .route(
-            "/dashboard/dashboard.js",
-            get(|| async { file("text/javascript; charset=utf-8", SCRIPT) }),
-        )
-        .route(
-            "/dashboard/console.js",
-            get(|| async { file("text/javascript; charset=utf-8", CONSOLE) }),
-        )
-        .route(
-            "/dashboard/connect.js",
-            get(|| async { file("text/javascript; charset=utf-8", CONNECT) }),
-        )
-        .route(
-            "/dashboard/approvals.js",
-            get(|| async { file("text/javascript; charset=utf-8", APPROVALS) }),
-        )
-        .route(
-            "/dashboard/server.js",
-            get(|| async { file("text/javascript; charset=utf-8", SERVER) }),
-        )
-        .route(
-            "/dashboard/dashboard.css",
-            get(|| async { file("text/css; charset=utf-8", STYLE) }),
-        )
-        .route(
-            "/dashboard/favicon.svg",
-            get(|| async { file("image/svg+xml", ICON) }),
-        )
-        .route(
-            "/favicon.ico",
-            get(|| async { file("image/svg+xml", ICON) }),
-        )
+    FILES
+        .iter()
+        .fold(Router::new(), |router, &(path, content_type, body)| {
+            router.route(path, get(move || async move { file(content_type, body) }))
+        })
 }

@@ -4,6 +4,7 @@
 use crate::Gateway;
 use crate::fast_path::FastPath;
 use crate::ordered_sessions::OrderedSessions;
+use crate::session_limits::{SessionCaps, SessionLimits};
 use crate::sessions::SharedSessions;
 use axum::Router;
 use axum::http::StatusCode;
@@ -42,6 +43,8 @@ pub struct HttpOptions {
     pub park_sessions_after: Option<Duration>,
     /// Served at `/metrics` when set.
     pub metrics: Option<Arc<switchboard_metrics::Metrics>>,
+    /// The bounds on downstream sessions, shared by every MCP endpoint of the process.
+    pub sessions: Arc<SessionLimits>,
 }
 
 impl Default for HttpOptions {
@@ -55,6 +58,7 @@ impl Default for HttpOptions {
             in_flight: Default::default(),
             park_sessions_after: Some(crate::parking::DEFAULT_PARK_AFTER),
             metrics: None,
+            sessions: Default::default(),
         }
     }
 }
@@ -98,6 +102,10 @@ impl HttpOptions {
         self.metrics = Some(metrics);
         self
     }
+    pub fn with_session_caps(mut self, caps: SessionCaps) -> Self {
+        self.sessions = Arc::new(SessionLimits::new(caps));
+        self
+    }
     pub fn with_token(mut self, token: Option<String>) -> Self {
         self.token = token;
         self
@@ -123,17 +131,19 @@ fn mcp_config(options: &HttpOptions) -> StreamableHttpServerConfig {
 /// The gateway's routes, ready to be served or nested into a larger app.
 pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let mut config = mcp_config(options);
-    if let Some(api) = &options.api {
-        // Saved sessions let any replica behind a load balancer serve any session.
-        config.session_store = Some(Arc::new(SharedSessions::new(api.store.clone(), "mcp")));
+    // Saved sessions let any replica behind a load balancer serve any session.
+    let saved =
+        (options.api.as_ref()).map(|api| Arc::new(SharedSessions::new(api.store.clone(), "mcp")));
+    if let Some(saved) = &saved {
+        config.session_store = Some(saved.clone());
     }
     let factory_registry = registry.clone();
     let factory_api = options.api.clone();
-    let sessions = Arc::new(OrderedSessions::default());
+    let sessions = OrderedSessions::new("mcp", options.sessions.clone(), saved);
     let park = options.park_sessions_after;
     let fast = Arc::new(FastPath::new(sessions.clone(), &config, park));
     let live = sessions.live().clone();
-    let scrape_sessions = live.clone();
+    let admission = sessions.clone();
     let mcp = StreamableHttpService::new(
         move || {
             let gateway = match &factory_api {
@@ -154,6 +164,10 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
             crate::fast_path::first,
         ))
         .layer(axum::middleware::from_fn_with_state(
+            admission,
+            crate::admission::admit,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
             Arc::new(crate::auth::TokenCheck {
                 token: options.token.clone().map(Arc::<str>::from),
                 api: options.api.clone(),
@@ -163,7 +177,10 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     let api = options
         .api
         .clone()
-        .map(|api| crate::api::router(api.with_mcp_config(mcp_config(options), park)))
+        .map(|api| {
+            let api = api.with_mcp_config(mcp_config(options), park, options.sessions.clone());
+            crate::api::router(api)
+        })
         .unwrap_or_default();
     let callback = crate::oauth_callback::router(registry.clone(), options.api.clone());
     let metrics = match &options.metrics {
@@ -171,7 +188,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
             metrics: metrics.clone(),
             registry: registry.clone(),
             api: options.api.clone(),
-            sessions: scrape_sessions,
+            sessions: options.sessions.clone(),
             token: options.token.clone().map(Arc::<str>::from),
         }),
         None => Router::new(),
@@ -234,6 +251,8 @@ pub async fn serve_http(
             tracing::debug!("TCP_NODELAY: {e}");
         }
     });
+    // The client's address bounds its sessions (`[limits] max_sessions_per_client`).
+    let app = app.into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async move { shutdown.cancelled().await })
         .await

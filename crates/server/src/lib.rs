@@ -1,6 +1,7 @@
 //! The downstream faces of the gateway: one aggregated MCP endpoint over Streamable HTTP
 //! (`/mcp`, plus `/healthz`, `/readyz` and the dashboard at `/`) and over stdio.
 
+mod admission;
 pub mod api;
 mod auth;
 mod dashboard;
@@ -15,6 +16,7 @@ mod ordered_sessions;
 pub mod parking;
 mod relay;
 mod resume;
+mod session_limits;
 mod sessions;
 mod snapshots;
 mod tokens;
@@ -26,6 +28,7 @@ pub use gateway::{
 pub use http::{HttpOptions, router, serve_http};
 pub use in_flight::InFlight;
 pub use metrics_route::spawn_status_watch;
+pub use session_limits::{SessionCaps, SessionLimits};
 pub use sessions::SharedSessions;
 pub use snapshots::StoreSnapshots;
 pub use tokens::SealedTokens;

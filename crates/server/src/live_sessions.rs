@@ -35,6 +35,8 @@ struct Usage {
     open: AtomicU32,
     /// When the last of them ended (seconds since [`now`]'s epoch).
     last_used: AtomicU64,
+    /// When the session's saved row was last marked used.
+    row_marked: AtomicU64,
 }
 
 impl Usage {
@@ -42,6 +44,7 @@ impl Usage {
         Arc::new(Self {
             open: AtomicU32::new(0),
             last_used: AtomicU64::new(now()),
+            row_marked: AtomicU64::new(now()),
         })
     }
 
@@ -210,14 +213,50 @@ impl LiveSessions {
         }
     }
 
-    /// Takes out the sessions to park: idle with nothing open for `after` (or for
-    /// [`STATEFUL_IDLE_LIMIT`] when they hold state of their own), and those whose handshake
-    /// has not finished within [`HANDSHAKE_LIMIT`].
-    pub fn take_idle(&self, after: Duration) -> Vec<SessionId> {
+    /// Sessions in memory now: live, or created and still handshaking.
+    pub fn in_memory(&self) -> usize {
+        self.lock().usage.len()
+    }
+
+    /// The session in memory idle the longest (nothing open), with how long it has been idle.
+    pub fn oldest_idle(&self) -> Option<(SessionId, Duration)> {
+        let sessions = self.lock();
+        sessions
+            .usage
+            .iter()
+            .filter_map(|(id, usage)| usage.idle_for().map(|idle| (id, idle)))
+            .max_by_key(|(_, idle)| *idle)
+            .map(|(id, idle)| (id.clone(), idle))
+    }
+
+    /// Sessions used since their saved row was last marked, and not marked for `every`:
+    /// marked now (the caller marks their rows), so a session busy in memory for long is
+    /// not pruned from the store as unused.
+    pub fn rows_to_mark(&self, every: Duration) -> Vec<SessionId> {
+        let now = now();
+        let every = every.as_secs();
+        let sessions = self.lock();
+        let mut due = Vec::new();
+        for (id, usage) in &sessions.usage {
+            let marked = usage.row_marked.load(Ordering::Acquire);
+            let used = usage.open.load(Ordering::Acquire) > 0
+                || usage.last_used.load(Ordering::Acquire) > marked;
+            if used && now.saturating_sub(marked) >= every {
+                usage.row_marked.store(now, Ordering::Release);
+                due.push(id.clone());
+            }
+        }
+        due
+    }
+
+    /// Takes out the sessions to park, with how long each has been idle: idle with nothing
+    /// open for `after` (or for [`STATEFUL_IDLE_LIMIT`] when they hold state of their own),
+    /// and those whose handshake has not finished within [`HANDSHAKE_LIMIT`].
+    pub fn take_idle(&self, after: Duration) -> Vec<(SessionId, Duration)> {
         let mut guard = self.lock();
         let sessions = &mut *guard;
         let stateful_after = after.max(STATEFUL_IDLE_LIMIT);
-        let mut parked: Vec<SessionId> = Vec::new();
+        let mut parked: Vec<(SessionId, Duration)> = Vec::new();
         sessions.live.retain(|id, session| {
             let Some(idle) = session.usage.idle_for() else {
                 return true;
@@ -230,19 +269,19 @@ impl LiveSessions {
                 return true;
             }
             session.closed.cancel();
-            parked.push(id.clone());
+            parked.push((id.clone(), idle));
             false
         });
         let usage = &sessions.usage;
         sessions.handshaking.retain(|id, since| {
-            let busy = usage.get(id).is_some_and(|u| u.idle_for().is_none());
-            let keep = busy || since.elapsed() < HANDSHAKE_LIMIT;
+            let idle = usage.get(id).and_then(|u| u.idle_for());
+            let keep = idle.is_none() || since.elapsed() < HANDSHAKE_LIMIT;
             if !keep {
-                parked.push(id.clone());
+                parked.push((id.clone(), idle.unwrap_or_default()));
             }
             keep
         });
-        for id in &parked {
+        for (id, _) in &parked {
             sessions.usage.remove(id);
         }
         parked

@@ -1,6 +1,6 @@
 //! `/metrics`: the Prometheus exposition; open without a `[gateway] token`, else token-guarded.
 
-use crate::live_sessions::LiveSessions;
+use crate::session_limits::SessionLimits;
 use axum::Router;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
@@ -20,7 +20,7 @@ pub(crate) struct Scrape {
     pub metrics: Arc<Metrics>,
     pub registry: Registry,
     pub api: Option<crate::api::ApiState>,
-    pub sessions: Arc<LiveSessions>,
+    pub sessions: Arc<SessionLimits>,
     /// `[gateway] token`: when set (always, off loopback), a scrape needs it or an org API
     /// token with `gateway:operate`.
     pub token: Option<Arc<str>>,
@@ -84,9 +84,12 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
             queued: s.calls_queued,
         })
         .collect();
+    let (held, in_memory) = scrape.sessions.counts();
     let mut now = Snapshot {
         servers,
-        sessions: scrape.sessions.len(),
+        sessions: in_memory,
+        sessions_held: held,
+        session_refusals: scrape.sessions.refusals(),
         ..Snapshot::default()
     };
     if let Some(api) = &scrape.api {

@@ -12,6 +12,8 @@
 //! `Last-Event-ID` gets the stream's own events again, not these (they are not stored).
 
 use crate::live_sessions::{LiveSessions, Ticket};
+use crate::session_limits::SessionLimits;
+use crate::sessions::SharedSessions;
 use futures::future::{BoxFuture, Either};
 use futures::{FutureExt, Stream, StreamExt};
 use rmcp::RoleServer;
@@ -114,24 +116,48 @@ pub struct OrderedSessions {
     inner: LocalSessionManager,
     queues: Arc<SideQueues>,
     live: Arc<LiveSessions>,
+    /// The endpoint's name among the process's endpoints (its saved sessions' key prefix).
+    scope: Arc<str>,
+    /// The process's session bounds, which count this endpoint's sessions.
+    limits: Arc<SessionLimits>,
+    /// Where the endpoint's sessions are saved, if anywhere.
+    saved: Option<Arc<SharedSessions>>,
     /// Cancels that arrived before their request: a client's POSTs travel on separate
     /// connections, so a cancel can overtake the call it cancels.
     early_cancels: Mutex<std::collections::VecDeque<(Key, std::time::Instant)>>,
 }
 
-impl Default for OrderedSessions {
-    fn default() -> Self {
+impl OrderedSessions {
+    /// The sessions of endpoint `scope`, counted against `limits` and saved in `saved`.
+    pub fn new(
+        scope: &str,
+        limits: Arc<SessionLimits>,
+        saved: Option<Arc<SharedSessions>>,
+    ) -> Arc<Self> {
         let mut inner = LocalSessionManager::default();
         // Idle sessions are parked by [`crate::parking`], which knows about fast-path calls
         // (rmcp's worker never sees them) and removes a session from rmcp's map; rmcp's own
         // keep-alive would leave a dead handle there, answered with 500 instead of a restore.
         inner.session_config.keep_alive = None;
-        Self {
+        let sessions = Arc::new(Self {
             inner,
             queues: Default::default(),
             live: Default::default(),
+            scope: scope.into(),
+            limits: limits.clone(),
+            saved,
             early_cancels: Default::default(),
-        }
+        });
+        limits.add_endpoint(&sessions);
+        sessions
+    }
+
+    pub fn scope(&self) -> &Arc<str> {
+        &self.scope
+    }
+
+    pub fn limits(&self) -> &Arc<SessionLimits> {
+        &self.limits
     }
 }
 
@@ -252,12 +278,23 @@ impl OrderedSessions {
         }
     }
 
-    /// Parks a session: it leaves memory, and its next request restores it from the
-    /// session store (rmcp replays its `initialize`).
-    pub async fn park(&self, id: &SessionId) {
+    /// Parks a session idle for `idle`: it leaves memory, and its next request restores it
+    /// from the session store (rmcp replays its `initialize`).
+    pub async fn park(&self, id: &SessionId, idle: std::time::Duration) {
         self.live.remove(id);
         if let Err(e) = self.inner.close_session(id).await {
             tracing::debug!(session = %id, "parking the session: {e}");
+        }
+        self.limits.parked(&self.scope, id, idle);
+        self.mark_used(id).await;
+    }
+
+    /// Marks a session's saved row used now, so the store does not prune it as unused.
+    pub async fn mark_used(&self, id: &SessionId) {
+        if let Some(saved) = &self.saved
+            && let Err(e) = saved.mark_used(id).await
+        {
+            tracing::debug!(session = %id, "marking the saved session used: {e}");
         }
     }
 }
@@ -286,6 +323,10 @@ impl SessionManager for OrderedSessions {
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         // Closed for the fast path at once, as rmcp answers 404 at once.
         self.live.remove(id);
+        // Its client's DELETE, or its service ended (parked, or on its own): out of memory,
+        // while its saved row may bring it back (a DELETE is forgotten by the admission).
+        self.limits
+            .parked(&self.scope, id, std::time::Duration::ZERO);
         self.inner.close_session(id).await
     }
 
@@ -361,8 +402,14 @@ impl SessionManager for OrderedSessions {
         &self,
         id: SessionId,
     ) -> Result<RestoreOutcome<Self::Transport>, Self::Error> {
+        // Back in memory: past the bound, the longest-idle session makes room (if none is
+        // idle, this one comes back all the same; new sessions are refused meanwhile).
+        self.limits.make_room().await;
         Ok(match self.inner.restore_session(id.clone()).await? {
-            RestoreOutcome::Restored(inner) => RestoreOutcome::Restored(self.wrap(id, inner)),
+            RestoreOutcome::Restored(inner) => {
+                self.limits.restored(&self.scope, &id);
+                RestoreOutcome::Restored(self.wrap(id, inner))
+            }
             RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
             _ => RestoreOutcome::NotSupported,
         })

@@ -25,6 +25,11 @@ impl SharedSessions {
     fn key(&self, id: &str) -> String {
         format!("{}/{id}", self.scope)
     }
+
+    /// Marks a saved session used now (the store prunes those unused past their expiry).
+    pub async fn mark_used(&self, id: &str) -> Result<(), switchboard_store::StoreError> {
+        self.store.touch_session(&self.key(id)).await
+    }
 }
 
 #[async_trait::async_trait]

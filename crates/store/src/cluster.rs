@@ -176,8 +176,10 @@ impl SqlStore {
     }
 
     pub(crate) async fn load_session_state(&self, id: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT state FROM mcp_sessions WHERE id = $1")
+        // Restoring a session is using it: it is not pruned while replicas restore it.
+        let row = sqlx::query("UPDATE mcp_sessions SET used_at = $2 WHERE id = $1 RETURNING state")
             .bind(id)
+            .bind(now_ms())
             .fetch_optional(self.pool())
             .await?;
         Ok(row.map(|r| r.try_get("state")).transpose()?)
@@ -185,7 +187,7 @@ impl SqlStore {
 
     pub(crate) async fn save_session_state(&self, id: &str, state: &str) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO mcp_sessions (id, state, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET state = excluded.state",
+            "INSERT INTO mcp_sessions (id, state, created_at, used_at) VALUES ($1, $2, $3, $3) ON CONFLICT (id) DO UPDATE SET state = excluded.state, used_at = excluded.used_at",
         )
         .bind(id)
         .bind(state)
@@ -203,14 +205,21 @@ impl SqlStore {
         Ok(())
     }
 
+    pub(crate) async fn touch_session_state(&self, id: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE mcp_sessions SET used_at = $2 WHERE id = $1")
+            .bind(id)
+            .bind(now_ms())
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
     pub(crate) async fn prune_session_states(&self, before_ms: i64) -> Result<u64, StoreError> {
-        Ok(
-            sqlx::query("DELETE FROM mcp_sessions WHERE created_at < $1")
-                .bind(before_ms)
-                .execute(self.pool())
-                .await?
-                .rows_affected(),
-        )
+        Ok(sqlx::query("DELETE FROM mcp_sessions WHERE used_at < $1")
+            .bind(before_ms)
+            .execute(self.pool())
+            .await?
+            .rows_affected())
     }
 }
 

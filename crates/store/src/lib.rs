@@ -10,6 +10,8 @@ pub mod seal;
 mod sql;
 mod sql_audit;
 mod sql_inputs;
+mod sql_oauth;
+mod sql_servers;
 mod writer;
 
 pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, GENESIS, Verifier};
@@ -87,7 +89,9 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn load_session(&self, id: &str) -> Result<Option<String>, StoreError>;
     async fn save_session(&self, id: &str, state: &str) -> Result<(), StoreError>;
     async fn delete_session(&self, id: &str) -> Result<(), StoreError>;
-    /// Forgets sessions saved before `before_ms`; returns how many.
+    /// Marks a saved session used now (loading and saving one mark it too).
+    async fn touch_session(&self, id: &str) -> Result<(), StoreError>;
+    /// Forgets sessions last used before `before_ms`; returns how many.
     async fn prune_sessions(&self, before_ms: i64) -> Result<u64, StoreError>;
 
     /// A server's last discovery snapshot (JSON) under its fingerprint hash.

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use sqlx::any::AnyRow;
 use std::sync::LazyLock;
+use tracing::instrument;
 
 /// An approved (or waiting) tool definition: canonical JSON and its SHA-256.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -97,7 +98,7 @@ const PG_NOW_US: &str = "(extract(epoch from clock_timestamp()) * 1000000)::bigi
 
 #[async_trait]
 impl PolicyStore for SqlStore {
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.pins", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.pins", skip_all)]
     async fn pins(&self, owner: Option<&str>) -> Result<Vec<PinRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT * FROM tool_pins WHERE ($1 = '' OR owner = $2) ORDER BY owner, server, tool",
@@ -111,7 +112,7 @@ impl PolicyStore for SqlStore {
             .collect()
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.pin_first",
         skip_all
@@ -134,7 +135,7 @@ impl PolicyStore for SqlStore {
         pin_from(&held, "approved_at", "approved_by")
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.approve_pin",
         skip_all
@@ -159,7 +160,7 @@ impl PolicyStore for SqlStore {
         Ok(())
     }
 
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.pending", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.pending", skip_all)]
     async fn pending(&self, owner: Option<&str>) -> Result<Vec<PinRow>, StoreError> {
         let rows = sqlx::query(
             "SELECT * FROM tool_pending WHERE ($1 = '' OR owner = $2) ORDER BY owner, server, tool",
@@ -173,7 +174,7 @@ impl PolicyStore for SqlStore {
             .collect()
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.save_pending",
         skip_all
@@ -190,7 +191,7 @@ impl PolicyStore for SqlStore {
         Ok(())
     }
 
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.taint", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.taint", skip_all)]
     async fn taint(&self, session: &str, label: &str, source: &str) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO flow_taint (session, label, source, at) VALUES ($1, $2, $3, $4) ON CONFLICT (session, label) DO NOTHING",
@@ -204,7 +205,7 @@ impl PolicyStore for SqlStore {
         Ok(())
     }
 
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.taints", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.taints", skip_all)]
     async fn taints(&self, session: &str) -> Result<Vec<(String, String)>, StoreError> {
         let rows = sqlx::query("SELECT label, source FROM flow_taint WHERE session = $1")
             .bind(session)
@@ -215,7 +216,7 @@ impl PolicyStore for SqlStore {
             .collect()
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.rate_admit",
         skip_all
@@ -263,7 +264,7 @@ impl PolicyStore for SqlStore {
         ))
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.org_policy",
         skip_all
@@ -276,7 +277,7 @@ impl PolicyStore for SqlStore {
         Ok(row.map(|r| r.try_get("document")).transpose()?)
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.save_org_policy",
         skip_all

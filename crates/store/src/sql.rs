@@ -8,6 +8,7 @@ use rand::RngCore;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::{AnyPool, Row};
 use std::path::Path;
+use tracing::instrument;
 
 /// Which database a store is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,11 +37,11 @@ pub fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", hex::encode(bytes))
 }
 
-fn list(text: &str) -> Result<Vec<String>, StoreError> {
+pub(crate) fn list(text: &str) -> Result<Vec<String>, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
-fn json(list: &[String]) -> String {
+pub(crate) fn json(list: &[String]) -> String {
     serde_json::to_string(list).unwrap_or_else(|_| "[]".into())
 }
 
@@ -148,37 +149,13 @@ fn token_from(row: &AnyRow) -> Result<ApiToken, StoreError> {
     })
 }
 
-fn server_from(row: &AnyRow) -> Result<ServerRow, StoreError> {
-    Ok(ServerRow {
-        id: row.try_get("id")?,
-        org_id: row.try_get("org_id")?,
-        slug: row.try_get("slug")?,
-        name: row.try_get("name")?,
-        url: row.try_get("url")?,
-        auth_method: row.try_get("auth_method")?,
-        credentials: row.try_get("credentials")?,
-        status: row.try_get("status")?,
-        last_error: row.try_get("last_error")?,
-        discovered_tools: list(&row.try_get::<String, _>("discovered_tools")?)?,
-        last_discovered_at: row.try_get("last_discovered_at")?,
-        created_at: row.try_get("created_at")?,
-        deleted_at: row.try_get("deleted_at")?,
-    })
-}
-
-macro_rules! server_columns {
-    () => {
-        "id, org_id, slug, name, url, auth_method, credentials, status, last_error, discovered_tools, last_discovered_at, created_at, deleted_at"
-    };
-}
-
 #[async_trait]
 impl Store for SqlStore {
     fn backend(&self) -> Backend {
         self.backend
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.create_org",
         skip_all
@@ -200,7 +177,7 @@ impl Store for SqlStore {
         Ok(org)
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.org_by_name",
         skip_all
@@ -213,7 +190,7 @@ impl Store for SqlStore {
         row.as_ref().map(org_from).transpose()
     }
 
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.org", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.org", skip_all)]
     async fn org(&self, id: &str) -> Result<Option<Org>, StoreError> {
         let row = sqlx::query("SELECT id, name, features, created_at FROM orgs WHERE id = $1")
             .bind(id)
@@ -222,7 +199,7 @@ impl Store for SqlStore {
         row.as_ref().map(org_from).transpose()
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.create_token",
         skip_all
@@ -253,7 +230,7 @@ impl Store for SqlStore {
         Ok(token)
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.token_by_hash",
         skip_all
@@ -268,105 +245,44 @@ impl Store for SqlStore {
         row.as_ref().map(token_from).transpose()
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.insert_server",
         skip_all
     )]
     async fn insert_server(&self, r: &ServerRow) -> Result<(), StoreError> {
-        sqlx::query(concat!(
-            "INSERT INTO servers (",
-            server_columns!(),
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
-        ))
-        .bind(&r.id)
-        .bind(&r.org_id)
-        .bind(&r.slug)
-        .bind(&r.name)
-        .bind(&r.url)
-        .bind(&r.auth_method)
-        .bind(&r.credentials)
-        .bind(&r.status)
-        .bind(&r.last_error)
-        .bind(json(&r.discovered_tools))
-        .bind(r.last_discovered_at)
-        .bind(r.created_at)
-        .bind(r.deleted_at)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.add_server(r).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.update_server",
         skip_all
     )]
     async fn update_server(&self, r: &ServerRow) -> Result<(), StoreError> {
-        sqlx::query(
-            "UPDATE servers SET slug = $1, name = $2, url = $3, auth_method = $4, credentials = $5, status = $6, last_error = $7, discovered_tools = $8, last_discovered_at = $9, deleted_at = $10 WHERE id = $11 AND org_id = $12",
-        )
-        .bind(&r.slug)
-        .bind(&r.name)
-        .bind(&r.url)
-        .bind(&r.auth_method)
-        .bind(&r.credentials)
-        .bind(&r.status)
-        .bind(&r.last_error)
-        .bind(json(&r.discovered_tools))
-        .bind(r.last_discovered_at)
-        .bind(r.deleted_at)
-        .bind(&r.id)
-        .bind(&r.org_id)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.save_server(r).await
     }
 
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.servers", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.servers", skip_all)]
     async fn servers(&self, org_id: &str) -> Result<Vec<ServerRow>, StoreError> {
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            server_columns!(),
-            " FROM servers WHERE org_id = $1 ORDER BY created_at, id"
-        ))
-        .bind(org_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(server_from).collect()
+        self.org_servers(org_id).await
     }
 
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.server", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.server", skip_all)]
     async fn server(&self, org_id: &str, id: &str) -> Result<Option<ServerRow>, StoreError> {
-        let row = sqlx::query(concat!(
-            "SELECT ",
-            server_columns!(),
-            " FROM servers WHERE org_id = $1 AND id = $2"
-        ))
-        .bind(org_id)
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.as_ref().map(server_from).transpose()
+        self.org_server(org_id, id).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.all_servers",
         skip_all
     )]
     async fn all_servers(&self) -> Result<Vec<ServerRow>, StoreError> {
-        let rows = sqlx::query(concat!(
-            "SELECT ",
-            server_columns!(),
-            " FROM servers ORDER BY id"
-        ))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(server_from).collect()
+        self.every_server().await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.set_agent_action",
         skip_all
@@ -391,7 +307,7 @@ impl Store for SqlStore {
         Ok(())
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.enabled_actions",
         skip_all
@@ -441,7 +357,7 @@ impl Store for SqlStore {
         self.claim(name, every_ms, replica).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.load_session",
         skip_all
@@ -450,7 +366,7 @@ impl Store for SqlStore {
         self.load_session_state(id).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.save_session",
         skip_all
@@ -459,7 +375,7 @@ impl Store for SqlStore {
         self.save_session_state(id, state).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.delete_session",
         skip_all
@@ -468,11 +384,20 @@ impl Store for SqlStore {
         self.delete_session_state(id).await
     }
 
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.touch_session",
+        skip_all
+    )]
+    async fn touch_session(&self, id: &str) -> Result<(), StoreError> {
+        self.touch_session_state(id).await
+    }
+
     async fn prune_sessions(&self, before_ms: i64) -> Result<u64, StoreError> {
         self.prune_session_states(before_ms).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.load_snapshot",
         skip_all
@@ -485,7 +410,7 @@ impl Store for SqlStore {
         Ok(row.map(|r| r.try_get("snapshot")).transpose()?)
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.save_snapshot",
         skip_all
@@ -502,94 +427,60 @@ impl Store for SqlStore {
         Ok(())
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.load_oauth_tokens",
         skip_all
     )]
     async fn load_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("SELECT sealed FROM oauth_tokens WHERE token_key = $1")
-            .bind(key)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.try_get("sealed")).transpose()?)
+        self.oauth_load(key).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.save_oauth_tokens",
         skip_all
     )]
     async fn save_oauth_tokens(&self, key: &str, sealed: &str) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO oauth_tokens (token_key, sealed, saved_at) VALUES ($1, $2, $3) ON CONFLICT (token_key) DO UPDATE SET sealed = excluded.sealed, saved_at = excluded.saved_at",
-        )
-        .bind(key)
-        .bind(sealed)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
+        self.oauth_save(key, sealed).await
     }
 
     async fn oauth_token_keys(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT token_key FROM oauth_tokens ORDER BY token_key")
-            .fetch_all(&self.pool)
-            .await?;
-        Ok(rows
-            .iter()
-            .map(|r| r.try_get("token_key"))
-            .collect::<Result<_, _>>()?)
+        self.oauth_keys().await
     }
 
     async fn lock(&self, key: &str) -> Result<Option<Box<dyn Send>>, StoreError> {
         self.lock_key(key).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.take_oauth_tokens",
         skip_all
     )]
     async fn take_oauth_tokens(&self, key: &str) -> Result<Option<String>, StoreError> {
-        let row = sqlx::query("DELETE FROM oauth_tokens WHERE token_key = $1 RETURNING sealed")
-            .bind(key)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.map(|r| r.try_get("sealed")).transpose()?)
+        self.oauth_take(key).await
     }
 
     async fn prune_oauth_tokens(&self, prefix: &str, before_ms: i64) -> Result<u64, StoreError> {
-        let pattern = format!("{}%", prefix.replace('%', "").replace('_', "\\_"));
-        Ok(sqlx::query(
-            "DELETE FROM oauth_tokens WHERE token_key LIKE $1 ESCAPE '\\' AND saved_at < $2",
-        )
-        .bind(pattern)
-        .bind(before_ms)
-        .execute(&self.pool)
-        .await?
-        .rows_affected())
+        self.oauth_prune(prefix, before_ms).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.delete_oauth_tokens",
         skip_all
     )]
     async fn delete_oauth_tokens(&self, key: &str) -> Result<(), StoreError> {
-        sqlx::query("DELETE FROM oauth_tokens WHERE token_key = $1")
-            .bind(key)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        self.oauth_delete(key).await
     }
 
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.audit", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.audit", skip_all)]
     async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
         self.audit_rows(f).await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.save_input",
         skip_all
@@ -598,12 +489,12 @@ impl Store for SqlStore {
         self.put_input(id, sealed).await
     }
 
-    #[tracing::instrument(target = "switchboard::trace::store", name = "store.inputs", skip_all)]
+    #[instrument(target = "switchboard::trace::store", name = "store.inputs", skip_all)]
     async fn inputs(&self) -> Result<Vec<(String, String, i64)>, StoreError> {
         self.all_inputs().await
     }
 
-    #[tracing::instrument(
+    #[instrument(
         target = "switchboard::trace::store",
         name = "store.delete_input",
         skip_all

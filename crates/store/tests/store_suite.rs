@@ -262,9 +262,22 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
     );
     b.delete_session("s1").await.unwrap();
     assert_eq!(a.load_session("s1").await.unwrap(), None);
-    a.save_session("old", "{}").await.unwrap();
-    assert_eq!(b.prune_sessions(now_ms() + 1).await.unwrap(), 1);
+    // Sessions are pruned by their last use, not their age: a touch or a load is a use.
+    for id in ["old", "touched", "loaded"] {
+        a.save_session(id, "{}").await.unwrap();
+    }
+    let saved = now_ms();
+    // Waits for the clock to pass the saves' millisecond (a spin on the clock, no sleep).
+    while now_ms() <= saved {
+        std::hint::spin_loop();
+    }
+    let cutoff = now_ms();
+    b.touch_session("touched").await.unwrap();
+    assert!(b.load_session("loaded").await.unwrap().is_some());
+    assert_eq!(b.prune_sessions(cutoff).await.unwrap(), 1);
     assert_eq!(a.load_session("old").await.unwrap(), None);
+    assert!(a.load_session("touched").await.unwrap().is_some());
+    assert_eq!(a.prune_sessions(now_ms() + 1).await.unwrap(), 2);
 
     // OAuth token records are shared, replaced in place and deleted.
     assert_eq!(a.load_oauth_tokens("config:gh").await.unwrap(), None);

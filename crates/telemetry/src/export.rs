@@ -34,7 +34,9 @@ pub enum TelemetryError {
         "[telemetry] endpoint {0:?} is not an http(s) URL; write e.g. \"http://127.0.0.1:4318\""
     )]
     Endpoint(String),
-    #[error("the OTLP exporter cannot start: {0}")]
+    #[error(
+        "the OTLP exporter cannot start: {0}; check [telemetry] endpoint and headers (names and values must be valid HTTP)"
+    )]
     Exporter(String),
 }
 

@@ -5,5 +5,5 @@ mod export;
 mod propagation;
 
 pub use export::{Exporting, TelemetryError, TelemetrySettings};
-pub use propagation::{adopt_remote_parent, current_traceparent};
+pub use propagation::{TraceHeaders, adopt_remote_parent, current_traceparent};
 pub use switchboard_core::trace::{SPAN_TARGET, STORE_SPAN_TARGET};

@@ -19,17 +19,25 @@ pub fn adopt_remote_parent(span: &tracing::Span, headers: &http::HeaderMap) {
     }
 }
 
-/// The `traceparent` (and `tracestate`) naming the current span, for a request sent
-/// upstream on its behalf; empty when no trace is being recorded.
-pub fn current_traceparent() -> http::HeaderMap {
-    let mut headers = http::HeaderMap::new();
+/// Request headers that carry a trace's context to another service.
+pub type TraceHeaders = Vec<(http::HeaderName, http::HeaderValue)>;
+
+/// The `traceparent` (and a non-empty `tracestate`) naming the current span, for a request
+/// sent upstream on its behalf; empty, and allocation-free, when no trace is being recorded.
+pub fn current_traceparent() -> TraceHeaders {
     let span = tracing::Span::current();
     if span.is_disabled() {
-        return headers;
+        return Vec::new();
     }
     let context = span.context();
-    if context.span().span_context().is_valid() {
-        TraceContextPropagator::new().inject_context(&context, &mut HeaderInjector(&mut headers));
+    if !context.span().span_context().is_valid() {
+        return Vec::new();
     }
+    let mut headers = http::HeaderMap::new();
+    TraceContextPropagator::new().inject_context(&context, &mut HeaderInjector(&mut headers));
     headers
+        .into_iter()
+        .filter_map(|(name, value)| Some((name?, value)))
+        .filter(|(_, value)| !value.is_empty())
+        .collect()
 }

@@ -356,3 +356,38 @@ pub fn node_modules() -> PathBuf {
         .expect("node_modules")
         .to_path_buf()
 }
+
+/// Runs a one-off `switchboard ARGS…` (`binary`) with its data under `data` (never a database
+/// from the environment); its stdout, or a panic with its stderr.
+pub fn admin(binary: &Path, data: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new(binary)
+        .args(args)
+        .env("SWITCHBOARD_DATA", data)
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .output()
+        .expect("run switchboard");
+    assert!(
+        out.status.success(),
+        "switchboard {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A new API token of `org` with `roles` (`switchboard token create … --json`).
+pub fn api_token(binary: &Path, data: &Path, org: &str, roles: &[&str]) -> String {
+    let mut args = vec!["token", "create", "--org", org, "--json"];
+    for role in roles {
+        args.extend(["--role", role]);
+    }
+    let created: serde_json::Value =
+        serde_json::from_str(&admin(binary, data, &args)).expect("token JSON");
+    created["token"].as_str().expect("a token").to_string()
+}
+
+/// A new org `acme` that may add external servers, and an API token of it that may manage them.
+pub fn acme_integrator(binary: &Path, data: &Path) -> String {
+    let org = ["org", "create", "acme", "--feature", "mcp_external_servers"];
+    admin(binary, data, &org);
+    api_token(binary, data, "acme", &["integrations:manage"])
+}

@@ -214,7 +214,7 @@ impl DirectHttp {
             route: Route::of(opts),
             alive: Arc::downgrade(&alive),
             notes: opts.relay_notes.clone(),
-            trace: crate::route::trace_headers(),
+            trace: switchboard_telemetry::current_traceparent(),
         });
         let mut untap = link.handler.taps.guard(alive);
         untap.sent(id.clone(), progress);

@@ -8,6 +8,7 @@ use rmcp::model::{
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
+use switchboard_telemetry::TraceHeaders;
 use tokio::sync::{mpsc, oneshot};
 
 /// One call's route for its upstream's requests and notifications.
@@ -95,23 +96,6 @@ pub(crate) struct CallTap {
     /// `traceparent` (and `tracestate`) of the call's upstream span, sent with its POST over
     /// Streamable HTTP; empty when no trace is recorded.
     pub trace: TraceHeaders,
-}
-
-/// Request headers that carry a trace's context upstream.
-pub(crate) type TraceHeaders = Vec<(http::HeaderName, http::HeaderValue)>;
-
-/// The trace context of the current span, for its request upstream.
-pub(crate) fn trace_headers() -> TraceHeaders {
-    let headers = switchboard_telemetry::current_traceparent();
-    if headers.is_empty() {
-        return Vec::new();
-    }
-    // An empty `tracestate` says nothing: not sent.
-    headers
-        .into_iter()
-        .filter_map(|(name, value)| Some((name?, value)))
-        .filter(|(_, value)| !value.is_empty())
-        .collect()
 }
 
 /// The calls in flight on one connection, by upstream request id (and progress token),

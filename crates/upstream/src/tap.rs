@@ -3,7 +3,7 @@
 
 use crate::direct::SessionTarget;
 use crate::relay::{call_notification, is_call_notification};
-use crate::route::{CallTap, Route, Taps, TraceHeaders};
+use crate::route::{CallTap, Route, Taps};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
@@ -18,6 +18,7 @@ use rmcp::transport::streamable_http_client::{
 use sse_stream::{Error as SseError, Sse};
 use std::collections::HashMap;
 use std::sync::Arc;
+use switchboard_telemetry::TraceHeaders;
 
 type Headers = HashMap<HeaderName, HeaderValue>;
 type SseStream = BoxStream<'static, Result<Sse, SseError>>;

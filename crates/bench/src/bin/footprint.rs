@@ -197,13 +197,7 @@ async fn main() -> anyhow::Result<()> {
         .unwrap_or(2000);
     let bin = procs::release_dir()?;
     let dir = tempfile::tempdir()?;
-    let upstream = procs::Spawned::start(
-        bin.join("echo-server"),
-        &["--http", "127.0.0.1:0"],
-        "listening on ",
-        None,
-    )
-    .await?;
+    let upstream = procs::echo_http(&bin).await?;
     idle_sessions(&bin, dir.path(), &upstream, sessions).await?;
     big_catalogue(&bin, dir.path()).await?;
     cold_start(&bin, dir.path()).await?;

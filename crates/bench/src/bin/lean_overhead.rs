@@ -186,14 +186,7 @@ async fn main() -> anyhow::Result<()> {
         get("BENCH_ROUNDS", 3),
     );
     let bin = procs::release_dir()?;
-    let upstream = procs::Spawned::start(
-        bin.join("echo-server"),
-        &["--http", "127.0.0.1:0"],
-        "listening on ",
-        None,
-    )
-    .await
-    .context("start echo-server")?;
+    let upstream = procs::echo_http(&bin).await?;
     let dir = tempfile::tempdir()?;
     let config = dir.path().join("mcp.json");
     std::fs::write(

@@ -21,8 +21,7 @@ pub struct StatusChange {
 
 #[derive(Default)]
 pub(crate) struct State {
-    /// Read freely; written with [`State::set_status`], which keeps the history.
-    pub status: Option<ServerStatus>,
+    /// The state changes, oldest first: the last one is the server's state now.
     history: VecDeque<StatusChange>,
     pub connection: Option<Arc<Connection>>,
     pub snapshot: Option<Snapshot>,
@@ -52,12 +51,18 @@ impl State {
         state
     }
 
+    /// The server's state now (`connecting` before any was set).
+    pub fn status(&self) -> ServerStatus {
+        self.history
+            .back()
+            .map_or(ServerStatus::Connecting, |c| c.status)
+    }
+
     /// Moves to `status`, noting the change (a state set again is not a change).
     pub fn set_status(&mut self, status: ServerStatus) {
-        if self.status == Some(status) {
+        if self.history.back().is_some_and(|c| c.status == status) {
             return;
         }
-        self.status = Some(status);
         if self.history.len() == HISTORY {
             self.history.pop_front();
         }

@@ -43,7 +43,7 @@ impl Registry {
                 url::Url::parse(url)
                     .is_ok_and(|u| u.query_pairs().any(|(k, v)| k == "state" && v == flow))
             });
-            if state.status != Some(ServerStatus::Authenticating) || !this_flow {
+            if state.status() != ServerStatus::Authenticating || !this_flow {
                 return;
             }
             // (No connection is open while it waits.)

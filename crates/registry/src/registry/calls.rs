@@ -290,7 +290,7 @@ impl Registry {
         let limit = opts.timeout.unwrap_or(entry.spec.call_timeout());
         let deadline = tokio::time::Instant::now() + limit;
         let left = || deadline.saturating_duration_since(tokio::time::Instant::now());
-        let _slot = entry.acquire(Some(limit)).await?;
+        let _slot = entry.acquire(limit).await?;
         let conn = match opts.session_processes.as_ref() {
             // A stdio server run once per session: this session's own process.
             Some(processes) if entry.spec.per_session => {

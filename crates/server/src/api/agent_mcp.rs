@@ -21,8 +21,8 @@ type AgentService = StreamableHttpService<Gateway, OrderedSessions>;
 #[derive(Clone, Default)]
 pub struct AgentEndpoints(Arc<Mutex<HashMap<(String, String), AgentEndpoint>>>);
 
-/// One agent's MCP service and the fast path in front of it.
-type AgentEndpoint = (AgentService, Arc<FastPath>);
+/// One agent's MCP service, the fast path in front of it and its sessions.
+type AgentEndpoint = (AgentService, Arc<FastPath>, Arc<OrderedSessions>);
 
 pub async fn handle(
     State(state): State<ApiState>,
@@ -44,18 +44,22 @@ pub async fn handle(
     if let Err(e) = super::agents::check_agent(&agent) {
         return e.into_response();
     }
-    let (service, fast) = state.agent_service(&caller.org.id, &agent);
+    let (service, fast, sessions) = state.agent_service(&caller.org.id, &agent);
     parts
         .extensions
         .insert(CallerToken(caller.token.id.clone()));
-    let request = match fast.answer(Request::from_parts(parts, body)).await {
-        Answered::Here(response) => return response,
-        Answered::Elsewhere(request) => request,
-    };
-    match service.oneshot(request).await {
-        Ok(response) => response.into_response(),
-        Err(never) => match never {},
-    }
+    let request = Request::from_parts(parts, body);
+    crate::admission::admitted(&sessions, request, |request| async move {
+        let request = match fast.answer(request).await {
+            Answered::Here(response) => return response,
+            Answered::Elsewhere(request) => request,
+        };
+        match service.oneshot(request).await {
+            Ok(response) => response.into_response(),
+            Err(never) => match never {},
+        }
+    })
+    .await
 }
 
 impl ApiState {
@@ -71,16 +75,16 @@ impl ApiState {
             .or_insert_with(|| {
                 let registry = self.registry.clone();
                 let api = self.clone();
-                let scope = AgentScope {
+                let agent_scope = AgentScope {
                     org_id: org_id.to_string(),
                     agent_id: agent.to_string(),
                 };
                 let mut config = self.mcp_config.clone();
-                config.session_store = Some(Arc::new(SharedSessions::new(
-                    self.store.clone(),
-                    format!("agent/{org_id}/{agent}"),
-                )));
-                let sessions = Arc::new(OrderedSessions::default());
+                let scope = format!("agent/{org_id}/{agent}");
+                let saved = Arc::new(SharedSessions::new(self.store.clone(), scope.clone()));
+                config.session_store = Some(saved.clone());
+                let sessions =
+                    OrderedSessions::new(&scope, self.session_limits.clone(), Some(saved));
                 let fast = Arc::new(FastPath::new(
                     sessions.clone(),
                     &config,
@@ -90,13 +94,13 @@ impl ApiState {
                 let service = StreamableHttpService::new(
                     move || {
                         let gateway =
-                            Gateway::for_agent(registry.clone(), api.clone(), scope.clone());
+                            Gateway::for_agent(registry.clone(), api.clone(), agent_scope.clone());
                         Ok(gateway.with_live_sessions(live.clone()))
                     },
-                    sessions,
+                    sessions.clone(),
                     config,
                 );
-                (service, fast)
+                (service, fast, sessions)
             })
             .clone()
     }

@@ -39,6 +39,8 @@ pub struct ApiState {
     pub(crate) mcp_config: StreamableHttpServerConfig,
     /// When the agent endpoints park an idle session (see [`crate::parking`]).
     pub(crate) park_sessions_after: Option<std::time::Duration>,
+    /// The process's bounds on downstream sessions, which the agent endpoints share.
+    pub(crate) session_limits: Arc<crate::SessionLimits>,
     /// The policy pipeline every registry's calls pass.
     pub pipeline: switchboard_policy::Pipeline,
 }
@@ -132,6 +134,7 @@ impl ApiState {
             replica: switchboard_store::new_id("replica").into(),
             mcp_config: StreamableHttpServerConfig::default(),
             park_sessions_after: Some(crate::parking::DEFAULT_PARK_AFTER),
+            session_limits: Default::default(),
         }
     }
 
@@ -149,15 +152,17 @@ impl ApiState {
         }
     }
 
-    /// The Streamable HTTP settings the agent endpoints use, and when they park an idle
-    /// session (set by [`crate::router`]).
+    /// The Streamable HTTP settings the agent endpoints use, when they park an idle
+    /// session and the session bounds they share (set by [`crate::router`]).
     pub fn with_mcp_config(
         mut self,
         config: StreamableHttpServerConfig,
         park_sessions_after: Option<std::time::Duration>,
+        session_limits: Arc<crate::SessionLimits>,
     ) -> Self {
         self.mcp_config = config;
         self.park_sessions_after = park_sessions_after;
+        self.session_limits = session_limits;
         self
     }
 

@@ -148,6 +148,7 @@ pub async fn tools(
         surface: "rest",
         ..Default::default()
     };
+    let labels = state.pipeline.labeler(&org).await;
     for (registry, source) in [
         (state.org_registry(&caller.org.id), Source::Api),
         (state.registry.clone(), Source::Config),
@@ -172,7 +173,7 @@ pub async fn tools(
                 tool: &t.upstream_name,
                 action: &t.action_id,
             };
-            let labels = state.pipeline.labels_for(&org, &tool).await;
+            let labels = labels(&tool);
             list.push(json!({
                 "name": t.exposed_name, "action_id": t.action_id.as_str(),
                 "server": t.server.as_str(), "source": source.as_str(),

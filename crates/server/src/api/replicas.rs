@@ -13,7 +13,7 @@ const PIN_POLL: Duration = Duration::from_secs(3);
 
 /// Scheduled job: list every API server's offer again.
 pub const REFRESH_JOB: &str = "refresh_servers";
-/// Scheduled job: forget downstream MCP sessions older than the session lifetime.
+/// Scheduled job: forget downstream MCP sessions unused for longer than they may be.
 pub const PRUNE_JOB: &str = "prune_sessions";
 
 /// How often the scheduled jobs run (across the whole cluster).
@@ -22,15 +22,17 @@ pub const PRUNE_JOB: &str = "prune_sessions";
 pub struct JobOptions {
     /// Re-discovery of API servers; zero turns it off.
     pub refresh_every: Duration,
-    /// How long a saved downstream session can be resumed by another replica.
-    pub session_lifetime: Duration,
+    /// How long a saved downstream session may go unused (`[limits] session_expire_secs`).
+    pub session_expiry: Duration,
 }
 
 impl Default for JobOptions {
     fn default() -> Self {
         Self {
             refresh_every: Duration::from_secs(600),
-            session_lifetime: Duration::from_secs(24 * 3600),
+            session_expiry: Duration::from_secs(
+                switchboard_core::Limits::default().session_expire_secs as u64,
+            ),
         }
     }
 }
@@ -38,6 +40,10 @@ impl Default for JobOptions {
 impl JobOptions {
     pub fn with_refresh_every(mut self, every: Duration) -> Self {
         self.refresh_every = every;
+        self
+    }
+    pub fn with_session_expiry(mut self, expiry: Duration) -> Self {
+        self.session_expiry = expiry;
         self
     }
 }
@@ -190,7 +196,10 @@ pub fn spawn_jobs(
 ) -> JoinHandle<()> {
     let jobs: Vec<(&'static str, Duration)> = [
         (REFRESH_JOB, options.refresh_every),
-        (PRUNE_JOB, options.session_lifetime / 24),
+        (
+            PRUNE_JOB,
+            (options.session_expiry / 12).max(Duration::from_secs(10)),
+        ),
     ]
     .into_iter()
     .filter(|(_, every)| !every.is_zero())
@@ -243,7 +252,7 @@ async fn run_if_due(state: &ApiState, job: &str, every: Duration, options: &JobO
             .await
             .map(|n| format!("{n} server(s) changed")),
         _ => {
-            let before = now_ms() - options.session_lifetime.as_millis() as i64;
+            let before = now_ms() - options.session_expiry.as_millis() as i64;
             // Authorization flows nobody finished (they expire long before).
             let flows_before =
                 now_ms() - 4 * switchboard_upstream::auth::FLOW_LIFETIME.as_millis() as i64;

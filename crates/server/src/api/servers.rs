@@ -71,10 +71,7 @@ pub(super) fn view(row: &ServerRow) -> Value {
 /// waits for that, and its last state changes.
 pub(super) fn live_view(row: &ServerRow, registry: &Registry) -> Value {
     let mut out = view(row);
-    let running = registry
-        .server(&row.slug)
-        .filter(|s| s.origin == format!("api:{}", row.id));
-    if let Some(server) = running {
+    if let Some(server) = running(row, registry) {
         if let Some(url) = server.authorize_url {
             out["authorize_url"] = url.into();
         }
@@ -82,6 +79,13 @@ pub(super) fn live_view(row: &ServerRow, registry: &Registry) -> Value {
         out["protocol_version"] = json!(server.protocol_version);
     }
     out
+}
+
+/// `row`'s server as its org's registry runs it (not another with the same slug).
+fn running(row: &ServerRow, registry: &Registry) -> Option<switchboard_registry::ServerInfo> {
+    registry
+        .server(&row.slug)
+        .filter(|s| s.origin == format!("api:{}", row.id))
 }
 
 fn validate_name(name: &str) -> Result<(), ApiError> {
@@ -281,7 +285,7 @@ pub async fn create(
             "status": row.status,
             "tool_count": row.discovered_tools.len(),
             "error": row.last_error,
-            "authorize_url": live_view(&row, &state.org_registry(&row.org_id))["authorize_url"],
+            "authorize_url": running(&row, &state.org_registry(&row.org_id)).and_then(|s| s.authorize_url),
         })),
     ))
 }

@@ -1,7 +1,7 @@
 // Switchboard connect form: a remote server (name, slug, URL, auth method and its
 // credentials) connected through the REST API, whose validation messages show in place; the
 // same form edits a connected server (PATCH; credentials left empty are kept).
-// Shares dashboard.js's globals ($, el, api, say, token, scheduleRelist).
+// Shares dashboard.js's globals ($, el, api, say, scheduleRelist).
 "use strict";
 
 // The credential fields each auth method takes (the API's `credentials` keys).
@@ -80,20 +80,13 @@ async function connect(event) {
   $("connect-button").disabled = true;
   try {
     const target = editing ? `${API}/servers/${encodeURIComponent(editing)}` : `${API}/servers`;
-    const response = await fetch(target, {
-      method: editing ? "PATCH" : "POST",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const answer = await response.json().catch(() => ({}));
-    if (!response.ok) {
-      const error = answer.error || {};
-      $("connect-error").textContent = `${error.kind || response.status}: ${error.message || response.statusText}`;
-      return;
-    }
+    const answer = await api(editing ? "PATCH" : "POST", target, body);
     if (answer.authorize_url) window.open(answer.authorize_url, "_blank", "noopener");
     stopEditing();
     scheduleRelist();
+  } catch (e) {
+    // The API's own words (kind: message), in place under the form.
+    $("connect-error").textContent = e.message;
   } finally {
     $("connect-button").disabled = false;
   }

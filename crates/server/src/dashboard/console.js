@@ -250,19 +250,13 @@ async function loadAgent(event) {
 async function toggleAction(agent, actionId, box) {
   box.disabled = true;
   try {
-    const response = await fetch(`/api/agents/${encodeURIComponent(agent)}/actions/${encodeURIComponent(actionId)}`, {
-      method: "PUT",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ enabled: box.checked }),
-    });
-    if (!response.ok) {
-      const body = await response.json().catch(() => ({}));
-      box.checked = !box.checked;
-      say((body.error && body.error.message) || `HTTP ${response.status}`);
-    } else {
-      say("");
-      box.dataset.saved = String(box.checked);
-    }
+    const path = `/api/agents/${encodeURIComponent(agent)}/actions/${encodeURIComponent(actionId)}`;
+    await api("PUT", path, { enabled: box.checked });
+    say("");
+    box.dataset.saved = String(box.checked);
+  } catch (e) {
+    box.checked = !box.checked;
+    say(e.message);
   } finally {
     box.disabled = false;
   }

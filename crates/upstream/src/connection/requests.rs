@@ -55,7 +55,7 @@ impl Connection {
             route: Route::of(&opts),
             alive: std::sync::Arc::downgrade(&alive),
             notes: opts.relay_notes.clone(),
-            trace: crate::route::trace_headers(),
+            trace: switchboard_telemetry::current_traceparent(),
         });
         // Forgets the call's routes however it ends, even while its request is being sent.
         let mut untap = self.handler.taps.guard(alive);

@@ -1,0 +1,115 @@
+//! Downstream sessions are bounded (issue 15): one client address at its share is refused with
+//! a JSON-RPC error naming the limit while another address still gets in, sessions past the
+//! memory bound are parked early and restored on use, and a closed session gives its room back.
+
+use serde_json::{Value, json};
+use std::net::IpAddr;
+use switchboard_testkit as kit;
+
+const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
+
+/// An `initialize` POSTed from `from`: (status, Retry-After, session id, body).
+async fn initialize(url: &str, from: &str) -> (u16, Option<String>, Option<String>, String) {
+    let client = reqwest::Client::builder()
+        .local_address(from.parse::<IpAddr>().unwrap())
+        .build()
+        .unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    let response = client
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .json(&init)
+        .send()
+        .await
+        .expect("POST initialize");
+    let header = |name: &str| {
+        let value = response.headers().get(name);
+        value.map(|v| v.to_str().unwrap().to_string())
+    };
+    let (retry, session) = (header("retry-after"), header("mcp-session-id"));
+    let status = response.status().as_u16();
+    (status, retry, session, response.text().await.unwrap())
+}
+
+/// The value of the metric line that starts with `prefix`.
+async fn metric(base: &str, prefix: &str) -> f64 {
+    let text = reqwest::get(format!("{base}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let line = text.lines().find(|l| l.starts_with(prefix));
+    let line = line.unwrap_or_else(|| panic!("no {prefix} in {text}"));
+    line.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// `tools/list` on `session` answers with the relay's tools.
+async fn lists_tools(url: &str, session: &str) {
+    let list = json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list"});
+    let (_, body) = kit::post_mcp(url, None, Some(session), &list).await;
+    assert!(body.contains("relay__pid"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_at_its_share_is_refused_while_others_get_in_and_memory_stays_bounded() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let entry = kit::relay_entry();
+    let config = dir.path().join("switchboard.toml");
+    let text = format!(
+        "[limits]\nmax_sessions_per_client = 3\nmax_sessions_in_memory = 2\n\n[servers.relay]\ncommand = {}\nargs = {}\n",
+        entry["command"], entry["args"]
+    );
+    std::fs::write(&config, text).expect("write the config");
+    let gateway = kit::Gateway::start(std::path::Path::new(BIN), &[], dir.path(), &config, 1).await;
+    let url = gateway.url.clone();
+    let base = url.trim_end_matches("/mcp").to_string();
+
+    let first = kit::open_session(&url).await;
+    let second = kit::open_session(&url).await;
+    let third = kit::open_session(&url).await;
+    // Three sessions, two in memory: the longest idle was parked to make room.
+    assert_eq!(metric(&base, "switchboard_downstream_sessions ").await, 2.0);
+    assert_eq!(
+        metric(&base, "switchboard_downstream_sessions_held ").await,
+        3.0
+    );
+
+    // The fourth from the same address is refused, naming the limit and when to retry.
+    let (status, retry, session, body) = initialize(&url, "127.0.0.1").await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(retry.as_deref(), Some("60"));
+    assert_eq!(session, None);
+    let error: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!(error["error"]["data"]["limit"], "max_sessions_per_client");
+    assert_eq!(error["error"]["data"]["kind"], "rate_limited");
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(message.contains("limit of 3 sessions"), "{message}");
+
+    // Another address is not held back by the first one's sessions.
+    let (status, _, other, body) = initialize(&url, "127.0.0.2").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(other.is_some(), "a session id for the second client");
+
+    // The parked session is restored on use (parking another), and the rest still answer.
+    for session in [&first, &second, &third] {
+        lists_tools(&url, session).await;
+    }
+    assert!(metric(&base, "switchboard_downstream_sessions ").await <= 2.0);
+
+    // A closed session gives its room back.
+    let closed = reqwest::Client::new()
+        .delete(&url)
+        .header("mcp-session-id", &second)
+        .send()
+        .await
+        .unwrap();
+    assert!(closed.status().is_success(), "{}", closed.status());
+    let (status, _, _, body) = initialize(&url, "127.0.0.1").await;
+    assert_eq!(status, 200, "{body}");
+    let refused =
+        "switchboard_downstream_session_refusals_total{limit=\"max_sessions_per_client\"}";
+    assert_eq!(metric(&base, refused).await, 1.0);
+}

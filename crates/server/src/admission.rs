@@ -1,0 +1,136 @@
+//! Admits downstream sessions within the process's [`SessionLimits`]: a request that would
+//! open a session past a bound is refused with a JSON-RPC error that names the limit.
+
+use crate::ordered_sessions::OrderedSessions;
+use crate::session_limits::{Full, Owner};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use rmcp::transport::common::http_header::HEADER_SESSION_ID;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The middleware form of [`admitted`] for an endpoint's router.
+pub async fn admit(
+    State(sessions): State<Arc<OrderedSessions>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    admitted(&sessions, request, |request| next.run(request)).await
+}
+
+/// Runs `serve` on `request` unless it opens a session past a bound; then answers with the
+/// refusal. A session closed by its client is forgotten. (A parked session brought back makes its own room: see
+/// [`OrderedSessions::restore_session`](crate::ordered_sessions::OrderedSessions).)
+pub async fn admitted<F, Fut>(sessions: &OrderedSessions, request: Request, serve: F) -> Response
+where
+    F: FnOnce(Request) -> Fut,
+    Fut: Future<Output = Response>,
+{
+    if let Some(id) = request.headers().get(HEADER_SESSION_ID).cloned() {
+        let closes = request.method() == Method::DELETE;
+        let response = serve(request).await;
+        // A session its client closed gives its room back at once.
+        if closes
+            && response.status().is_success()
+            && let Ok(id) = id.to_str()
+        {
+            sessions.limits().forget(sessions.scope(), &id.into());
+        }
+        return response;
+    }
+    if request.method() != Method::POST {
+        return serve(request).await;
+    }
+    let limits = sessions.limits();
+    let admitted = match limits.admit(owner(&request)) {
+        Ok(admitted) => admitted,
+        Err(full) => return refusal(sessions, full),
+    };
+    if !limits.make_room().await {
+        limits.refuse(Full::Memory);
+        return refusal(sessions, Full::Memory);
+    }
+    let response = serve(request).await;
+    if let Some(id) = response.headers().get(HEADER_SESSION_ID)
+        && let Ok(id) = id.to_str()
+    {
+        admitted.created(sessions.scope(), id.into());
+    }
+    response
+}
+
+/// Who is asking: the connection's address and the bearer token, when known.
+fn owner(request: &Request) -> Owner {
+    let client = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(addr)| addr.ip());
+    let token = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    Owner::new(client, token)
+}
+
+/// HTTP 429 for one client's or token's share, 503 for the replica's; the body a JSON-RPC
+/// error (no request id: the request was not read) whose data names the limit.
+fn refusal(sessions: &OrderedSessions, full: Full) -> Response {
+    let caps = sessions.limits().caps();
+    let expiry = caps.expire_after.as_secs();
+    let setting = full.setting();
+    let free = format!(
+        "close sessions you no longer use (DELETE /mcp with their Mcp-Session-Id) or wait for unused ones to expire ({expiry} s), or raise [limits] {setting}"
+    );
+    let (status, retry, message) = match full {
+        Full::Sessions => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            60,
+            format!(
+                "this gateway holds its limit of {} sessions; {free}",
+                caps.total
+            ),
+        ),
+        Full::Client => (
+            StatusCode::TOO_MANY_REQUESTS,
+            60,
+            format!(
+                "your address holds its limit of {} sessions; {free}",
+                caps.per_client
+            ),
+        ),
+        Full::Token => (
+            StatusCode::TOO_MANY_REQUESTS,
+            60,
+            format!(
+                "this bearer token holds its limit of {} sessions; {free}",
+                caps.per_token
+            ),
+        ),
+        Full::Memory => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            1,
+            format!(
+                "all {} sessions in memory are busy, none can be parked to make room; retry shortly, or raise [limits] {setting}",
+                caps.in_memory
+            ),
+        ),
+    };
+    tracing::debug!(limit = setting, "session refused: {message}");
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {
+            "code": -32000,
+            "message": message,
+            "data": {"kind": "rate_limited", "limit": setting},
+        },
+    });
+    let mut response = (status, axum::Json(body)).into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(retry));
+    response
+}
