@@ -12,11 +12,9 @@ use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use std::sync::Arc;
-use switchboard_core::{CallError, CallObserver, Caller, ErrorKind, ServerStatus};
+use switchboard_core::{CallError, Caller, ErrorKind};
 use switchboard_registry::CallOptions;
-use switchboard_server::api::{ApiState, JobOptions};
-use switchboard_server::{HttpOptions, InFlight, serve_http, serve_stdio};
-use tokio_util::sync::CancellationToken;
+use switchboard_server::serve_stdio;
 
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
 
@@ -27,7 +25,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             listen,
             no_audit,
             watch,
-        } => serve(global, listen, no_audit, watch).await,
+        } => crate::serve::serve(global, listen, no_audit, watch).await,
         Command::Status {
             remote,
             watch,
@@ -97,170 +95,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-async fn serve(
-    global: &Global,
-    listen: Option<String>,
-    no_audit: bool,
-    watch: bool,
-) -> anyhow::Result<ExitCode> {
-    let config = setup::load_serving_config(global)?;
-    let control = Control::open(global).await?;
-    let (audit, audit_task) = control.audit();
-    let metrics = switchboard_metrics::Metrics::shared();
-    // Metrics read each call's record; the audit log, last, keeps it.
-    let observer: Arc<dyn CallObserver> = if no_audit {
-        tracing::warn!("--no-audit: tool calls are not audited (benchmarks only)");
-        metrics.clone()
-    } else {
-        Arc::new(switchboard_core::Observers(vec![
-            metrics.clone(),
-            Arc::new(audit.clone()),
-        ]))
-    };
-    let addr = listen
-        .or(config.gateway.listen.clone())
-        .unwrap_or_else(|| DEFAULT_LISTEN.to_string());
-    let listener = tokio::net::TcpListener::bind(&addr)
-        .await
-        .with_context(|| format!("cannot listen on {addr}; pick another with --listen"))?;
-    let bound = listener.local_addr().ok();
-    if bound.is_some_and(|a| a.ip().is_unspecified())
-        && config.gateway.oauth_redirect_base.is_none()
-        && setup::uses_oauth(&config)
-    {
-        tracing::warn!(
-            "listening on every address: browsers cannot come back to http://{}; set [oauth] redirect_base to the address people reach this gateway at",
-            bound.map(|a| a.to_string()).unwrap_or_default()
-        );
-    }
-    let bound = bound.map(|a| format!("http://{a}"));
-    let oauth = setup::oauth(global, &config, Some(&control), bound)?;
-    let (pipeline, registry) = setup::guarded_registry(
-        global,
-        &config,
-        &control,
-        Some(audit.clone()),
-        Some(observer),
-        Some(control.snapshots()),
-        Some(oauth),
-    )
-    .await?;
-    let api = ApiState::new(
-        registry.clone(),
-        control.store.clone(),
-        control.sealer.clone(),
-        audit,
-    )
-    .with_pipeline(pipeline);
-    let g = &config.gateway;
-    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
-    if !loopback && g.token.is_none() {
-        anyhow::bail!(
-            "listening on {addr} (not loopback) needs a bearer token: set [gateway] token = \"${{SWITCHBOARD_TOKEN}}\" in switchboard.toml, or listen on 127.0.0.1"
-        );
-    }
-    if !loopback && g.allowed_hosts.is_none() {
-        tracing::warn!(
-            "listening off loopback: requests whose Host is not localhost are refused until you list your host names in [gateway] allowed_hosts"
-        );
-    }
-    let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
-    let shutdown = CancellationToken::new();
-    let in_flight = InFlight::default();
-    let options = HttpOptions::default()
-        .with_shutdown(shutdown.clone())
-        .with_in_flight(in_flight.clone())
-        .with_park_sessions_after(match g.limits().session_park_secs {
-            0 => None,
-            secs => Some(std::time::Duration::from_secs(secs as u64)),
-        })
-        .with_session_caps(switchboard_server::SessionCaps::from_limits(&g.limits()))
-        .with_token(g.token.clone())
-        .with_metrics(metrics.clone())
-        .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
-        .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default())
-        .with_api(api.clone());
-    switchboard_server::spawn_status_watch(&registry, metrics, shutdown.clone());
-    let server = tokio::spawn(serve_http(listener, registry.clone(), options));
-    announce(
-        global,
-        &format!("switchboard listening on http://{local}/mcp"),
-    );
-    setup::connect_all(&registry, &config).await;
-    let watching = match watch {
-        true => Some(crate::watch::spawn(
-            global.clone(),
-            registry.clone(),
-            api.pipeline.clone(),
-            shutdown.clone(),
-        )?),
-        false => None,
-    };
-    // Listen before loading, so no change another replica makes meanwhile is missed.
-    let listener = switchboard_server::api::spawn_change_listener(api.clone(), shutdown.clone())
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot listen for other replicas' changes: {e:?}"))?;
-    match api.load_servers().await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!("connected {n} server(s) stored through the API"),
-        Err(e) => tracing::error!("cannot load servers stored through the API: {e:?}"),
-    }
-    let refresh = g.refresh_interval_secs.unwrap_or(600) as u64;
-    let jobs = switchboard_server::api::spawn_jobs(
-        api.clone(),
-        JobOptions::default()
-            .with_refresh_every(std::time::Duration::from_secs(refresh))
-            .with_session_expiry(std::time::Duration::from_secs(
-                g.limits().session_expire_secs as u64,
-            )),
-        shutdown.clone(),
-    );
-    let servers = registry.servers();
-    for s in &servers {
-        tracing::info!(server = %s.name, status = %s.status, tools = s.tool_count, "server");
-    }
-    let ready = servers
-        .iter()
-        .filter(|s| s.status == ServerStatus::Ready)
-        .count();
-    let line = format!(
-        "switchboard ready: {ready}/{} server(s), {} tool(s)",
-        servers.len(),
-        registry.catalog().tools.len()
-    );
-    announce(global, &line);
-    wait_for_signal().await;
-    // Calls in flight finish and their answers reach the callers first (within the grace
-    // period), then sessions close.
-    let grace = switchboard_registry::SHUTDOWN_GRACE;
-    tracing::info!(
-        "shutting down: {} request(s) in flight get up to {grace:?} to finish",
-        in_flight.count()
-    );
-    in_flight.begin_drain();
-    if !in_flight.wait_idle(grace).await {
-        tracing::warn!("requests still running after {grace:?}; stopping anyway");
-    }
-    shutdown.cancel();
-    let _ = server.await;
-    // A job part-way through is safe to stop: each row it saves is saved whole.
-    jobs.abort();
-    let _ = jobs.await;
-    if let Some(watching) = watching {
-        let _ = watching.await;
-    }
-    if let Some(listener) = listener {
-        let _ = listener.await;
-    }
-    let orgs = api.orgs.clone();
-    drop(api);
-    audit_task.finish().await;
-    orgs.shutdown().await;
-    registry.shutdown().await;
-    Ok(ExitCode::SUCCESS)
-}
-
-async fn wait_for_signal() {
+pub(crate) async fn wait_for_signal() {
     let ctrl_c = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
@@ -443,7 +278,7 @@ fn print_result(result: &CallToolResult, json: bool) -> anyhow::Result<()> {
 
 /// A line people (and scripts) wait for: plain on stderr, or an INFO event with
 /// `--log-format json` so every line stays one JSON object.
-fn announce(global: &Global, line: &str) {
+pub(crate) fn announce(global: &Global, line: &str) {
     match global.log_format {
         crate::args::LogFormat::Text => eprintln!("{line}"),
         crate::args::LogFormat::Json => tracing::info!("{line}"),

@@ -17,6 +17,7 @@ mod login;
 mod policy;
 mod policy_cmds;
 mod remote;
+mod serve;
 mod setup;
 mod table;
 mod watch;

@@ -41,10 +41,7 @@ pub fn init_logging(cli: &Cli) -> Option<switchboard_telemetry::Exporting> {
     // filters drop events after a dynamic `enabled!` check that said no (sqlx makes those).
     // The trace's spans are on only when they are exported (then log lines carry them as
     // context); off, they are disabled callsites.
-    let spans = match exporting {
-        Some(_) => "switchboard::trace=info",
-        None => "switchboard::trace=off",
-    };
+    let spans = switchboard_telemetry::span_directive(exporting.is_some());
     let filter = tracing_subscriber::EnvFilter::new(format!("{filter},{spans}"));
     // Logs go to stderr: stdout belongs to results and, for `stdio`, to the MCP stream.
     let log = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);

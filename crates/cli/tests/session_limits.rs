@@ -56,13 +56,8 @@ async fn lists_tools(url: &str, session: &str) {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_client_at_its_share_is_refused_while_others_get_in_and_memory_stays_bounded() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let entry = kit::relay_entry();
-    let config = dir.path().join("switchboard.toml");
-    let text = format!(
-        "[limits]\nmax_sessions_per_client = 3\nmax_sessions_in_memory = 2\n\n[servers.relay]\ncommand = {}\nargs = {}\n",
-        entry["command"], entry["args"]
-    );
-    std::fs::write(&config, text).expect("write the config");
+    let limits = "[limits]\nmax_sessions_per_client = 3\nmax_sessions_in_memory = 2\n";
+    let config = kit::relay_toml(dir.path(), limits);
     let gateway = kit::Gateway::start(std::path::Path::new(BIN), &[], dir.path(), &config, 1).await;
     let url = gateway.url.clone();
     let base = url.trim_end_matches("/mcp").to_string();
@@ -87,6 +82,24 @@ async fn a_client_at_its_share_is_refused_while_others_get_in_and_memory_stays_b
     assert_eq!(error["error"]["data"]["kind"], "rate_limited");
     let message = error["error"]["message"].as_str().unwrap();
     assert!(message.contains("limit of 3 sessions"), "{message}");
+
+    // A request of the sessionless 2026-07-28 revision opens no session: not refused.
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let stateless = reqwest::Client::new()
+        .post(&url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .json(&list)
+        .send()
+        .await
+        .expect("POST tools/list");
+    let status = stateless.status();
+    let body = stateless.text().await.unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("relay__pid"), "{body}");
 
     // Another address is not held back by the first one's sessions.
     let (status, _, other, body) = initialize(&url, "127.0.0.2").await;

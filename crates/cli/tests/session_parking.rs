@@ -48,13 +48,7 @@ async fn parked_until(log: &mut tokio::sync::mpsc::Receiver<String>, session: &s
 #[tokio::test(flavor = "multi_thread")]
 async fn idle_sessions_are_parked_and_restored_where_nothing_is_open_or_held() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let entry = kit::relay_entry();
-    let config = dir.path().join("switchboard.toml");
-    let text = format!(
-        "[limits]\nsession_park_secs = 1\n\n[servers.relay]\ncommand = {}\nargs = {}\n",
-        entry["command"], entry["args"]
-    );
-    std::fs::write(&config, text).expect("write the config");
+    let config = kit::relay_toml(dir.path(), "[limits]\nsession_park_secs = 1\n");
     let log = "info,switchboard_server::parking=debug";
     let mut gateway = kit::Gateway::start(
         std::path::Path::new(BIN),

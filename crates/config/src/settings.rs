@@ -33,6 +33,9 @@ const LIMIT_KEYS: [&str; 13] = [
     "session_expire_secs",
 ];
 
+/// The `[limits]` keys whose 0 is documented as "off" (`session_park_secs = 0`: never park).
+const OFF_WHEN_ZERO: [&str; 1] = ["session_park_secs"];
+
 pub(crate) struct Reader<'a, 'c> {
     pub(crate) ctx: &'a Context<'c>,
     pub(crate) section: &'static str,
@@ -185,8 +188,7 @@ pub fn parse(
     }
     r.section = "limits";
     for (key, value) in table(root, "limits") {
-        if key == "session_park_secs" && value.as_u64() == Some(0) {
-            // 0 is documented: never park an idle session.
+        if OFF_WHEN_ZERO.contains(&key.as_str()) && value.as_u64() == Some(0) {
             g.limits.push((key.clone(), 0));
         } else if LIMIT_KEYS.contains(&key.as_str()) {
             if let Some(n) = r.number(key, value) {

@@ -448,3 +448,19 @@ fn a_policy_section_is_kept_with_lines_for_its_fields() {
     assert_eq!(policy.line("mode"), Some(5));
     assert_eq!(policy.line("rules[1].actions[0]"), Some(14));
 }
+
+#[test]
+fn a_zero_limit_is_off_where_documented_and_a_problem_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "switchboard.toml",
+        "[limits]\nsession_park_secs = 0\n",
+    );
+    let cfg = load(std::slice::from_ref(&p)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cfg.gateway.limits().session_park_secs, 0);
+    let p = write(&dir, "switchboard.toml", "[limits]\nmax_sessions = 0\n");
+    let text = load(&[p]).unwrap_err().to_string();
+    assert!(text.contains("limits.max_sessions"), "{text}");
+    assert!(text.contains("must be a positive whole number"), "{text}");
+}

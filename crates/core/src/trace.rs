@@ -1,7 +1,8 @@
 //! Where the gateway's trace spans are declared: the targets the tracing layers select on.
 //!
 //! Spans of [`SPAN_TARGET`] make a request's trace (downstream request, call, policy stages,
-//! upstream request) and go only to the OpenTelemetry layer, never to the log. Spans of
+//! upstream request). They are on only while traces are exported (the log then shows them
+//! as its lines' context); otherwise the filter switches them off. Spans of
 //! [`STORE_SPAN_TARGET`] are store operations, exported only inside such a trace, so that
 //! background work (audit commits, change feeds) does not start traces of its own.
 

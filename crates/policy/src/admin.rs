@@ -296,22 +296,18 @@ impl Pipeline {
 impl Pipeline {
     /// The information-flow labels of tools as `caller` meets them, from every rule set that
     /// applies (annotations' defaults and `[policy.labels]`): the sets are read once, then
-    /// each tool's labels are answered from them.
+    /// each tool's labels are answered from them. Fails when the org's stored policy does
+    /// not compile (the reason names it).
     pub async fn labeler(
         &self,
         caller: &switchboard_core::Caller,
-    ) -> impl Fn(&switchboard_core::ToolRef<'_>) -> Vec<&'static str> + '_ {
-        let sets = self.sets(caller).await.unwrap_or_default();
-        move |tool| {
-            let mut names = Vec::new();
-            for set in &sets {
-                for name in self.labels(tool, set).names() {
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-            }
-            names
-        }
+    ) -> Result<impl Fn(&switchboard_core::ToolRef<'_>) -> Vec<&'static str> + '_, String> {
+        let sets = self.sets(caller).await?;
+        Ok(move |tool: &switchboard_core::ToolRef<'_>| {
+            let all = sets.iter().fold(crate::ifc::Labels::default(), |all, set| {
+                all | self.labels(tool, set)
+            });
+            all.names()
+        })
     }
 }

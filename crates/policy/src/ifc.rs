@@ -16,6 +16,14 @@ use switchboard_store::PolicyStore;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Labels(u8);
 
+impl std::ops::BitOr for Labels {
+    type Output = Self;
+    /// The labels of either.
+    fn bitor(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+}
+
 impl Labels {
     pub fn with(self, label: Label) -> Self {
         Self(self.0 | bit(label))

@@ -53,6 +53,10 @@ async fn time_spent_queued_comes_out_of_the_calls_timeout() {
         second.message.contains("2s"),
         "names the call's timeout: {second}"
     );
+    assert!(
+        second.message.contains("waiting for a call slot"),
+        "says where the time went and what to raise: {second}"
+    );
     assert_eq!(first.await.unwrap().unwrap(), "done");
     registry.shutdown().await;
 }

@@ -21,26 +21,18 @@ pub async fn admit(
 }
 
 /// Runs `serve` on `request` unless it opens a session past a bound; then answers with the
-/// refusal. A session closed by its client is forgotten. (A parked session brought back makes its own room: see
-/// [`OrderedSessions::restore_session`](crate::ordered_sessions::OrderedSessions).)
+/// refusal. A session its client closes is forgotten. (A parked session brought back makes
+/// its own room: see `OrderedSessions::restore_session`.)
 pub async fn admitted<F, Fut>(sessions: &OrderedSessions, request: Request, serve: F) -> Response
 where
     F: FnOnce(Request) -> Fut,
     Fut: Future<Output = Response>,
 {
-    if let Some(id) = request.headers().get(HEADER_SESSION_ID).cloned() {
-        let closes = request.method() == Method::DELETE;
-        let response = serve(request).await;
-        // A session its client closed gives its room back at once.
-        if closes
-            && response.status().is_success()
-            && let Ok(id) = id.to_str()
-        {
-            sessions.limits().forget(sessions.scope(), &id.into());
-        }
-        return response;
+    let has_session = request.headers().contains_key(HEADER_SESSION_ID);
+    if request.method() == Method::DELETE && has_session {
+        return closed(sessions, request, serve).await;
     }
-    if request.method() != Method::POST {
+    if has_session || request.method() != Method::POST || stateless(&request) {
         return serve(request).await;
     }
     let limits = sessions.limits();
@@ -59,6 +51,32 @@ where
         admitted.created(sessions.scope(), id.into());
     }
     response
+}
+
+/// A client's `DELETE` of its session: once answered, the session's room is given back.
+async fn closed<F, Fut>(sessions: &OrderedSessions, request: Request, serve: F) -> Response
+where
+    F: FnOnce(Request) -> Fut,
+    Fut: Future<Output = Response>,
+{
+    let id = request.headers().get(HEADER_SESSION_ID).cloned();
+    let response = serve(request).await;
+    if response.status().is_success()
+        && let Some(id) = id.as_ref().and_then(|id| id.to_str().ok())
+    {
+        sessions.limits().forget(sessions.scope(), &id.into());
+    }
+    response
+}
+
+/// A request of the `2026-07-28` revision or later, which has no sessions (every request
+/// carries its `MCP-Protocol-Version`; dates compare as text).
+fn stateless(request: &Request) -> bool {
+    request
+        .headers()
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str())
 }
 
 /// Who is asking: the connection's address and the bearer token, when known.

@@ -17,10 +17,8 @@ use crate::sessions::SharedSessions;
 use futures::future::{BoxFuture, Either};
 use futures::{FutureExt, Stream, StreamExt};
 use rmcp::RoleServer;
-use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, GetExtensions, RequestId, ServerJsonRpcMessage,
-};
-use rmcp::service::{OriginatingRequestId, TxJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ClientNotification, RequestId, ServerJsonRpcMessage};
+use rmcp::service::TxJsonRpcMessage;
 use rmcp::transport::Transport;
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError, SessionTransport,
@@ -28,88 +26,15 @@ use rmcp::transport::streamable_http_server::session::local::{
 use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-/// How many tagged notifications may wait for their stream before the sender waits.
-const SIDE_QUEUE: usize = 64;
+mod side_queues;
 
-type Key = (SessionId, RequestId);
-
-/// A request stream that takes tagged messages.
-struct SideQueue {
-    queue: mpsc::Sender<ServerJsonRpcMessage>,
-    /// Whether the caller's requests to the client ride it too (a fast-path call: rmcp's
-    /// session does not know the request, so it could not route them).
-    takes_requests: bool,
-    /// Cancels a fast-path call when the client cancels its request.
-    cancel: Option<CancellationToken>,
-}
-
-/// The open request streams that take tagged notifications, by session and request id.
-#[derive(Default)]
-struct SideQueues(Mutex<HashMap<Key, SideQueue>>);
-
-impl SideQueues {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, SideQueue>> {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The queue of the request stream a message is tagged for, if that stream is open.
-    fn for_message(
-        &self,
-        session: &SessionId,
-        message: &ServerJsonRpcMessage,
-    ) -> Option<mpsc::Sender<ServerJsonRpcMessage>> {
-        let (origin, request) = match message {
-            ServerJsonRpcMessage::Notification(n) => (n.notification.extensions(), false),
-            ServerJsonRpcMessage::Request(r) => (r.request.extensions(), true),
-            _ => return None,
-        };
-        let origin = origin.get::<OriginatingRequestId>()?;
-        let queues = self.lock();
-        let side = queues.get(&(session.clone(), origin.0.clone()))?;
-        (side.takes_requests || !request).then(|| side.queue.clone())
-    }
-
-    /// Registers a request stream's queue until the returned guard is dropped.
-    fn open(
-        self: &Arc<Self>,
-        key: Key,
-        takes_requests: bool,
-        cancel: Option<CancellationToken>,
-    ) -> (mpsc::Receiver<ServerJsonRpcMessage>, Registered) {
-        let (queue, rx) = mpsc::channel(SIDE_QUEUE);
-        let side = SideQueue {
-            queue,
-            takes_requests,
-            cancel,
-        };
-        self.lock().insert(key.clone(), side);
-        let registered = Registered {
-            queues: self.clone(),
-            key,
-        };
-        (rx, registered)
-    }
-}
-
-/// Removes a request stream's queue when the stream is dropped.
-pub struct Registered {
-    queues: Arc<SideQueues>,
-    key: Key,
-}
-
-impl Drop for Registered {
-    fn drop(&mut self) {
-        self.queues.lock().remove(&self.key);
-    }
-}
+pub use side_queues::Registered;
+use side_queues::{Key, SideQueues};
 
 /// [`LocalSessionManager`] with tagged notifications on their request's own stream.
 pub struct OrderedSessions {

@@ -50,9 +50,12 @@ fn spans(c: &mut Criterion) {
     );
     // As `serve` sets it up: one global filter, the trace's spans off without export.
     let log = || tracing_subscriber::fmt::layer().with_writer(std::io::sink);
-    let filter = |spans: &str| tracing_subscriber::EnvFilter::new(format!("info,{spans}"));
+    let filter = |exported| {
+        let spans = switchboard_telemetry::span_directive(exported);
+        tracing_subscriber::EnvFilter::new(format!("info,{spans}"))
+    };
     let off = tracing_subscriber::registry()
-        .with(filter("switchboard::trace=off"))
+        .with(filter(false))
         .with(log());
     tracing::subscriber::with_default(off, || {
         c.bench_function("one_call_without_telemetry", |b| {
@@ -61,7 +64,7 @@ fn spans(c: &mut Criterion) {
     });
     let exporting = Exporting::propagate_only();
     let on = tracing_subscriber::registry()
-        .with(filter("switchboard::trace=info"))
+        .with(filter(true))
         .with(log())
         .with(exporting.layer());
     tracing::subscriber::with_default(on, || {

@@ -116,6 +116,19 @@ pub fn relay_entry() -> serde_json::Value {
     serde_json::json!({"command": python(), "args": [relay_server(), "stdio"]})
 }
 
+/// A switchboard.toml in `dir` with `settings` (TOML tables such as `[limits]`) and the relay
+/// fixture as server `relay`; its path.
+pub fn relay_toml(dir: &Path, settings: &str) -> PathBuf {
+    let entry = relay_entry();
+    let text = format!(
+        "{settings}\n[servers.relay]\ncommand = {}\nargs = {}\n",
+        entry["command"], entry["args"]
+    );
+    let path = dir.join("switchboard.toml");
+    std::fs::write(&path, text).expect("write switchboard.toml");
+    path
+}
+
 /// [`relay_entry`] run once per downstream session (`per_session`).
 pub fn relay_per_session_entry() -> serde_json::Value {
     let mut entry = relay_entry();

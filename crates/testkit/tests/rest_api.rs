@@ -556,7 +556,7 @@ async fn audit_and_openapi_routes() {
         .call("GET", "/api/audit/verify", Some(&operate), None)
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    assert_eq!(body, json!({"intact": true, "rows": 3}));
+    assert_eq!(body, json!({"ok": true, "rows": 3}));
     sqlx::query("UPDATE audit SET outcome = 'ok' WHERE seq = 2")
         .execute(store.pool())
         .await
@@ -564,8 +564,8 @@ async fn audit_and_openapi_routes() {
     let (_, body) = api
         .call("GET", "/api/audit/verify", Some(&operate), None)
         .await;
-    assert_eq!(body["intact"], false);
-    assert_eq!(body["break"], "row 2 was altered after it was written");
+    assert_eq!(body["ok"], false);
+    assert_eq!(body["problem"], "row 2 was altered after it was written");
     let (status, _) = api
         .call("GET", "/api/audit?limit=0", Some(&view), None)
         .await;

@@ -318,13 +318,28 @@ impl Registry {
                 conn
             }
         };
-        let outcome = match work(conn, opts.with_timeout(left())).await {
+        let rest = left();
+        // Said as the call's whole timeout, which is what ran out, with what the wait took.
+        let timed_out = || {
+            let mut e = entry.call_error(UpstreamError::Timeout(limit));
+            let waited = limit.saturating_sub(rest);
+            if waited >= limit / 10 {
+                e.message.push_str(&format!(
+                    " ({} ms of it waiting for a call slot or a restart: if calls queue, raise its max_concurrent_calls)",
+                    waited.as_millis()
+                ));
+            }
+            e
+        };
+        // Nothing left: the request is not sent only to be cancelled.
+        if rest.is_zero() {
+            return Err(timed_out());
+        }
+        let outcome = match work(conn, opts.with_timeout(rest)).await {
             Ok(done) => Ok(done),
-            // Said as the call's whole timeout, which is what ran out.
-            Err(UpstreamError::Timeout(_)) => Err(entry.call_error(UpstreamError::Timeout(limit))),
-            // Tokens revoked mid-session, or a tool needing more scope: a person must act.
+            Err(UpstreamError::Timeout(_)) => Err(timed_out()),
             Err(e) => match entry.authorize(&e, &self.inner.connect, true).await {
-                // Tokens revoked mid-session, or a tool needing more scope.
+                // Tokens revoked mid-session, or a tool needing more scope: a person must act.
                 Some(refused) => {
                     self.publish(&entry);
                     Err(refused)

@@ -48,19 +48,17 @@ pub async fn list(
     Ok(Json(json!({"rows": rows, "next_after_seq": next})))
 }
 
-/// Walks the audit chain from its first row: `{"intact": true, "rows": N}`, or where it
-/// breaks (`{"intact": false, "rows": checked, "break": "row 12 was altered…"}`).
+/// Walks the audit chain from its first row: `{"ok": true, "rows": N}`, or where it breaks
+/// (`{"ok": false, "problem": "row 12 was altered…"}`), as `switchboard audit verify --json`.
 pub async fn verify(
     State(state): State<ApiState>,
     caller: ApiCaller,
 ) -> Result<Json<Value>, ApiError> {
     caller.require_role(OPERATE)?;
     let chain = switchboard_store::Chain::new(state.sealer.audit_key());
-    let mut checked = 0;
-    let outcome =
-        switchboard_store::verify_audit(state.store.as_ref(), &chain, |n| checked = n).await?;
+    let outcome = switchboard_store::verify_audit(state.store.as_ref(), &chain, |_| {}).await?;
     Ok(Json(match outcome {
-        Ok(rows) => json!({"intact": true, "rows": rows}),
-        Err(broken) => json!({"intact": false, "rows": checked, "break": broken.to_string()}),
+        Ok(rows) => json!({"ok": true, "rows": rows}),
+        Err(broken) => json!({"ok": false, "problem": broken.to_string()}),
     }))
 }

@@ -33,6 +33,8 @@ pub fn status_json(info: &ServerInfo, source: Source, operator: bool) -> serde_j
         "pid": info.pid,
         "last_error": info.last_error,
         "authorize_url": authorize_url,
+        "status_history": info.status_history,
+        "protocol_version": info.protocol_version,
     })
 }
 

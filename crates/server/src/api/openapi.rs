@@ -148,7 +148,7 @@ pub async fn document() -> Json<Value> {
             "/api/audit/verify": {
                 "get": {
                     "summary": "Check the whole audit hash chain (every org's rows; role gateway:operate)",
-                    "responses": with(json!({"200": {"description": "{intact, rows} and, when broken, where (break)"}}))
+                    "responses": with(json!({"200": {"description": "{ok, rows}, or {ok: false, problem} naming where it breaks"}}))
                 }
             },
             "/api/me": {

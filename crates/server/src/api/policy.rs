@@ -148,7 +148,11 @@ pub async fn tools(
         surface: "rest",
         ..Default::default()
     };
-    let labels = state.pipeline.labeler(&org).await;
+    let labels = state
+        .pipeline
+        .labeler(&org)
+        .await
+        .map_err(ApiError::Internal)?;
     for (registry, source) in [
         (state.org_registry(&caller.org.id), Source::Api),
         (state.registry.clone(), Source::Config),
@@ -160,15 +164,12 @@ pub async fn tools(
             .into_iter()
             .map(|t| t.exposed_name)
             .collect();
-        let owner = match source {
-            Source::Api => Owner::Org(caller.org.id.clone()),
-            Source::Config => Owner::Operator,
-        };
+        let owner = registry.owner();
         for t in &catalog.tools {
             let hidden = (t.quarantined().is_none() && !listed.contains(&t.exposed_name))
                 .then_some("hidden by the policy (a rule that denies it outright)");
             let tool = switchboard_core::ToolRef {
-                owner: &owner,
+                owner,
                 server: &t.server,
                 tool: &t.upstream_name,
                 action: &t.action_id,

@@ -222,10 +222,8 @@ async function verifyChain() {
   state.className = "muted";
   state.textContent = "checking…";
   const body = await api("GET", "/api/audit/verify");
-  state.className = body.intact ? "ok" : "error";
-  state.textContent = body.intact
-    ? `intact: ${body.rows} row(s) checked`
-    : `broken after ${body.rows} row(s): ${body.break}`;
+  state.className = body.ok ? "ok" : "error";
+  state.textContent = body.ok ? `intact: ${body.rows} row(s) checked` : `broken: ${body.problem}`;
 }
 
 // An agent's actions, grouped by integration (mcp_<server>), each toggled in place.

@@ -87,8 +87,8 @@ function onStatus(event) {
   const toolsChanged = !known || known.tool_count !== event.tool_count || known.status !== event.status;
   servers.set(event.id, { ...known, ...event, slug: event.server });
   render();
-  // A new state also brings its place in the history (from the list).
-  if (toolsChanged) scheduleRelist();
+  // The event carries the state history; the list is read again only for a new catalogue.
+  if (toolsChanged && event.status === "ready") scheduleRelist();
 }
 
 // Server-sent events read with fetch, since EventSource cannot send the Authorization header.

@@ -16,13 +16,18 @@ fn owner(ip: &str, token: Option<&str>) -> Owner {
     Owner::new(Some(ip.parse().unwrap()), token)
 }
 
+/// Session `id` of `who` on the `mcp` endpoint, admitted and created.
+fn open(limits: &Arc<SessionLimits>, who: Owner, id: &str) {
+    limits.admit(who).unwrap().created(&"mcp".into(), id.into());
+}
+
 #[test]
 fn one_client_at_its_cap_leaves_room_for_another() {
     let limits = limits(10, 2, 10);
     let scope: Arc<str> = "mcp".into();
     let a = owner("127.0.0.1", None);
-    limits.admit(a).unwrap().created(&scope, "s1".into());
-    limits.admit(a).unwrap().created(&scope, "s2".into());
+    open(&limits, a, "s1");
+    open(&limits, a, "s2");
     assert_eq!(limits.admit(a).err(), Some(Full::Client));
     // A second client address is not held back by the first one's sessions.
     limits.admit(owner("127.0.0.2", None)).unwrap();
@@ -74,9 +79,9 @@ fn parked_sessions_expire_after_their_unused_time() {
     let limits = limits(10, 10, 10);
     let scope: Arc<str> = "mcp".into();
     let a = owner("127.0.0.1", None);
-    limits.admit(a).unwrap().created(&scope, "old".into());
-    limits.admit(a).unwrap().created(&scope, "new".into());
-    limits.admit(a).unwrap().created(&scope, "live".into());
+    for id in ["old", "new", "live"] {
+        open(&limits, a, id);
+    }
     limits.parked(&scope, &"old".into(), Duration::from_secs(3600));
     limits.parked(&scope, &"new".into(), Duration::from_secs(10));
     assert_eq!(limits.expire(&"agent/x".into()), 0, "another endpoint's");
