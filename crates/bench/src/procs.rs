@@ -213,3 +213,32 @@ pub fn cpu_delta(
         })
         .collect()
 }
+
+/// A gateway under test: `switchboard serve` (or `BENCH_SWITCHBOARD`, an older build) with
+/// the HTTP echo server as its one upstream, `echo`; its files live as long as it does.
+pub struct EchoGateway {
+    pub gateway: Spawned,
+    pub upstream: Spawned,
+    _dir: tempfile::TempDir,
+}
+
+impl EchoGateway {
+    pub async fn start(bin: &std::path::Path) -> anyhow::Result<Self> {
+        let dir = tempfile::tempdir()?;
+        let upstream = echo_http(bin).await?;
+        let config = dir.path().join("echo.json");
+        let servers =
+            serde_json::json!({"mcpServers": {"echo": {"type": "http", "url": upstream.url}}});
+        std::fs::write(&config, serde_json::to_vec(&servers)?)?;
+        let gateway_bin = std::env::var_os("BENCH_SWITCHBOARD")
+            .map(Into::into)
+            .unwrap_or_else(|| bin.join("switchboard"));
+        let data = dir.path().join("data");
+        let gateway = serve(&gateway_bin, &[&config], &data, &[], "switchboard ready: ").await?;
+        Ok(Self {
+            gateway,
+            upstream,
+            _dir: dir,
+        })
+    }
+}

@@ -90,7 +90,7 @@ pub(crate) async fn serve(
             0 => None,
             secs => Some(std::time::Duration::from_secs(secs as u64)),
         })
-        .with_session_caps(switchboard_server::SessionCaps::from_limits(&g.limits()))
+        .with_limits(&g.limits())
         .with_token(g.token.clone())
         .with_metrics(metrics.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())

@@ -109,6 +109,18 @@ impl GatewaySettings {
                 "max_sessions_per_token" => limits.max_sessions_per_token = *value,
                 "max_sessions_in_memory" => limits.max_sessions_in_memory = *value,
                 "session_expire_secs" => limits.session_expire_secs = *value,
+                "max_connections" => limits.max_connections = *value,
+                "max_connections_per_client" => limits.max_connections_per_client = *value,
+                "header_read_secs" => limits.header_read_secs = *value,
+                "body_read_secs" => limits.body_read_secs = *value,
+                "max_request_bytes" => limits.max_request_bytes = *value,
+                "max_concurrent_requests_per_session" => {
+                    limits.max_concurrent_requests_per_session = *value
+                }
+                "max_concurrent_requests_per_token" => {
+                    limits.max_concurrent_requests_per_token = *value
+                }
+                "failed_auth_per_minute" => limits.failed_auth_per_minute = *value,
                 _ => {}
             }
         }

@@ -17,7 +17,7 @@ pub const SECTIONS: [&str; 7] = [
     "telemetry",
 ];
 
-const LIMIT_KEYS: [&str; 13] = [
+const LIMIT_KEYS: [&str; 21] = [
     "max_message_bytes",
     "max_result_bytes",
     "max_tools_per_server",
@@ -31,6 +31,14 @@ const LIMIT_KEYS: [&str; 13] = [
     "max_sessions_per_token",
     "max_sessions_in_memory",
     "session_expire_secs",
+    "max_connections",
+    "max_connections_per_client",
+    "header_read_secs",
+    "body_read_secs",
+    "max_request_bytes",
+    "max_concurrent_requests_per_session",
+    "max_concurrent_requests_per_token",
+    "failed_auth_per_minute",
 ];
 
 /// The `[limits]` keys whose 0 is documented as "off" (`session_park_secs = 0`: never park).

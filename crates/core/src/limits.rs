@@ -34,6 +34,25 @@ pub struct Limits {
     /// Seconds a session may go unused before it ends (its saved row deleted); its next
     /// request is answered 404 and the client starts a new one.
     pub session_expire_secs: usize,
+    /// Connections this replica holds open at once; one past it is answered 503 and closed.
+    pub max_connections: usize,
+    /// Connections one client address holds open (IPv6 counted per /64); past it, 429.
+    pub max_connections_per_client: usize,
+    /// Seconds a client may take to send a request's head (also how long an idle
+    /// keep-alive connection stays open); then the connection is closed.
+    pub header_read_secs: usize,
+    /// Seconds a client may take to send a request's body; then 408.
+    pub body_read_secs: usize,
+    /// Largest request body accepted on `/mcp` and `/api`; a larger one is answered 413.
+    pub max_request_bytes: usize,
+    /// Requests (POST, DELETE) one downstream session has in flight at once; past it, 429.
+    pub max_concurrent_requests_per_session: usize,
+    /// Requests one bearer token (or, without one, one client address) has in flight at
+    /// once on `/mcp` and `/api`; past it, 429.
+    pub max_concurrent_requests_per_token: usize,
+    /// Requests with a wrong bearer token one client address may make per minute; past
+    /// it, every request bearing a token from that address is answered 429 for a while.
+    pub failed_auth_per_minute: usize,
 }
 
 impl Default for Limits {
@@ -52,6 +71,14 @@ impl Default for Limits {
             max_sessions_per_token: 5_000,
             max_sessions_in_memory: 1_000,
             session_expire_secs: 3_600,
+            max_connections: 12_000,
+            max_connections_per_client: 6_000,
+            header_read_secs: 15,
+            body_read_secs: 30,
+            max_request_bytes: 4 * 1024 * 1024,
+            max_concurrent_requests_per_session: 64,
+            max_concurrent_requests_per_token: 512,
+            failed_auth_per_minute: 10,
         }
     }
 }

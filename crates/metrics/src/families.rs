@@ -83,6 +83,13 @@ pub struct Snapshot {
     pub sessions_held: usize,
     /// New sessions refused so far, by the `[limits]` setting that refused them.
     pub session_refusals: Vec<(&'static str, u64)>,
+    /// HTTP connections open now.
+    pub connections: usize,
+    /// Connections and requests refused (or cut off) at the front door so far, by the
+    /// `[limits]` setting that refused them.
+    pub http_refusals: Vec<(&'static str, u64)>,
+    /// Requests whose bearer token was refused (HTTP 401) so far.
+    pub failed_auth: u64,
     /// Audit rows waiting to be committed, and the queue's bound.
     pub audit_queued: usize,
     pub audit_written: u64,
@@ -120,6 +127,9 @@ pub struct Families {
     sessions: Gauge,
     sessions_held: Gauge,
     session_refusals: Family<LimitLabel, Counter>,
+    connections: Gauge,
+    http_refusals: Family<LimitLabel, Counter>,
+    failed_auth: Counter,
     audit_queued: Gauge,
     audit_written: Counter,
     audit_failed_batches: Counter,
@@ -149,6 +159,9 @@ impl Families {
             sessions: Gauge::default(),
             sessions_held: Gauge::default(),
             session_refusals: Family::default(),
+            connections: Gauge::default(),
+            http_refusals: Family::default(),
+            failed_auth: Counter::default(),
             audit_queued: Gauge::default(),
             audit_written: Counter::default(),
             audit_failed_batches: Counter::default(),
@@ -231,6 +244,21 @@ impl Families {
             f.session_refusals.clone(),
         );
         r.register(
+            "http_connections",
+            "HTTP connections open now ([limits] max_connections)",
+            f.connections.clone(),
+        );
+        r.register(
+            "http_refusals",
+            "Connections and requests refused or cut off at the front door, by the [limits] setting",
+            f.http_refusals.clone(),
+        );
+        r.register(
+            "http_failed_auth",
+            "Requests whose bearer token was refused (HTTP 401)",
+            f.failed_auth.clone(),
+        );
+        r.register(
             "audit_queue_depth",
             "Audit rows waiting to be committed",
             f.audit_queued.clone(),
@@ -288,18 +316,25 @@ impl Families {
         }
         self.sessions.set(now.sessions as i64);
         self.sessions_held.set(now.sessions_held as i64);
-        for (limit, total) in &now.session_refusals {
-            let counter = self.session_refusals.get_or_create(&LimitLabel {
-                limit: limit.to_string(),
-            });
-            counter.inc_by(total.saturating_sub(counter.get()));
+        for (family, refusals) in [
+            (&self.session_refusals, &now.session_refusals),
+            (&self.http_refusals, &now.http_refusals),
+        ] {
+            for (limit, total) in refusals {
+                let counter = family.get_or_create(&LimitLabel {
+                    limit: limit.to_string(),
+                });
+                counter.inc_by(total.saturating_sub(counter.get()));
+            }
         }
+        self.connections.set(now.connections as i64);
         self.audit_queued.set(now.audit_queued as i64);
         // The writer counts; these counters follow it.
         for (counter, total) in [
             (&self.audit_written, now.audit_written),
             (&self.audit_batches, now.audit_batches),
             (&self.audit_failed_batches, now.audit_failed_batches),
+            (&self.failed_auth, now.failed_auth),
         ] {
             counter.inc_by(total.saturating_sub(counter.get()));
         }

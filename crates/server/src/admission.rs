@@ -80,7 +80,7 @@ fn stateless(request: &Request) -> bool {
 }
 
 /// Who is asking: the connection's address and the bearer token, when known.
-fn owner(request: &Request) -> Owner {
+pub(crate) fn owner(request: &Request) -> Owner {
     let client = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()

@@ -4,17 +4,18 @@
 use crate::Gateway;
 use crate::fast_path::FastPath;
 use crate::ordered_sessions::OrderedSessions;
+use crate::request_bounds::{RequestBounds, RequestCaps};
 use crate::session_limits::{SessionCaps, SessionLimits};
 use crate::sessions::SharedSessions;
 use axum::Router;
 use axum::http::StatusCode;
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
+use switchboard_core::Limits;
 use switchboard_core::ServerStatus;
+use switchboard_listener::{Bounds as ConnectionBounds, Connections};
 use switchboard_registry::Registry;
 use tokio_util::sync::CancellationToken;
 
@@ -45,6 +46,12 @@ pub struct HttpOptions {
     pub metrics: Option<Arc<switchboard_metrics::Metrics>>,
     /// The bounds on downstream sessions, shared by every MCP endpoint of the process.
     pub sessions: Arc<SessionLimits>,
+    /// The bounds on connections: in all, per client address, and the time to send a
+    /// request's head.
+    pub connections: Arc<Connections>,
+    /// The bounds on each request: body size and read time, requests in flight per session
+    /// and per token, wrong tokens per client address.
+    pub requests: Arc<RequestBounds>,
 }
 
 impl Default for HttpOptions {
@@ -59,6 +66,8 @@ impl Default for HttpOptions {
             park_sessions_after: Some(crate::parking::DEFAULT_PARK_AFTER),
             metrics: None,
             sessions: Default::default(),
+            connections: Connections::new(connection_bounds(&Limits::default())),
+            requests: Default::default(),
         }
     }
 }
@@ -102,13 +111,25 @@ impl HttpOptions {
         self.metrics = Some(metrics);
         self
     }
-    pub fn with_session_caps(mut self, caps: SessionCaps) -> Self {
-        self.sessions = Arc::new(SessionLimits::new(caps));
+    /// Every bound `[limits]` sets on the downstream side: sessions, connections, requests.
+    pub fn with_limits(mut self, limits: &Limits) -> Self {
+        self.sessions = Arc::new(SessionLimits::new(SessionCaps::from_limits(limits)));
+        self.connections = Connections::new(connection_bounds(limits).within_open_files());
+        self.requests = Arc::new(RequestBounds::new(RequestCaps::from_limits(limits)));
         self
     }
     pub fn with_token(mut self, token: Option<String>) -> Self {
         self.token = token;
         self
+    }
+}
+
+/// The listener's share of `[limits]`.
+fn connection_bounds(limits: &Limits) -> ConnectionBounds {
+    ConnectionBounds {
+        max_connections: limits.max_connections,
+        max_connections_per_client: limits.max_connections_per_client,
+        header_read_timeout: Duration::from_secs(limits.header_read_secs as u64),
     }
 }
 
@@ -126,6 +147,7 @@ fn mcp_config(options: &HttpOptions) -> StreamableHttpServerConfig {
         .with_allowed_hosts(hosts)
         .with_allowed_origins(origins)
         .with_cancellation_token(options.shutdown.child_token())
+        .with_max_request_body_bytes(options.requests.caps().max_body_bytes)
 }
 
 /// The gateway's routes, ready to be served or nested into a larger app.
@@ -189,6 +211,8 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
             registry: registry.clone(),
             api: options.api.clone(),
             sessions: options.sessions.clone(),
+            connections: options.connections.clone(),
+            requests: options.requests.clone(),
             token: options.token.clone().map(Arc::<str>::from),
         }),
         None => Router::new(),
@@ -208,7 +232,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         true => routes.layer(axum::middleware::from_fn(crate::traced::request_span)),
         false => routes,
     };
-    routes.route("/healthz", get(|| async { "ok" })).route(
+    let routes = routes.route("/healthz", get(|| async { "ok" })).route(
         "/readyz",
         get(move || {
             let servers = ready_registry.servers();
@@ -231,29 +255,31 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
                 }
             }
         }),
-    )
+    );
+    // Outermost: bodies are bounded and read here, once, for every route.
+    routes
+        .layer(axum::extract::DefaultBodyLimit::disable())
+        .layer(axum::middleware::from_fn_with_state(
+            options.requests.clone(),
+            crate::request_bounds::bound,
+        ))
 }
 
-/// Serves [`router`] on `listener` until `options.shutdown` is cancelled.
+/// Serves [`router`] on `listener` within `options.connections` until `options.shutdown` is
+/// cancelled.
 pub async fn serve_http(
     listener: tokio::net::TcpListener,
     registry: Registry,
     options: HttpOptions,
 ) -> std::io::Result<()> {
-    let shutdown = options.shutdown.clone();
     let app = router(registry, &options);
-    let addr: Option<SocketAddr> = listener.local_addr().ok();
+    let addr = listener.local_addr().ok();
     tracing::info!(?addr, "listening: MCP endpoint at /mcp");
-    // Responses are streamed (SSE): without TCP_NODELAY the event written after the headers
-    // waits for the client's delayed ACK, adding ~40 ms to every call.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!("TCP_NODELAY: {e}");
-        }
-    });
-    // The client's address bounds its sessions (`[limits] max_sessions_per_client`).
-    let app = app.into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move { shutdown.cancelled().await })
-        .await
+    switchboard_listener::serve(
+        listener,
+        app,
+        options.connections.clone(),
+        options.shutdown.clone(),
+    )
+    .await
 }

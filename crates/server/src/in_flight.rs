@@ -78,7 +78,11 @@ pub async fn track(State(in_flight): State<InFlight>, request: Request, next: Ne
         return next.run(request).await;
     }
     let guard = in_flight.enter();
-    let response = next.run(request).await;
+    held_until_sent(next.run(request).await, guard)
+}
+
+/// `response` with `guard` kept alive until its body has been sent (or dropped).
+pub(crate) fn held_until_sent<G: Send + Unpin + 'static>(response: Response, guard: G) -> Response {
     let (parts, body) = response.into_parts();
     Response::from_parts(
         parts,
@@ -91,12 +95,12 @@ pub async fn track(State(in_flight): State<InFlight>, request: Request, next: Ne
 
 /// A response body holding its request's guard. It keeps the inner body's size, so an
 /// answer of known length is still sent with `Content-Length`, not chunked.
-struct Held {
+struct Held<G> {
     body: Body,
-    _guard: Guard,
+    _guard: G,
 }
 
-impl http_body::Body for Held {
+impl<G: Send + Unpin + 'static> http_body::Body for Held<G> {
     type Data = axum::body::Bytes;
     type Error = axum::Error;
 

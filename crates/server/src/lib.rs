@@ -15,6 +15,7 @@ mod oauth_callback;
 mod ordered_sessions;
 pub mod parking;
 mod relay;
+mod request_bounds;
 mod resume;
 mod session_limits;
 mod sessions;
@@ -28,9 +29,11 @@ pub use gateway::{
 pub use http::{HttpOptions, router, serve_http};
 pub use in_flight::InFlight;
 pub use metrics_route::spawn_status_watch;
+pub use request_bounds::{RequestBounds, RequestCaps};
 pub use session_limits::{SessionCaps, SessionLimits};
 pub use sessions::SharedSessions;
 pub use snapshots::StoreSnapshots;
+pub use switchboard_listener::{Bounds as ConnectionBounds, Connections};
 pub use tokens::SealedTokens;
 
 /// Serves `GET /oauth/callback/{server}` alone on `listener`, for a loopback listener that

@@ -21,6 +21,8 @@ pub(crate) struct Scrape {
     pub registry: Registry,
     pub api: Option<crate::api::ApiState>,
     pub sessions: Arc<SessionLimits>,
+    pub connections: Arc<switchboard_listener::Connections>,
+    pub requests: Arc<crate::RequestBounds>,
     /// `[gateway] token`: when set (always, off loopback), a scrape needs it or an org API
     /// token with `gateway:operate`.
     pub token: Option<Arc<str>>,
@@ -90,6 +92,9 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
         sessions: in_memory,
         sessions_held: held,
         session_refusals: scrape.sessions.refusals(),
+        connections: scrape.connections.open_count(),
+        http_refusals: http_refusals(scrape),
+        failed_auth: scrape.requests.wrong_tokens(),
         ..Snapshot::default()
     };
     if let Some(api) = &scrape.api {
@@ -103,6 +108,17 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
         (now.store_connections, now.store_idle) = api.store.pool_stats();
     }
     now
+}
+
+/// Connections and requests refused at the front door, by the setting that refused them.
+fn http_refusals(scrape: &Scrape) -> Vec<(&'static str, u64)> {
+    let connections = &scrape.connections;
+    let mut refusals: Vec<_> = (connections.refusals().iter())
+        .map(|(refused, n)| (refused.setting(), *n))
+        .collect();
+    refusals.push(("header_read_secs", connections.slow_heads()));
+    refusals.extend(scrape.requests.refusals());
+    refusals
 }
 
 /// Counts `registry`'s server state changes, times each connect + discovery and logs each

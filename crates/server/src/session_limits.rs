@@ -5,7 +5,7 @@ use crate::ordered_sessions::OrderedSessions;
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -54,24 +54,9 @@ impl Owner {
             std::sync::OnceLock::new();
         let keys = KEYS.get_or_init(Default::default);
         Self {
-            client: client.map(client_key),
+            client: client.map(switchboard_listener::client_key),
             token: token.map(|t| keys.hash_one(t)),
         }
-    }
-}
-
-/// One client's key: IPv4 as is (also when mapped into IPv6), IPv6 by its /64, which one
-/// host usually holds whole.
-fn client_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let net = u128::from(v6) & !((1u128 << 64) - 1);
-                IpAddr::V6(Ipv6Addr::from(net))
-            }
-        },
-        v4 => v4,
     }
 }
 

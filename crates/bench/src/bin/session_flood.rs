@@ -39,16 +39,8 @@ async fn main() -> anyhow::Result<()> {
     let bin = procs::release_dir()?;
     let attempts = env_usize("BENCH_ATTEMPTS", 100_000);
     let concurrency = env_usize("BENCH_CONCURRENCY", 32);
-    let dir = tempfile::tempdir()?;
-    let upstream = procs::echo_http(&bin).await?;
-    let config = dir.path().join("flood.json");
-    let servers = json!({"mcpServers": {"echo": {"type": "http", "url": upstream.url}}});
-    std::fs::write(&config, serde_json::to_vec(&servers)?)?;
-    let gateway_bin = std::env::var_os("BENCH_SWITCHBOARD")
-        .map(Into::into)
-        .unwrap_or_else(|| bin.join("switchboard"));
-    let data = dir.path().join("data");
-    let gateway = procs::serve(&gateway_bin, &[&config], &data, &[], "switchboard ready: ").await?;
+    let setup = procs::EchoGateway::start(&bin).await?;
+    let gateway = &setup.gateway;
     let start_rss = procs::rss_kib(gateway.pid).context("the gateway exited")?;
 
     let http = reqwest::Client::new();
