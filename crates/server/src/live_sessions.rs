@@ -33,7 +33,7 @@ pub struct LiveSession {
 struct Usage {
     /// Requests, streams and calls of this session open now.
     open: AtomicU32,
-    /// When the last of them ended (seconds since [`now`]'s epoch).
+    /// When the last of them ended (milliseconds since [`now`]'s epoch).
     last_used: AtomicU64,
     /// When the session's saved row was last marked used.
     row_marked: AtomicU64,
@@ -58,7 +58,7 @@ impl Usage {
             return None;
         }
         let last = self.last_used.load(Ordering::Acquire);
-        Some(Duration::from_secs(now().saturating_sub(last)))
+        Some(Duration::from_millis(now().saturating_sub(last)))
     }
 
     /// Counted open until the returned guard is dropped (call under the sessions' lock).
@@ -82,10 +82,11 @@ impl Drop for InUse {
     }
 }
 
-/// Seconds since the process's reference instant.
+/// Milliseconds since the process's reference instant: whole seconds would let a session
+/// used a moment ago look a second idle across a second's boundary.
 fn now() -> u64 {
     static EPOCH: OnceLock<Instant> = OnceLock::new();
-    EPOCH.get_or_init(Instant::now).elapsed().as_secs()
+    EPOCH.get_or_init(Instant::now).elapsed().as_millis() as u64
 }
 
 #[derive(Default)]
@@ -234,7 +235,7 @@ impl LiveSessions {
     /// not pruned from the store as unused.
     pub fn rows_to_mark(&self, every: Duration) -> Vec<SessionId> {
         let now = now();
-        let every = every.as_secs();
+        let every = every.as_millis() as u64;
         let sessions = self.lock();
         let mut due = Vec::new();
         for (id, usage) in &sessions.usage {
