@@ -65,3 +65,39 @@ impl RawSession {
         Ok(self.post(&body).await?.text().await?)
     }
 }
+
+/// Whether a second client, on 127.0.0.2, is served beside whatever load 127.0.0.1 puts on
+/// the gateway at `url`: it opens a session and calls `echo__echo`. One line saying so, with
+/// how long that took.
+#[allow(dead_code)] // not every bench has a second client
+pub async fn second_client_served(url: &str) -> String {
+    let asked = std::time::Instant::now();
+    let served = async {
+        let other = reqwest::Client::builder()
+            .local_address(std::net::IpAddr::from([127, 0, 0, 2]))
+            .build()?;
+        let mut session = RawSession::open(other, url).await?;
+        let call = json!({"name": "echo__echo", "arguments": {"text": "hi"}});
+        session.request("tools/call", call).await
+    }
+    .await;
+    let took_ms = asked.elapsed().as_secs_f64() * 1e3;
+    match served {
+        Ok(body) if body.contains("hi") => {
+            format!(
+                "a second client (127.0.0.2): session opened and a tool called in {took_ms:.1} ms"
+            )
+        }
+        Ok(body) => format!("a second client (127.0.0.2): unexpected answer {body}"),
+        Err(e) => format!("a second client (127.0.0.2): FAILED: {e:#}"),
+    }
+}
+
+/// The lines of a `/metrics` scrape that start with `name`, joined with "; ".
+#[allow(dead_code)]
+pub fn metric_lines(scrape: &str, name: &str) -> String {
+    (scrape.lines())
+        .filter(|l| l.starts_with(name))
+        .collect::<Vec<_>>()
+        .join("; ")
+}

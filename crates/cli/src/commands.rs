@@ -119,7 +119,7 @@ pub(crate) async fn wait_for_signal() {
 async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
     let config = setup::load_serving_config(global)?;
     let control = Control::open(global).await?;
-    let (audit, audit_task) = control.audit();
+    let (audit, audit_task) = control.audit(&config.gateway.audit);
     let oauth = setup::oauth(global, &config, Some(&control), None)?;
     let (_pipeline, registry) = setup::guarded_registry(
         global,
@@ -214,7 +214,7 @@ async fn call(
     };
     let config = setup::load_config(global)?;
     let control = Control::open(global).await?;
-    let (audit, audit_task) = control.audit();
+    let (audit, audit_task) = control.audit(&config.gateway.audit);
     let oauth = setup::oauth(global, &config, Some(&control), None)?;
     let (_pipeline, registry) = setup::guarded_registry(
         global,

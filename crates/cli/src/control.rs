@@ -4,9 +4,9 @@ use crate::args::Global;
 use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::Arc;
-use switchboard_store::{AuditWriter, AuditWriterTask, Chain, Sealer, SqlStore};
-
-const AUDIT_QUEUE: usize = 4096;
+use switchboard_store::{
+    AuditOptions, AuditWriter, AuditWriterTask, Chain, Durability, Sealer, SqlStore,
+};
 
 pub struct Control {
     pub store: Arc<SqlStore>,
@@ -42,8 +42,21 @@ impl Control {
         Arc::new(switchboard_server::StoreSnapshots(self.store.clone()))
     }
 
-    /// Starts the audit writer (group commit off the call path).
-    pub fn audit(&self) -> (AuditWriter, AuditWriterTask) {
-        AuditWriter::start(self.store.clone(), self.chain(), AUDIT_QUEUE)
+    /// Starts the audit writer (group commit) as `[audit]` asks.
+    pub fn audit(
+        &self,
+        settings: &switchboard_config::AuditSettings,
+    ) -> (AuditWriter, AuditWriterTask) {
+        let mut options = AuditOptions::default();
+        if settings.strict == Some(true) {
+            options = options.with_durability(Durability::Strict);
+        }
+        if let Some(queue) = settings.queue {
+            options = options.with_queue(queue);
+        }
+        if let Some(ms) = settings.strict_wait_ms {
+            options = options.with_strict_wait(std::time::Duration::from_millis(ms as u64));
+        }
+        AuditWriter::start_with(self.store.clone(), self.chain(), options)
     }
 }

@@ -120,7 +120,7 @@ pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Re
     let control = Control::open(global).await?;
     let config = setup::load_config_if_any(global)?;
     let http = setup::http(global, &config);
-    let (audit, audit_task) = control.audit();
+    let (audit, audit_task) = control.audit(&config.gateway.audit);
     let pipeline = crate::policy::pipeline(&config, http, &control, Some(audit)).await?;
     let outcome = run_tools_command(&control, &pipeline, command).await;
     drop(pipeline);

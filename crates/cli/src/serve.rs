@@ -21,7 +21,7 @@ pub(crate) async fn serve(
 ) -> anyhow::Result<ExitCode> {
     let config = setup::load_serving_config(global)?;
     let control = Control::open(global).await?;
-    let (audit, audit_task) = control.audit();
+    let (audit, audit_task) = control.audit(&config.gateway.audit);
     let metrics = switchboard_metrics::Metrics::shared();
     // Metrics read each call's record; the audit log, last, keeps it.
     let observer: Arc<dyn CallObserver> = if no_audit {
@@ -83,14 +83,16 @@ pub(crate) async fn serve(
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or(addr);
     let shutdown = CancellationToken::new();
     let in_flight = InFlight::default();
+    let mut limits = g.limits();
+    limits.max_connections = switchboard_listener::within_open_files(limits.max_connections);
     let options = HttpOptions::default()
         .with_shutdown(shutdown.clone())
         .with_in_flight(in_flight.clone())
-        .with_park_sessions_after(match g.limits().session_park_secs {
+        .with_park_sessions_after(match limits.session_park_secs {
             0 => None,
             secs => Some(std::time::Duration::from_secs(secs as u64)),
         })
-        .with_limits(&g.limits())
+        .with_limits(&limits)
         .with_token(g.token.clone())
         .with_metrics(metrics.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())

@@ -5,7 +5,6 @@
 
 use futures::StreamExt;
 use serde_json::{Value, json};
-use std::net::IpAddr;
 use std::path::Path;
 use std::time::Duration;
 use switchboard_testkit as kit;
@@ -43,32 +42,6 @@ impl Answer {
     }
 }
 
-/// POSTs `message` to `url` from `from` with an optional token and session.
-async fn post(
-    url: &str,
-    from: &str,
-    token: Option<&str>,
-    session: Option<&str>,
-    message: &Value,
-) -> reqwest::Response {
-    let client = reqwest::Client::builder()
-        .local_address(from.parse::<IpAddr>().unwrap())
-        .build()
-        .unwrap();
-    let mut request = client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .json(message);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    request.send().await.expect("POST")
-}
-
 async fn answer(response: reqwest::Response) -> Answer {
     let header = |name: &str| {
         let value = response.headers().get(name);
@@ -92,7 +65,7 @@ fn list(id: u64) -> Value {
 async fn hanging_call(url: &str, session: &str, id: u64) -> reqwest::Response {
     let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
         "params": {"name": "fx__hang", "arguments": {}, "_meta": {"progressToken": id}}});
-    let response = post(url, "127.0.0.1", None, Some(session), &call).await;
+    let response = kit::post_mcp_from(url, "127.0.0.1", None, Some(session), &call).await;
     assert_eq!(response.status(), 200);
     response
 }
@@ -110,21 +83,13 @@ async fn until_started(
     stream
 }
 
-/// The value of the metric line that starts with `prefix`, read from 127.0.0.2.
-async fn metric(base: &str, token: Option<&str>, prefix: &str) -> f64 {
-    let from: IpAddr = "127.0.0.2".parse().unwrap();
-    let client = reqwest::Client::builder()
-        .local_address(from)
-        .build()
-        .unwrap();
-    let mut request = client.get(format!("{base}/metrics"));
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
+/// `/metrics` counts `(limit, refusals)` for each limit.
+async fn refusals_counted(gateway: &kit::Gateway, token: Option<&str>, counts: &[(&str, f64)]) {
+    for (limit, count) in counts {
+        let line = format!("switchboard_http_refusals_total{{limit=\"{limit}\"}}");
+        let counted = kit::metric(gateway.base(), token, &line).await;
+        assert_eq!(counted, *count, "{limit}");
     }
-    let text = request.send().await.unwrap().text().await.unwrap();
-    let line = text.lines().find(|l| l.starts_with(prefix));
-    let line = line.unwrap_or_else(|| panic!("no {prefix} in {text}"));
-    line.rsplit(' ').next().unwrap().parse().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -137,7 +102,8 @@ async fn requests_in_flight_are_bounded_per_session_and_per_address_and_a_cancel
     let _two = until_started(hanging_call(url, &first, 2).await).await;
 
     // A third request in the same session is refused, naming the limit.
-    let refused = answer(post(url, "127.0.0.1", None, Some(&first), &list(3)).await).await;
+    let refused =
+        answer(kit::post_mcp_from(url, "127.0.0.1", None, Some(&first), &list(3)).await).await;
     assert_eq!(refused.status, 429, "{}", refused.body);
     assert_eq!(refused.retry.as_deref(), Some("1"));
     let limit = "max_concurrent_requests_per_session";
@@ -146,40 +112,34 @@ async fn requests_in_flight_are_bounded_per_session_and_per_address_and_a_cancel
     // Another session of the same address gets one more in, then meets the address's bound.
     let second = kit::open_session(url).await;
     let _three = until_started(hanging_call(url, &second, 4).await).await;
-    let refused = answer(post(url, "127.0.0.1", None, Some(&second), &list(5)).await).await;
+    let refused =
+        answer(kit::post_mcp_from(url, "127.0.0.1", None, Some(&second), &list(5)).await).await;
     assert_eq!(refused.status, 429, "{}", refused.body);
     let limit = "max_concurrent_requests_per_token";
     assert_eq!(refused.refusal(), ("rate_limited".into(), limit.into()));
 
     // Another address is not held back.
-    let other = answer(post(url, "127.0.0.2", None, None, &kit_initialize()).await).await;
+    let other =
+        answer(kit::post_mcp_from(url, "127.0.0.2", None, None, &kit::initialize_request()).await)
+            .await;
     assert_eq!(other.status, 200, "{}", other.body);
 
     // At the limit a cancel (a notification) still gets through, and the cancelled call's
     // room comes back once its stream ends.
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": 1, "reason": "enough"}});
-    let cancelled = post(url, "127.0.0.1", None, Some(&first), &cancel).await;
+    let cancelled = kit::post_mcp_from(url, "127.0.0.1", None, Some(&first), &cancel).await;
     assert!(cancelled.status().is_success(), "{}", cancelled.status());
     let ended = tokio::time::timeout(GUARD, one.count()).await;
     assert!(ended.is_ok(), "the cancelled call's stream ends");
     let listed = kit::post_mcp(url, None, Some(&second), &list(6)).await;
     assert!(listed.1.contains("fx__hang"), "{}", listed.1);
 
-    let base = gateway.base();
-    for (limit, count) in [
+    let counts = [
         ("max_concurrent_requests_per_session", 1.0),
         ("max_concurrent_requests_per_token", 1.0),
-    ] {
-        let line = format!("switchboard_http_refusals_total{{limit=\"{limit}\"}}");
-        assert_eq!(metric(base, None, &line).await, count, "{limit}");
-    }
-}
-
-fn kit_initialize() -> Value {
-    json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}})
+    ];
+    refusals_counted(&gateway, None, &counts).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -190,7 +150,8 @@ async fn bodies_too_large_or_too_slow_are_refused_naming_the_limit() {
     let session = kit::open_session(url).await;
     let big = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "fx__echo", "arguments": {"text": "x".repeat(4096)}}});
-    let refused = answer(post(url, "127.0.0.1", None, Some(&session), &big).await).await;
+    let refused =
+        answer(kit::post_mcp_from(url, "127.0.0.1", None, Some(&session), &big).await).await;
     assert_eq!(refused.status, 413, "{}", refused.body);
     let limit = (
         "invalid_request".to_string(),
@@ -205,7 +166,8 @@ async fn bodies_too_large_or_too_slow_are_refused_naming_the_limit() {
 
     // The REST API answers the same way, before it reads a token.
     let api = format!("{}/api/integrations/mcp/servers", gateway.base());
-    let refused = answer(post(&api, "127.0.0.1", Some("sb_x"), None, &big).await).await;
+    let refused =
+        answer(kit::post_mcp_from(&api, "127.0.0.1", Some("sb_x"), None, &big).await).await;
     assert_eq!((refused.status, refused.refusal()), (413, limit));
 
     // A body that stops arriving is answered 408 once body_read_secs have passed.
@@ -222,11 +184,8 @@ async fn bodies_too_large_or_too_slow_are_refused_naming_the_limit() {
     assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
     assert!(reply.contains("body_read_secs"), "{reply}");
 
-    let base = gateway.base();
-    for (limit, count) in [("max_request_bytes", 2.0), ("body_read_secs", 1.0)] {
-        let line = format!("switchboard_http_refusals_total{{limit=\"{limit}\"}}");
-        assert_eq!(metric(base, None, &line).await, count, "{limit}");
-    }
+    let counts = [("max_request_bytes", 2.0), ("body_read_secs", 1.0)];
+    refusals_counted(&gateway, None, &counts).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -235,18 +194,27 @@ async fn wrong_tokens_are_slowed_per_address_while_another_address_gets_in() {
     let (_dir, gateway) = gateway_with(settings).await;
     let url = gateway.url.as_str();
     for _ in 0..3 {
-        let wrong =
-            answer(post(url, "127.0.0.1", Some("wrong"), None, &kit_initialize()).await).await;
+        let wrong = answer(
+            kit::post_mcp_from(
+                url,
+                "127.0.0.1",
+                Some("wrong"),
+                None,
+                &kit::initialize_request(),
+            )
+            .await,
+        )
+        .await;
         assert_eq!(wrong.status, 401, "{}", wrong.body);
     }
     // Out of attempts: even the right token waits now, and is told for how long.
     let slowed = answer(
-        post(
+        kit::post_mcp_from(
             url,
             "127.0.0.1",
             Some("right-token"),
             None,
-            &kit_initialize(),
+            &kit::initialize_request(),
         )
         .await,
     )
@@ -261,24 +229,22 @@ async fn wrong_tokens_are_slowed_per_address_while_another_address_gets_in() {
     assert!((1..=20).contains(&retry), "Retry-After {retry}");
 
     let other = answer(
-        post(
+        kit::post_mcp_from(
             url,
             "127.0.0.2",
             Some("right-token"),
             None,
-            &kit_initialize(),
+            &kit::initialize_request(),
         )
         .await,
     )
     .await;
     assert_eq!(other.status, 200, "{}", other.body);
 
-    let base = gateway.base();
     let token = Some("right-token");
-    let line = "switchboard_http_refusals_total{limit=\"failed_auth_per_minute\"}";
-    assert_eq!(metric(base, token, line).await, 1.0);
+    refusals_counted(&gateway, token, &[("failed_auth_per_minute", 1.0)]).await;
     assert_eq!(
-        metric(base, token, "switchboard_http_failed_auth_total").await,
+        kit::metric(gateway.base(), token, "switchboard_http_failed_auth_total").await,
         3.0
     );
 }

@@ -3,27 +3,14 @@
 //! memory bound are parked early and restored on use, and a closed session gives its room back.
 
 use serde_json::{Value, json};
-use std::net::IpAddr;
 use switchboard_testkit as kit;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
 /// An `initialize` POSTed from `from`: (status, Retry-After, session id, body).
 async fn initialize(url: &str, from: &str) -> (u16, Option<String>, Option<String>, String) {
-    let client = reqwest::Client::builder()
-        .local_address(from.parse::<IpAddr>().unwrap())
-        .build()
-        .unwrap();
-    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}});
-    let response = client
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .json(&init)
-        .send()
-        .await
-        .expect("POST initialize");
+    let init = kit::initialize_request();
+    let response = kit::post_mcp_from(url, from, None, None, &init).await;
     let header = |name: &str| {
         let value = response.headers().get(name);
         value.map(|v| v.to_str().unwrap().to_string())
@@ -31,19 +18,6 @@ async fn initialize(url: &str, from: &str) -> (u16, Option<String>, Option<Strin
     let (retry, session) = (header("retry-after"), header("mcp-session-id"));
     let status = response.status().as_u16();
     (status, retry, session, response.text().await.unwrap())
-}
-
-/// The value of the metric line that starts with `prefix`.
-async fn metric(base: &str, prefix: &str) -> f64 {
-    let text = reqwest::get(format!("{base}/metrics"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let line = text.lines().find(|l| l.starts_with(prefix));
-    let line = line.unwrap_or_else(|| panic!("no {prefix} in {text}"));
-    line.rsplit(' ').next().unwrap().parse().unwrap()
 }
 
 /// `tools/list` on `session` answers with the relay's tools.
@@ -66,9 +40,12 @@ async fn a_client_at_its_share_is_refused_while_others_get_in_and_memory_stays_b
     let second = kit::open_session(&url).await;
     let third = kit::open_session(&url).await;
     // Three sessions, two in memory: the longest idle was parked to make room.
-    assert_eq!(metric(&base, "switchboard_downstream_sessions ").await, 2.0);
     assert_eq!(
-        metric(&base, "switchboard_downstream_sessions_held ").await,
+        kit::metric(&base, None, "switchboard_downstream_sessions ").await,
+        2.0
+    );
+    assert_eq!(
+        kit::metric(&base, None, "switchboard_downstream_sessions_held ").await,
         3.0
     );
 
@@ -80,6 +57,10 @@ async fn a_client_at_its_share_is_refused_while_others_get_in_and_memory_stays_b
     let error: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
     assert_eq!(error["error"]["data"]["limit"], "max_sessions_per_client");
     assert_eq!(error["error"]["data"]["kind"], "rate_limited");
+    assert_eq!(
+        error["error"]["kind"], "rate_limited",
+        "REST clients read the kind too"
+    );
     let message = error["error"]["message"].as_str().unwrap();
     assert!(message.contains("limit of 3 sessions"), "{message}");
 
@@ -110,7 +91,7 @@ async fn a_client_at_its_share_is_refused_while_others_get_in_and_memory_stays_b
     for session in [&first, &second, &third] {
         lists_tools(&url, session).await;
     }
-    assert!(metric(&base, "switchboard_downstream_sessions ").await <= 2.0);
+    assert!(kit::metric(&base, None, "switchboard_downstream_sessions ").await <= 2.0);
 
     // A closed session gives its room back.
     let closed = reqwest::Client::new()
@@ -124,5 +105,5 @@ async fn a_client_at_its_share_is_refused_while_others_get_in_and_memory_stays_b
     assert_eq!(status, 200, "{body}");
     let refused =
         "switchboard_downstream_session_refusals_total{limit=\"max_sessions_per_client\"}";
-    assert_eq!(metric(&base, refused).await, 1.0);
+    assert_eq!(kit::metric(&base, None, refused).await, 1.0);
 }

@@ -1,6 +1,7 @@
 //! Config files as users already have them (mcp.json shapes, workspace.yaml, config.yaml,
 //! switchboard.toml): detection by shape, placeholders, layering and located problems.
 
+mod audit;
 pub mod discover;
 mod entry;
 mod hosts;
@@ -10,6 +11,7 @@ mod problem;
 mod settings;
 mod shapes;
 mod telemetry;
+pub use audit::AuditSettings;
 pub use telemetry::telemetry_of;
 
 pub use placeholders::input_variable;
@@ -51,6 +53,8 @@ pub struct GatewaySettings {
     pub oauth_token_file: Option<String>,
     /// `[telemetry]`: where traces are exported; `None` when not exported.
     pub telemetry: Option<Telemetry>,
+    /// `[audit]`: durability of call rows and the queue's bound.
+    pub audit: AuditSettings,
 }
 
 /// `[telemetry]`: the OTLP/HTTP export of traces (off unless an endpoint is given).
@@ -89,6 +93,7 @@ impl GatewaySettings {
             telemetry
         );
         self.limits.extend(later.limits);
+        self.audit.layer(later.audit);
     }
 
     /// The limits in force: defaults with `[limits]` overrides applied.
@@ -207,7 +212,7 @@ pub fn load_with_env(
     let mut problems = Vec::new();
     let mut order = 0usize;
     for path in paths {
-        let parsed = match load_file(path, env) {
+        let parsed = match read_file(path).and_then(|text| parse_file(path, &text, env)) {
             Ok(parsed) => parsed,
             Err(mut file_problems) => {
                 problems.append(&mut file_problems);
@@ -281,20 +286,34 @@ pub(crate) struct ParsedFile {
     pub policy: Option<PolicySource>,
 }
 
-fn load_file(
-    path: &Path,
-    env: &dyn Fn(&str) -> Option<String>,
-) -> Result<ParsedFile, Vec<Problem>> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| {
+fn read_file(path: &Path) -> Result<String, Vec<Problem>> {
+    std::fs::read_to_string(path).map_err(|e| {
         vec![Problem::error(
-            &file,
+            &path.display().to_string(),
             None,
             "",
             format!("cannot read the file: {e}"),
             "check the path given to -c/--config",
         )]
-    })?;
+    })
+}
+
+/// One config file's `text` as if read from `path` (whose name picks the shape), with its
+/// problems: what `load` does with each file, for fuzzing and embedders that hold the text.
+pub fn parse_text(
+    path: &Path,
+    text: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Vec<ServerSpec>, Vec<Problem>), Vec<Problem>> {
+    parse_file(path, text, env).map(|parsed| (parsed.servers, parsed.problems))
+}
+
+fn parse_file(
+    path: &Path,
+    text: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<ParsedFile, Vec<Problem>> {
+    let file = path.display().to_string();
     let base = path
         .parent()
         .map(|p| {
@@ -306,10 +325,10 @@ fn load_file(
         })
         .unwrap_or(Path::new("."));
     let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
-    let doc = shapes::parse_document(path, &text).map_err(|p| vec![p])?;
+    let doc = shapes::parse_document(path, text).map_err(|p| vec![p])?;
     let ctx = entry::Context {
         file: &file,
-        text: &text,
+        text,
         workspace_root: &base,
         env,
         scope: &[],

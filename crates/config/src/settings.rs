@@ -1,5 +1,5 @@
-//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]`, `[stdio]`, `[oauth]` and
-//! `[telemetry]` in switchboard.toml.
+//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]`, `[stdio]`, `[oauth]`,
+//! `[telemetry]` and `[audit]` in switchboard.toml.
 
 use crate::entry::Context;
 use crate::locate::line_of;
@@ -7,7 +7,7 @@ use crate::{GatewaySettings, Problem};
 use serde_json::{Map, Value};
 
 /// The top-level tables this module reads.
-pub const SECTIONS: [&str; 7] = [
+pub const SECTIONS: [&str; 8] = [
     "gateway",
     "egress",
     "limits",
@@ -15,6 +15,7 @@ pub const SECTIONS: [&str; 7] = [
     "oauth",
     "policy",
     "telemetry",
+    "audit",
 ];
 
 const LIMIT_KEYS: [&str; 21] = [
@@ -245,6 +246,10 @@ pub fn parse(
     if let Some(section) = root.get("telemetry") {
         r.section = "telemetry";
         g.telemetry = crate::telemetry::parse(section, &mut r);
+    }
+    if let Some(section) = root.get("audit") {
+        r.section = "audit";
+        g.audit = crate::audit::parse(section, &mut r);
     }
     g
 }

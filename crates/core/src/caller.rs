@@ -49,6 +49,23 @@ pub trait CallObserver: Send + Sync + 'static {
     fn needs_sizes(&self) -> bool {
         true
     }
+
+    /// Hears a call whose answer may wait for this observer: `Some` is a future the call
+    /// awaits before its answer is released (strict audit durability), and an error there
+    /// withholds the answer. The default hears it like `observe` and holds nothing back.
+    fn observe_durably(
+        &self,
+        record: CallRecord,
+    ) -> Option<crate::GuardFuture<'static, Result<(), crate::CallError>>> {
+        self.observe(record);
+        None
+    }
+
+    /// Why no call may start now (strict audit durability with the store not taking rows),
+    /// checked before a call goes upstream.
+    fn refuses_calls(&self) -> Option<crate::CallError> {
+        None
+    }
 }
 
 /// Several observers hearing every call, in order; the last owns the record (put the one
@@ -67,6 +84,21 @@ impl CallObserver for Observers {
 
     fn needs_sizes(&self) -> bool {
         self.0.iter().any(|o| o.needs_sizes())
+    }
+
+    fn observe_durably(
+        &self,
+        record: CallRecord,
+    ) -> Option<crate::GuardFuture<'static, Result<(), crate::CallError>>> {
+        let (last, rest) = self.0.split_last()?;
+        for observer in rest {
+            observer.observe_shared(&record);
+        }
+        last.observe_durably(record)
+    }
+
+    fn refuses_calls(&self) -> Option<crate::CallError> {
+        self.0.iter().find_map(|o| o.refuses_calls())
     }
 }
 

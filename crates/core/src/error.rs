@@ -15,10 +15,13 @@ pub enum ErrorKind {
     PolicyDenied,
     RateLimited,
     InvalidRequest,
+    /// `[audit] durability = "strict"` and the call's audit row could not be committed: the
+    /// answer is withheld (fail closed).
+    AuditUnavailable,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 8] = [
+    pub const ALL: [ErrorKind; 9] = [
         ErrorKind::AuthUnavailable,
         ErrorKind::TransportError,
         ErrorKind::Timeout,
@@ -27,6 +30,7 @@ impl ErrorKind {
         ErrorKind::PolicyDenied,
         ErrorKind::RateLimited,
         ErrorKind::InvalidRequest,
+        ErrorKind::AuditUnavailable,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -39,6 +43,7 @@ impl ErrorKind {
             ErrorKind::PolicyDenied => "policy_denied",
             ErrorKind::RateLimited => "rate_limited",
             ErrorKind::InvalidRequest => "invalid_request",
+            ErrorKind::AuditUnavailable => "audit_unavailable",
         }
     }
 }

@@ -20,28 +20,26 @@ pub struct Bounds {
     pub header_read_timeout: Duration,
 }
 
-impl Bounds {
-    /// These bounds within the process's open-file limit: the soft limit is raised to the
-    /// hard one, and a `max_connections` the limit cannot hold is lowered, with a warning
-    /// that names the fix.
-    pub fn within_open_files(mut self) -> Self {
-        let limit = match rlimit::increase_nofile_limit(u64::MAX) {
-            Ok(limit) => usize::try_from(limit).unwrap_or(usize::MAX),
-            Err(e) => {
-                tracing::debug!("cannot read or raise the open-file limit: {e}");
-                return self;
-            }
-        };
-        let room = limit.saturating_sub(SPARE_FILES).max(1);
-        if self.max_connections > room {
-            tracing::warn!(
-                "the open-file limit ({limit}) holds only {room} connections beside the gateway's own files: serving at most {room} instead of [limits] max_connections = {}; raise `ulimit -n` (LimitNOFILE= under systemd) to allow more",
-                self.max_connections
-            );
-            self.max_connections = room;
+/// How many connections the process's open-file limit holds beside `SPARE_FILES` of the
+/// gateway's own: at most `max_connections`. The soft limit is raised to the hard one first;
+/// when even that is too low, this says so with a warning that names the fix. Call it once,
+/// at start, from the binary (it changes the process's limit).
+pub fn within_open_files(max_connections: usize) -> usize {
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => usize::try_from(limit).unwrap_or(usize::MAX),
+        Err(e) => {
+            tracing::debug!("cannot read or raise the open-file limit: {e}");
+            return max_connections;
         }
-        self
+    };
+    let room = limit.saturating_sub(SPARE_FILES).max(1);
+    if max_connections > room {
+        tracing::warn!(
+            "the open-file limit ({limit}) holds only {room} connections beside the gateway's own files: serving at most {room} instead of [limits] max_connections = {max_connections}; raise `ulimit -n` (LimitNOFILE= under systemd) to allow more"
+        );
+        return room;
     }
+    max_connections
 }
 
 /// The bound a new connection ran into.

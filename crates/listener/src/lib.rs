@@ -4,7 +4,7 @@
 mod connections;
 mod refusal;
 
-pub use connections::{Bounds, Connections, Refused, client_key};
+pub use connections::{Bounds, Connections, Refused, client_key, within_open_files};
 pub use refusal::refusal_body;
 
 use axum::Router;

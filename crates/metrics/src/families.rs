@@ -94,6 +94,10 @@ pub struct Snapshot {
     pub audit_queued: usize,
     pub audit_written: u64,
     pub audit_failed_batches: u64,
+    /// Audit rows never committed (queue full while the store was down, or refused at shutdown).
+    pub audit_dropped: u64,
+    /// Whether the store is refusing audit rows now.
+    pub audit_failing: bool,
     pub audit_batches: u64,
     /// Seconds spent committing audit batches, in total.
     pub audit_commit_seconds: f64,
@@ -133,6 +137,8 @@ pub struct Families {
     audit_queued: Gauge,
     audit_written: Counter,
     audit_failed_batches: Counter,
+    audit_dropped: Counter,
+    audit_failing: Gauge,
     audit_batches: Counter,
     audit_commit_seconds: Counter<f64, std::sync::atomic::AtomicU64>,
     /// One scrape at a time sets the scrape-time figures.
@@ -165,6 +171,8 @@ impl Families {
             audit_queued: Gauge::default(),
             audit_written: Counter::default(),
             audit_failed_batches: Counter::default(),
+            audit_dropped: Counter::default(),
+            audit_failing: Gauge::default(),
             audit_batches: Counter::default(),
             audit_commit_seconds: Counter::default(),
             rendering: std::sync::Mutex::new(()),
@@ -278,6 +286,16 @@ impl Families {
             "Audit commits that failed",
             f.audit_failed_batches.clone(),
         );
+        r.register(
+            "audit_rows_dropped",
+            "Audit rows never committed: the queue was full while the store refused rows, or the store still refused them at shutdown",
+            f.audit_dropped.clone(),
+        );
+        r.register(
+            "audit_store_failing",
+            "1 while the store refuses audit rows (the last commit failed), else 0",
+            f.audit_failing.clone(),
+        );
         r.register_with_unit("audit_commit", "Time spent committing audit batches (rate over audit_batches rate: mean commit latency)", secs, f.audit_commit_seconds.clone());
         r.register(
             "store_connections",
@@ -329,11 +347,13 @@ impl Families {
         }
         self.connections.set(now.connections as i64);
         self.audit_queued.set(now.audit_queued as i64);
+        self.audit_failing.set(i64::from(now.audit_failing));
         // The writer counts; these counters follow it.
         for (counter, total) in [
             (&self.audit_written, now.audit_written),
             (&self.audit_batches, now.audit_batches),
             (&self.audit_failed_batches, now.audit_failed_batches),
+            (&self.audit_dropped, now.audit_dropped),
             (&self.failed_auth, now.failed_auth),
         ] {
             counter.inc_by(total.saturating_sub(counter.get()));

@@ -93,8 +93,8 @@ pub(crate) fn owner(request: &Request) -> Owner {
     Owner::new(client, token)
 }
 
-/// HTTP 429 for one client's or token's share, 503 for the replica's; the body a JSON-RPC
-/// error (no request id: the request was not read) whose data names the limit.
+/// HTTP 429 for one client's or token's share, 503 for the replica's; the body the front
+/// door's refusal (`switchboard_listener::refusal_body`), naming the limit.
 fn refusal(sessions: &OrderedSessions, full: Full) -> Response {
     let caps = sessions.limits().caps();
     let expiry = caps.expire_after.as_secs();
@@ -137,15 +137,7 @@ fn refusal(sessions: &OrderedSessions, full: Full) -> Response {
         ),
     };
     tracing::debug!(limit = setting, "session refused: {message}");
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {
-            "code": -32000,
-            "message": message,
-            "data": {"kind": "rate_limited", "limit": setting},
-        },
-    });
+    let body = switchboard_listener::refusal_body("rate_limited", setting, &message);
     let mut response = (status, axum::Json(body)).into_response();
     response
         .headers_mut()

@@ -112,9 +112,11 @@ impl HttpOptions {
         self
     }
     /// Every bound `[limits]` sets on the downstream side: sessions, connections, requests.
+    /// `max_connections` is taken as is: a binary fits it to its open-file limit first
+    /// (`switchboard_listener::within_open_files`).
     pub fn with_limits(mut self, limits: &Limits) -> Self {
         self.sessions = Arc::new(SessionLimits::new(SessionCaps::from_limits(limits)));
-        self.connections = Connections::new(connection_bounds(limits).within_open_files());
+        self.connections = Connections::new(connection_bounds(limits));
         self.requests = Arc::new(RequestBounds::new(RequestCaps::from_limits(limits)));
         self
     }
@@ -222,11 +224,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .merge(callback)
         .merge(metrics)
         .merge(crate::dashboard::router())
-        .nest("/mcp", mcp)
-        .layer(axum::middleware::from_fn_with_state(
-            options.in_flight.clone(),
-            crate::in_flight::track,
-        ));
+        .nest("/mcp", mcp);
     // Without traces recorded the request's span would be a no-op: no layer for it.
     let routes = match crate::traced::recording() {
         true => routes.layer(axum::middleware::from_fn(crate::traced::request_span)),
@@ -256,11 +254,16 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
             }
         }),
     );
-    // Outermost: bodies are bounded and read here, once, for every route.
+    // Outermost: bodies are bounded and read here, once, for every route, and answers being
+    // written are counted for a graceful shutdown.
+    let front_door = crate::request_bounds::FrontDoor {
+        bounds: options.requests.clone(),
+        in_flight: options.in_flight.clone(),
+    };
     routes
         .layer(axum::extract::DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn_with_state(
-            options.requests.clone(),
+            front_door,
             crate::request_bounds::bound,
         ))
 }

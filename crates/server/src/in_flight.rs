@@ -1,11 +1,9 @@
 //! Counts requests whose answer is still being written (POST, PUT, PATCH, DELETE), so a
 //! graceful shutdown can wait until every call's result has reached its caller. Streams that
-//! only listen (GET: server-sent events) never count: they would never end.
+//! only listen (GET: server-sent events) never count: they would never end. The front door's
+//! middleware (`request_bounds::bound`) does the counting.
 
 use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::Method;
-use axum::middleware::Next;
 use axum::response::Response;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,7 +22,7 @@ struct Counter {
 }
 
 /// Held while one request's answer is written; dropping it counts the request done.
-struct Guard(InFlight);
+pub(crate) struct Guard(InFlight);
 
 impl Drop for Guard {
     fn drop(&mut self) {
@@ -66,19 +64,11 @@ impl InFlight {
         .is_ok()
     }
 
-    fn enter(&self) -> Guard {
+    /// Counts one request whose answer is being written until the guard is dropped.
+    pub(crate) fn enter(&self) -> Guard {
         self.0.count.fetch_add(1, Ordering::AcqRel);
         Guard(self.clone())
     }
-}
-
-/// The middleware: the guard lives until the response body has been sent (or dropped).
-pub async fn track(State(in_flight): State<InFlight>, request: Request, next: Next) -> Response {
-    if request.method() == Method::GET || request.method() == Method::HEAD {
-        return next.run(request).await;
-    }
-    let guard = in_flight.enter();
-    held_until_sent(next.run(request).await, guard)
 }
 
 /// `response` with `guard` kept alive until its body has been sent (or dropped).

@@ -104,6 +104,8 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
         now.audit_written = load(&stats.written);
         now.audit_batches = load(&stats.batches);
         now.audit_failed_batches = load(&stats.failed_batches);
+        now.audit_dropped = load(&stats.dropped);
+        now.audit_failing = stats.failing.load(std::sync::atomic::Ordering::Relaxed);
         now.audit_commit_seconds = load(&stats.commit_micros) as f64 / 1e6;
         (now.store_connections, now.store_idle) = api.store.pool_stats();
     }

@@ -299,11 +299,27 @@ fn notice_or_reply(body: &[u8]) -> bool {
         .is_ok_and(|e| e.jsonrpc.is_some() && (e.id.is_none() || e.method.is_none()))
 }
 
+/// What the front door's middleware keeps: the bounds, and the count of answers being
+/// written that a graceful shutdown waits for.
+#[derive(Clone)]
+pub struct FrontDoor {
+    pub bounds: Arc<RequestBounds>,
+    pub in_flight: crate::InFlight,
+}
+
+/// What a request holds until its answer has been sent: its place in the shutdown's count,
+/// and its place within the concurrency bounds (none for a notification or response).
+struct Entered {
+    _writing: crate::in_flight::Guard,
+    _busy: Option<Busy>,
+}
+
 /// The middleware: every request is checked against its client's wrong tokens; one with a
 /// body (not GET, HEAD or OPTIONS) has it read within the bounds before the route sees it,
-/// and, unless it is a JSON-RPC notification or response, is counted while in flight.
+/// is counted while its answer is written, and, unless it is a JSON-RPC notification or
+/// response, is counted against its session's and caller's requests in flight.
 pub async fn bound(
-    State(bounds): State<Arc<RequestBounds>>,
+    State(FrontDoor { bounds, in_flight }): State<FrontDoor>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -343,10 +359,11 @@ pub async fn bound(
             Err(refusal) => return bounds.refuse(refusal, None),
         },
     };
+    let entered = Entered {
+        _writing: in_flight.enter(),
+        _busy: busy,
+    };
     let response = next.run(Request::from_parts(parts, Body::from(body))).await;
     bounds.answered(bore_token, owner.client, &response);
-    match busy {
-        Some(busy) => crate::in_flight::held_until_sent(response, busy),
-        None => response,
-    }
+    crate::in_flight::held_until_sent(response, entered)
 }

@@ -20,7 +20,9 @@ pub use model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
 pub use policy::{Admit, PinRow, PolicyStore};
 pub use seal::{SealError, Sealer};
 pub use sql::{Backend, SqlStore, new_id};
-pub use writer::{AuditWriter, AuditWriterStats, AuditWriterTask, entry_for};
+pub use writer::{
+    AuditOptions, AuditWriter, AuditWriterStats, AuditWriterTask, Durability, entry_for,
+};
 
 use async_trait::async_trait;
 
@@ -70,6 +72,15 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn append_audit(
         &self,
         chain: &Chain,
+        entries: &[AuditEntry],
+    ) -> Result<Vec<AuditRow>, StoreError>;
+    /// As `append_audit`, once per `batch` id: when rows of that batch are already in the
+    /// chain (a retry after a commit whose answer was lost), those rows are returned and
+    /// nothing is written.
+    async fn append_audit_batch(
+        &self,
+        chain: &Chain,
+        batch: &str,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError>;
     /// Rows in `seq` order matching `filter`.

@@ -337,7 +337,16 @@ impl Store for SqlStore {
         chain: &Chain,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError> {
-        self.append_audit_rows(chain, entries).await
+        self.append_audit_rows(chain, None, entries).await
+    }
+
+    async fn append_audit_batch(
+        &self,
+        chain: &Chain,
+        batch: &str,
+        entries: &[AuditEntry],
+    ) -> Result<Vec<AuditRow>, StoreError> {
+        self.append_audit_rows(chain, Some(batch), entries).await
     }
 
     async fn publish_change(&self, change: &crate::Change) -> Result<(), StoreError> {

@@ -8,7 +8,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 /// Columns of one audit row, and rows per INSERT (SQLite allows 32766 parameters).
-const AUDIT_COLUMNS: usize = 17;
+const AUDIT_COLUMNS: usize = 18;
 const AUDIT_ROWS_PER_INSERT: usize = 256;
 
 /// Arbitrary but fixed: the advisory lock that serialises audit appends across replicas.
@@ -18,6 +18,7 @@ impl SqlStore {
     pub(crate) async fn append_audit_rows(
         &self,
         chain: &Chain,
+        batch: Option<&str>,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError> {
         if entries.is_empty() {
@@ -31,6 +32,24 @@ impl SqlStore {
                 .execute(&mut *tx)
                 .await?;
         }
+        if let Some(batch) = batch {
+            let first = sqlx::query("SELECT seq FROM audit WHERE batch = $1")
+                .bind(batch)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if let Some(first) = first {
+                // Committed before, its answer lost: those rows, not new ones.
+                let first: i64 = first.try_get("seq")?;
+                let last = first + entries.len() as i64 - 1;
+                let rows =
+                    sqlx::query("SELECT * FROM audit WHERE seq >= $1 AND seq <= $2 ORDER BY seq")
+                        .bind(first)
+                        .bind(last)
+                        .fetch_all(&mut *tx)
+                        .await?;
+                return rows.iter().map(audit_from).collect();
+            }
+        }
         let last = sqlx::query("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")
             .fetch_optional(&mut *tx)
             .await?;
@@ -42,6 +61,7 @@ impl SqlStore {
             None => (0, GENESIS.to_string()),
         };
         let rows = chain.link(last_seq, &last_hash, entries);
+        let first_seq = last_seq + 1;
         // Many rows per statement: the point of group commit is few round trips.
         let backend = crate::Store::backend(self);
         let per_insert = match backend {
@@ -71,7 +91,9 @@ impl SqlStore {
                     .bind(e.detail.clone())
                     .bind(r.prev_hash.clone())
                     .bind(r.hash.clone())
-                    .bind(e.policy.clone());
+                    .bind(e.policy.clone())
+                    // The batch's mark, on its first row only.
+                    .bind(batch.filter(|_| r.seq == first_seq).map(str::to_string));
             }
             query.execute(&mut *tx).await?;
         }
@@ -109,7 +131,7 @@ impl SqlStore {
 fn insert_sql(backend: Backend, rows: usize) -> String {
     use std::fmt::Write;
     let mut sql = String::from(
-        "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy) VALUES ",
+        "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy, batch) VALUES ",
     );
     for row in 0..rows {
         sql.push_str(if row == 0 { "(" } else { ", (" });
@@ -160,8 +182,8 @@ mod tests {
     #[test]
     fn placeholders_per_backend() {
         let sqlite = insert_sql(Backend::Sqlite, 2);
-        assert!(sqlite.ends_with(&format!("({0}), ({0})", vec!["?"; 17].join(", "))));
+        assert!(sqlite.ends_with(&format!("({0}), ({0})", vec!["?"; 18].join(", "))));
         let postgres = insert_sql(Backend::Postgres, 2);
-        assert!(postgres.contains("($1, $2,") && postgres.ends_with("$33, $34)"));
+        assert!(postgres.contains("($1, $2,") && postgres.ends_with("$35, $36)"));
     }
 }

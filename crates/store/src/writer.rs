@@ -1,21 +1,71 @@
 //! Audit writes off the hot path: callers queue entries on a bounded channel; one task commits
-//! whatever has queued up as one transaction (group commit); shutdown drains the queue.
+//! whatever has queued up as one transaction (group commit); shutdown drains the queue. In
+//! strict durability a call waits for its own row's commit before its answer is released.
+
+mod commit;
+mod entry;
+
+pub use entry::entry_for;
 
 use crate::Store;
 use crate::audit::{AuditEntry, Chain};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
-use switchboard_core::{CallObserver, CallRecord, ErrorKind};
-use tokio::sync::mpsc;
+use switchboard_core::{CallError, CallObserver, CallRecord, ErrorKind, GuardFuture};
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-/// Most entries committed in one transaction.
-const MAX_BATCH: usize = 512;
-/// How long a batch waits for company after its first entry: a few milliseconds of audit
-/// latency (never call latency) buys far fewer transactions under load.
-const LINGER: Duration = Duration::from_millis(5);
+/// How a call's audit row is kept (`[audit] durability`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// The answer goes out at once; the row is committed within milliseconds (group commit).
+    /// A `kill -9` loses the rows not yet committed; an unreachable store makes rows wait in
+    /// memory up to the queue's bound, then they are dropped and counted.
+    #[default]
+    Buffered,
+    /// A call's answer is released only after its audit row is committed; while the store
+    /// cannot take rows, calls fail closed (`audit_unavailable`).
+    Strict,
+}
+
+/// The writer's settings (`[audit]` in switchboard.toml).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct AuditOptions {
+    pub durability: Durability,
+    /// Rows that may wait in memory for the store; past it rows are dropped (buffered) or
+    /// calls wait for room (strict).
+    pub queue: usize,
+    /// How long a strict call waits for its row's commit before failing closed.
+    pub strict_wait: Duration,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        Self {
+            durability: Durability::Buffered,
+            queue: 65_536,
+            strict_wait: Duration::from_secs(5),
+        }
+    }
+}
+
+impl AuditOptions {
+    pub fn with_durability(mut self, durability: Durability) -> Self {
+        self.durability = durability;
+        self
+    }
+    pub fn with_queue(mut self, queue: usize) -> Self {
+        self.queue = queue.max(1);
+        self
+    }
+    pub fn with_strict_wait(mut self, wait: Duration) -> Self {
+        self.strict_wait = wait;
+        self
+    }
+}
 
 /// Counters for tests, metrics and benchmarks.
 #[derive(Debug, Default)]
@@ -25,13 +75,29 @@ pub struct AuditWriterStats {
     pub failed_batches: AtomicU64,
     /// Microseconds spent in successful commits, in total.
     pub commit_micros: AtomicU64,
+    /// Rows never committed: the queue was full (buffered), or the store still refused them
+    /// when the gateway shut down.
+    pub dropped: AtomicU64,
+    /// The last commit failed and none has succeeded since: the store cannot take rows now.
+    pub failing: AtomicBool,
+    /// Drops not yet said in the log, and when the log last spoke of them (ms since start).
+    pub(crate) unreported_drops: AtomicU64,
+    pub(crate) drops_reported_at: AtomicU64,
+}
+
+/// One row on its way to the store, and who waits for its commit (strict durability).
+pub(crate) struct Queued {
+    pub(crate) entry: AuditEntry,
+    pub(crate) committed: Option<oneshot::Sender<()>>,
 }
 
 /// The queue into the audit chain. Cloning shares the queue.
 #[derive(Clone)]
 pub struct AuditWriter {
-    tx: mpsc::Sender<AuditEntry>,
+    tx: mpsc::Sender<Queued>,
     stats: Arc<AuditWriterStats>,
+    options: AuditOptions,
+    started: std::time::Instant,
 }
 
 /// The committing task; `finish` commits everything queued so far and stops it.
@@ -41,46 +107,124 @@ pub struct AuditWriterTask {
 }
 
 impl AuditWriter {
-    /// Starts the committing task. `capacity` bounds the queue: when full, `record` waits
-    /// (backpressure) rather than dropping audit rows.
+    /// Starts the committing task in buffered durability with a queue of `capacity` rows.
     pub fn start(store: Arc<dyn Store>, chain: Chain, capacity: usize) -> (Self, AuditWriterTask) {
-        let (tx, rx) = mpsc::channel(capacity.max(1));
+        Self::start_with(store, chain, AuditOptions::default().with_queue(capacity))
+    }
+
+    /// Starts the committing task with `options`.
+    pub fn start_with(
+        store: Arc<dyn Store>,
+        chain: Chain,
+        options: AuditOptions,
+    ) -> (Self, AuditWriterTask) {
+        let (tx, rx) = mpsc::channel(options.queue.max(1));
         let stats = Arc::new(AuditWriterStats::default());
         let closing = CancellationToken::new();
-        let handle = tokio::spawn(commit_loop(
+        let handle = tokio::spawn(commit::commit_loop(
             store,
             chain,
             rx,
             stats.clone(),
             closing.clone(),
         ));
-        (Self { tx, stats }, AuditWriterTask { handle, closing })
+        let writer = Self {
+            tx,
+            stats,
+            options,
+            started: std::time::Instant::now(),
+        };
+        (writer, AuditWriterTask { handle, closing })
     }
 
-    /// Queues one entry; waits only while the queue is full.
+    /// Queues one entry; waits only while the queue is full (configuration and admin events,
+    /// which are rare and must not be lost).
     pub async fn record(&self, entry: AuditEntry) {
-        if self.tx.send(entry).await.is_err() {
+        let queued = Queued {
+            entry,
+            committed: None,
+        };
+        if self.tx.send(queued).await.is_err() {
             tracing::error!("audit writer is stopped; an audit row was lost");
         }
     }
 
-    /// Queues one entry without waiting: when the queue is full the entry waits in a task of
-    /// its own (the caller never blocks, the row is not lost).
+    /// Queues one entry without waiting. When the queue is full (the store has been
+    /// unreachable for a while) the row is dropped, counted and said in the log.
     pub fn record_now(&self, entry: AuditEntry) {
-        match self.tx.try_send(entry) {
+        let queued = Queued {
+            entry,
+            committed: None,
+        };
+        match self.tx.try_send(queued) {
             Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(entry)) => {
-                let this = self.clone();
-                tokio::spawn(async move { this.record(entry).await });
-            }
+            Err(mpsc::error::TrySendError::Full(_)) => self.dropped_one(),
             Err(mpsc::error::TrySendError::Closed(_)) => {
                 tracing::error!("audit writer is stopped; an audit row was lost");
             }
         }
     }
 
+    /// Queues one entry and waits, at most `strict_wait`, for its commit.
+    pub async fn record_committed(&self, entry: AuditEntry) -> Result<(), CallError> {
+        let (done, committed) = oneshot::channel();
+        let queued = Queued {
+            entry,
+            committed: Some(done),
+        };
+        let wait = self.options.strict_wait;
+        let work = async {
+            self.tx.send(queued).await.ok()?;
+            committed.await.ok()
+        };
+        match tokio::time::timeout(wait, work).await {
+            Ok(Some(())) => Ok(()),
+            _ => Err(self.unavailable(&format!(
+                "its audit row was not committed within {} ms",
+                wait.as_millis()
+            ))),
+        }
+    }
+
+    /// The refusal of a strict call while the store cannot take rows.
+    fn unavailable(&self, what: &str) -> CallError {
+        CallError::new(
+            ErrorKind::AuditUnavailable,
+            format!(
+                "the audit store cannot take rows ({what}), and [audit] durability = \"strict\" releases no answer without its row; check the database (`switchboard audit verify`, the log's audit lines), or set durability = \"buffered\""
+            ),
+        )
+    }
+
+    fn dropped_one(&self) {
+        self.stats.dropped.fetch_add(1, Ordering::Relaxed);
+        self.stats.unreported_drops.fetch_add(1, Ordering::Relaxed);
+        // Said at most once a second, with how many since the last time.
+        let now = self.started.elapsed().as_millis() as u64;
+        let last = self.stats.drops_reported_at.load(Ordering::Relaxed);
+        if (now.saturating_sub(last) >= 1000 || last == 0)
+            && self
+                .stats
+                .drops_reported_at
+                .compare_exchange(last, now.max(1), Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        {
+            let dropped = self.stats.unreported_drops.swap(0, Ordering::AcqRel);
+            tracing::error!(
+                dropped,
+                queue = self.options.queue,
+                "audit rows dropped: {dropped} since the last report, the queue of {} rows is full because the store is not taking rows; counted in switchboard_audit_rows_dropped_total. Fix the database, raise [audit] queue, or set durability = \"strict\" to fail calls instead",
+                self.options.queue
+            );
+        }
+    }
+
     pub fn stats(&self) -> Arc<AuditWriterStats> {
         self.stats.clone()
+    }
+
+    pub fn durability(&self) -> Durability {
+        self.options.durability
     }
 
     /// Rows waiting in the queue now.
@@ -91,7 +235,8 @@ impl AuditWriter {
 
 impl AuditWriterTask {
     /// Commits everything queued so far, then stops (graceful shutdown loses nothing that was
-    /// recorded before this call).
+    /// recorded before this call, unless the store keeps refusing: then what it could not
+    /// take is counted as dropped and said in the log).
     pub async fn finish(self) {
         self.closing.cancel();
         let _ = self.handle.await;
@@ -102,107 +247,28 @@ impl CallObserver for AuditWriter {
     fn observe(&self, record: CallRecord) {
         self.record_now(entry_for(record));
     }
-}
 
-/// The audit row for one tool call.
-pub fn entry_for(record: CallRecord) -> AuditEntry {
-    let refused = matches!(
-        record.outcome,
-        Err(ErrorKind::PolicyDenied | ErrorKind::RateLimited)
-    ) || record.verdicts.iter().any(|v| {
-        v.mode == switchboard_core::Mode::Enforce
-            && matches!(
-                v.effect,
-                switchboard_core::Effect::Deny | switchboard_core::Effect::Limit
-            )
-    });
-    let verdict = if refused {
-        "denied"
-    } else if record
-        .verdicts
-        .iter()
-        .any(|v| v.mode == switchboard_core::Mode::Observe)
-    {
-        // Let through, but a rule in observe mode would have refused it.
-        "observed"
-    } else {
-        "allowed"
-    };
-    let outcome = match record.outcome {
-        Ok(()) => "ok".to_string(),
-        Err(kind) => kind.to_string(),
-    };
-    let policy = (!record.verdicts.is_empty())
-        .then(|| serde_json::to_string(&record.verdicts).ok())
-        .flatten();
-    AuditEntry {
-        at: crate::now_ms(),
-        org_id: record.caller.org_id,
-        agent_id: record.caller.agent_id,
-        end_user_id: record.end_user_id,
-        token_id: record.caller.token_id,
-        action_id: record.action_id,
-        server: record.server,
-        verdict: verdict.into(),
-        outcome,
-        duration_us: record.duration.as_micros() as i64,
-        request_bytes: record.request_bytes as i64,
-        response_bytes: record.response_bytes as i64,
-        detail: Some(format!("surface={}", record.caller.surface))
-            .filter(|_| !record.caller.surface.is_empty()),
-        policy,
+    fn observe_durably(
+        &self,
+        record: CallRecord,
+    ) -> Option<GuardFuture<'static, Result<(), CallError>>> {
+        match self.options.durability {
+            Durability::Buffered => {
+                self.observe(record);
+                None
+            }
+            Durability::Strict => {
+                let this = self.clone();
+                Some(Box::pin(async move {
+                    this.record_committed(entry_for(record)).await
+                }))
+            }
+        }
     }
-}
 
-async fn commit_loop(
-    store: Arc<dyn Store>,
-    chain: Chain,
-    mut rx: mpsc::Receiver<AuditEntry>,
-    stats: Arc<AuditWriterStats>,
-    closing: CancellationToken,
-) {
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    loop {
-        let first = tokio::select! {
-            entry = rx.recv() => entry,
-            _ = closing.cancelled() => rx.try_recv().ok(),
-        };
-        let Some(first) = first else { break };
-        batch.push(first);
-        let deadline = tokio::time::Instant::now() + LINGER;
-        while batch.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(entry) => batch.push(entry),
-                Err(_) if closing.is_cancelled() => break,
-                Err(_) => match tokio::time::timeout_at(deadline, rx.recv()).await {
-                    Ok(Some(entry)) => batch.push(entry),
-                    Ok(None) | Err(_) => break,
-                },
-            }
-        }
-        let mut delay = Duration::from_millis(50);
-        loop {
-            let started = std::time::Instant::now();
-            match store.append_audit(&chain, &batch).await {
-                Ok(rows) => {
-                    stats
-                        .commit_micros
-                        .fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
-                    stats
-                        .written
-                        .fetch_add(rows.len() as u64, Ordering::Relaxed);
-                    stats.batches.fetch_add(1, Ordering::Relaxed);
-                    break;
-                }
-                Err(e) => {
-                    // Keep the batch and retry: losing audit rows is worse than lagging.
-                    stats.failed_batches.fetch_add(1, Ordering::Relaxed);
-                    tracing::error!("audit append failed, retrying in {delay:?}: {e}");
-                    tokio::time::sleep(delay).await;
-                    delay = (delay * 2).min(Duration::from_secs(5));
-                }
-            }
-        }
-        batch.clear();
+    fn refuses_calls(&self) -> Option<CallError> {
+        let strict = self.options.durability == Durability::Strict;
+        (strict && self.stats.failing.load(Ordering::Acquire))
+            .then(|| self.unavailable("its last commit failed"))
     }
 }

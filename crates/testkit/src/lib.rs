@@ -1,6 +1,10 @@
 //! Test helpers: where the real fixture servers live, and starting them on loopback.
 
 pub mod otlp;
+pub mod proxy;
+mod raw_http;
+
+pub use raw_http::{initialize_request, metric, open_session, post_mcp, post_mcp_from};
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -66,49 +70,6 @@ pub fn time_entry() -> serde_json::Value {
 
 pub fn misbehaving_entry(timeout_ms: u64) -> serde_json::Value {
     serde_json::json!({"command": python(), "args": [misbehaving_server()], "timeout_ms": timeout_ms})
-}
-
-/// One JSON-RPC message POSTed to an MCP endpoint over raw HTTP (no SDK, no GET stream), as a
-/// load balancer would forward it, with an optional bearer token and session; panics on a
-/// non-2xx answer. Returns the session id the answer names and its whole body.
-pub async fn post_mcp(
-    url: &str,
-    token: Option<&str>,
-    session: Option<&str>,
-    message: &serde_json::Value,
-) -> (Option<String>, String) {
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .json(message);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    let response = request.send().await.expect("POST to the MCP endpoint");
-    let status = response.status();
-    let session = response
-        .headers()
-        .get("mcp-session-id")
-        .map(|v| v.to_str().expect("session id").to_string());
-    let text = response.text().await.expect("answer body");
-    assert!(status.is_success(), "{message}: {status}: {text}");
-    (session, text)
-}
-
-/// A raw Streamable HTTP session on `url` (initialize, then initialized); its id.
-pub async fn open_session(url: &str) -> String {
-    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "1"}}});
-    let (session, _) = post_mcp(url, None, None, &init).await;
-    let session = session.expect("a session id");
-    let done = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    post_mcp(url, None, Some(&session), &done).await;
-    session
 }
 
 /// The relay fixture (tests/fixtures/relay_server.py) as a stdio server entry.

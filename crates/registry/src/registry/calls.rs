@@ -48,9 +48,13 @@ impl Registry {
         let relay_notes = opts.relay_notes.clone();
         let mut verdicts = Vec::new();
         let mut upstream = None;
-        let outcome = match tool {
-            None => Err(self.unknown_tool(exposed)),
-            Some(tool) => {
+        // Strict audit durability with the store not taking rows: fail closed before the
+        // call can have an effect upstream.
+        let audit_refusal = (self.inner.observer.as_ref()).and_then(|o| o.refuses_calls());
+        let outcome = match (tool, audit_refusal) {
+            (None, _) => Err(self.unknown_tool(exposed)),
+            (Some(_), Some(refusal)) => Err(refusal),
+            (Some(tool), None) => {
                 self.guarded_call(
                     tool,
                     arguments,
@@ -86,7 +90,7 @@ impl Registry {
                 Some(t) => (t.action_id.to_string(), Some(t.server.to_string())),
                 None => (format!("mcp.unknown.{exposed}"), None),
             };
-            observer.observe(CallRecord {
+            let record = CallRecord {
                 caller,
                 end_user_id,
                 action_id,
@@ -97,7 +101,14 @@ impl Registry {
                 request_bytes,
                 response_bytes: outcome.as_ref().map_or(0, result_size),
                 verdicts,
-            });
+            };
+            if let Some(committed) = observer.observe_durably(record)
+                && let Err(unavailable) = committed.await
+            {
+                // The answer is withheld: without its audit row it may not be released.
+                tracing::debug!(exposed, "answer withheld: {}", unavailable.message);
+                return Err(unavailable);
+            }
         }
         outcome
     }

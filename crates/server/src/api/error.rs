@@ -32,6 +32,7 @@ pub fn call_status(kind: ErrorKind) -> StatusCode {
         ErrorKind::PolicyDenied => StatusCode::FORBIDDEN,
         ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorKind::InvalidRequest => StatusCode::BAD_REQUEST,
+        ErrorKind::AuditUnavailable => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 

@@ -1,0 +1,220 @@
+//! The audit store cut off under load: `switchboard serve` on Postgres through a TCP proxy
+//! the test cuts and restores (the shared Postgres itself is never touched). Buffered: calls to
+//! running servers carry on, their rows wait and land afterwards, once each, and the chain
+//! verifies. Strict: while the store is gone answers are withheld (`audit_unavailable`); once
+//! it is back calls succeed again, and no answered call lacks its row.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use switchboard_store::{AuditFilter, Sealer, SqlStore, Store, verify_audit};
+use switchboard_testkit as kit;
+use switchboard_testkit::proxy::TcpProxy;
+
+const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
+const PATIENCE: Duration = Duration::from_secs(60);
+/// Callers at once, and calls each makes in a phase.
+const CALLERS: usize = 4;
+const CALLS: usize = 10;
+
+struct Setup {
+    dir: tempfile::TempDir,
+    proxy: TcpProxy,
+    /// The gateway's schema, reached directly (not through the proxy).
+    direct: Arc<SqlStore>,
+    gateway: kit::Gateway,
+}
+
+/// host:port of a postgres:// URL.
+fn postgres_addr(url: &str) -> std::net::SocketAddr {
+    let after_at = url.rsplit('@').next().unwrap_or(url);
+    let after_scheme = after_at.trim_start_matches("postgres://");
+    let host_port = after_scheme.split('/').next().unwrap();
+    let host_port = if host_port.contains(':') {
+        host_port.to_string()
+    } else {
+        format!("{host_port}:5432")
+    };
+    host_port
+        .parse()
+        .expect("a loopback host:port in the test database URL")
+}
+
+async fn setup(tag: &str, audit: &str) -> Setup {
+    let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").expect(
+        "SWITCHBOARD_TEST_DATABASE_URL is not set: point it at a Postgres database (scripts/test.sh sets postgres://postgres@127.0.0.1:5432/test)",
+    );
+    let schema = format!(
+        "sb_auditcut_{tag}_{}_{}",
+        std::process::id(),
+        switchboard_store::now_ms()
+    );
+    let scoped = switchboard_store::create_schema(&url, &schema)
+        .await
+        .expect("a schema on the test Postgres");
+    let target = postgres_addr(&url);
+    let proxy = TcpProxy::start(target).await;
+    let proxied = scoped.replace(&target.to_string(), &proxy.addr.to_string());
+    assert_ne!(proxied, scoped, "the URL names {target}");
+
+    let (dir, mcp_json) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(30_000)}));
+    let toml = dir.path().join("switchboard.toml");
+    std::fs::write(&toml, audit).unwrap();
+    let toml = toml.to_str().unwrap().to_string();
+    let args = [
+        "--dev",
+        "-c",
+        toml.as_str(),
+        "--database-url",
+        proxied.as_str(),
+    ];
+    let gateway = kit::Gateway::start(Path::new(BIN), &args, dir.path(), &mcp_json, 1).await;
+    let direct = Arc::new(SqlStore::open(&scoped).await.expect("the schema, directly"));
+    Setup {
+        dir,
+        proxy,
+        direct,
+        gateway,
+    }
+}
+
+/// One `fx__echo` call in `session`: whether it was answered, or the error kind it got.
+async fn call(url: &str, session: &str, id: usize) -> Result<(), String> {
+    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "fx__echo", "arguments": {"text": format!("call {id}")}}});
+    let (_, body) = kit::post_mcp(url, None, Some(session), &call).await;
+    let data = body
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap_or(&body);
+    let answer: Value = serde_json::from_str(data).expect("a JSON-RPC answer");
+    let result = &answer["result"];
+    if result["isError"] == true {
+        let kind = &result["_meta"]["switchboard/error"]["kind"];
+        return Err(kind.as_str().unwrap_or("no kind").to_string());
+    }
+    assert!(body.contains(&format!("call {id}")), "{body}");
+    Ok(())
+}
+
+/// `CALLERS` callers make `CALLS` calls each; every outcome, in no particular order.
+async fn phase(url: &str, session: &str, phase: usize) -> Vec<Result<(), String>> {
+    let calls = (0..CALLERS).map(|caller| async move {
+        let mut outcomes = Vec::new();
+        for i in 0..CALLS {
+            let id = 1 + phase * 1000 + caller * 100 + i;
+            outcomes.push(call(url, session, id).await);
+        }
+        outcomes
+    });
+    futures::future::join_all(calls)
+        .await
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// The rows of `fx` calls in the chain, once there are at least `at_least`.
+async fn fx_rows(store: &SqlStore, at_least: usize) -> Vec<switchboard_store::AuditRow> {
+    let filter = AuditFilter {
+        server: Some("fx".into()),
+        limit: Some(100_000),
+        ..Default::default()
+    };
+    let waited = tokio::time::timeout(PATIENCE, async {
+        loop {
+            let rows = store.audit(&filter).await.expect("read the audit rows");
+            if rows.len() >= at_least {
+                return rows;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    waited.unwrap_or_else(|_| panic!("fewer than {at_least} fx audit rows after {PATIENCE:?}"))
+}
+
+async fn chain_verifies(setup: &Setup) {
+    let sealer = Sealer::load(None, &setup.dir.path().join("data/master.key")).unwrap();
+    let chain = switchboard_store::Chain::new(sealer.audit_key());
+    let verified = verify_audit(setup.direct.as_ref(), &chain, |_| {}).await;
+    assert!(matches!(verified, Ok(Ok(_))), "{verified:?}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn postgres_cut_under_load_calls_continue_and_every_row_lands_once() {
+    let setup = setup("buffered", "[audit]\ndurability = \"buffered\"\n").await;
+    let url = setup.gateway.url.clone();
+    let session = kit::open_session(&url).await;
+
+    let mut outcomes = phase(&url, &session, 0).await;
+    setup.proxy.cut();
+    let during = phase(&url, &session, 1).await;
+    assert!(
+        during.iter().all(Result::is_ok),
+        "calls to a running server carry on while the store is gone: {during:?}"
+    );
+    let failing = "switchboard_audit_store_failing ";
+    assert_eq!(kit::metric(setup.gateway.base(), None, failing).await, 1.0);
+    setup.proxy.restore();
+    outcomes.extend(during);
+    outcomes.extend(phase(&url, &session, 2).await);
+    assert!(outcomes.iter().all(Result::is_ok), "{outcomes:?}");
+
+    // Every call has its row, none twice, and the chain holds.
+    let made = outcomes.len();
+    let rows = fx_rows(&setup.direct, made).await;
+    assert_eq!(rows.len(), made, "one row per call, none duplicated");
+    chain_verifies(&setup).await;
+    let dropped = "switchboard_audit_rows_dropped_total ";
+    assert_eq!(kit::metric(setup.gateway.base(), None, dropped).await, 0.0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn strict_durability_withholds_answers_while_the_store_is_gone() {
+    let audit = "[audit]\ndurability = \"strict\"\nstrict_wait_ms = 500\n";
+    let setup = setup("strict", audit).await;
+    let url = setup.gateway.url.clone();
+    let session = kit::open_session(&url).await;
+
+    let before = phase(&url, &session, 0).await;
+    assert!(before.iter().all(Result::is_ok), "{before:?}");
+    setup.proxy.cut();
+    let during = phase(&url, &session, 1).await;
+    assert!(
+        (during.iter()).all(|o| o.as_ref().err().map(String::as_str) == Some("audit_unavailable")),
+        "no answer without its row: {during:?}"
+    );
+    setup.proxy.restore();
+    // The store is back: calls are answered again once the writer has committed.
+    let mut after = Vec::new();
+    let recovered = tokio::time::timeout(PATIENCE, async {
+        loop {
+            let outcome = call(&url, &session, 9000 + after.len()).await;
+            after.push(outcome.clone());
+            if outcome.is_ok() {
+                return;
+            }
+            assert_eq!(outcome, Err("audit_unavailable".into()));
+        }
+    })
+    .await;
+    assert!(
+        recovered.is_ok(),
+        "calls answered again after the store returned"
+    );
+    after.extend(phase(&url, &session, 2).await);
+
+    // Every call made, answered or withheld, has its row once: none lost, none twice.
+    let made = before.len() + during.len() + after.len();
+    let rows = fx_rows(&setup.direct, made).await;
+    assert_eq!(rows.len(), made);
+    let answered = before.iter().chain(&after).filter(|o| o.is_ok()).count();
+    let ok_rows = rows.iter().filter(|r| r.entry.outcome == "ok").count();
+    assert!(
+        ok_rows >= answered,
+        "{ok_rows} ok rows for {answered} answers"
+    );
+    chain_verifies(&setup).await;
+}

@@ -1,0 +1,91 @@
+//! Raw HTTP to a gateway, as a load balancer or a plain script would send it: JSON-RPC
+//! messages POSTed to `/mcp` (from a chosen loopback address), sessions opened by hand, and
+//! one metric read from `/metrics`.
+
+use serde_json::Value;
+use std::net::IpAddr;
+
+/// A client whose connections come from `from` (a loopback address such as 127.0.0.2).
+fn client_from(from: &str) -> reqwest::Client {
+    let from: IpAddr = from.parse().expect("a loopback address");
+    reqwest::Client::builder()
+        .local_address(from)
+        .build()
+        .expect("an HTTP client")
+}
+
+/// POSTs `message` to the MCP endpoint `url` from `from`, with an optional bearer token and
+/// session; the answer as it came, whatever its status.
+pub async fn post_mcp_from(
+    url: &str,
+    from: &str,
+    token: Option<&str>,
+    session: Option<&str>,
+    message: &Value,
+) -> reqwest::Response {
+    let mut request = client_from(from)
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .json(message);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    request.send().await.expect("POST to the MCP endpoint")
+}
+
+/// One JSON-RPC message POSTed to an MCP endpoint over raw HTTP (no SDK, no GET stream), as a
+/// load balancer would forward it, with an optional bearer token and session; panics on a
+/// non-2xx answer. Returns the session id the answer names and its whole body.
+pub async fn post_mcp(
+    url: &str,
+    token: Option<&str>,
+    session: Option<&str>,
+    message: &Value,
+) -> (Option<String>, String) {
+    let response = post_mcp_from(url, "127.0.0.1", token, session, message).await;
+    let status = response.status();
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().expect("session id").to_string());
+    let text = response.text().await.expect("answer body");
+    assert!(status.is_success(), "{message}: {status}: {text}");
+    (session, text)
+}
+
+/// The `initialize` request a raw client sends.
+pub fn initialize_request() -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}})
+}
+
+/// A raw Streamable HTTP session on `url` (initialize, then initialized); its id.
+pub async fn open_session(url: &str) -> String {
+    let (session, _) = post_mcp(url, None, None, &initialize_request()).await;
+    let session = session.expect("a session id");
+    let done = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post_mcp(url, None, Some(&session), &done).await;
+    session
+}
+
+/// The value of the `/metrics` line of the gateway at `base` that starts with `prefix`, read
+/// from 127.0.0.2 (so it is never counted against a test's client on 127.0.0.1).
+pub async fn metric(base: &str, token: Option<&str>, prefix: &str) -> f64 {
+    let mut request = client_from("127.0.0.2").get(format!("{base}/metrics"));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("GET /metrics");
+    let text = response.text().await.expect("the metrics");
+    let line = text.lines().find(|l| l.starts_with(prefix));
+    let line = line.unwrap_or_else(|| panic!("no {prefix} in {text}"));
+    let value = line.rsplit(' ').next().unwrap_or_default();
+    value
+        .parse()
+        .unwrap_or_else(|_| panic!("not a number: {line}"))
+}
