@@ -1,0 +1,162 @@
+//! The bodies of the fuzz targets in `fuzz/`, each with the invariants it checks: a panic
+//! (or a broken invariant) is a finding. `tests/corpus.rs` replays the committed corpus
+//! through them under plain `cargo test`.
+
+#![forbid(unsafe_code)]
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+use std::path::Path;
+use switchboard_core::{NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
+use switchboard_egress::{EgressPolicy, classify};
+
+/// One target's body.
+pub type Target = fn(&[u8]);
+
+/// The targets, by the names their corpus folders have.
+pub const TARGETS: [(&str, Target); 4] = [
+    ("config_file", config_file),
+    ("egress_url", egress_url),
+    ("names", names),
+    ("jsonrpc", jsonrpc),
+];
+
+/// The file names whose shapes the config loader tells apart (the first byte picks one).
+const CONFIG_NAMES: [&str; 9] = [
+    "mcp.json",
+    ".mcp.json",
+    "settings.json",
+    "workspace.yaml",
+    "config.yaml",
+    "switchboard.toml",
+    "config.toml",
+    ".claude.json",
+    "cline_mcp_settings.json",
+];
+
+/// A config file of any shape: parsed with its placeholders against a small environment.
+/// Never panics; an accepted file's servers have valid slugs.
+pub fn config_file(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let name = CONFIG_NAMES[pick as usize % CONFIG_NAMES.len()];
+    let path = Path::new("/nonexistent/fuzz").join(name);
+    let env = |var: &str| match var {
+        "HOME" => Some("/home/fuzz".to_string()),
+        "TOKEN" | "API_KEY" => Some("s3cr3t".to_string()),
+        _ => None,
+    };
+    if let Ok((servers, _problems)) = switchboard_config::parse_text(&path, text, &env) {
+        for server in servers {
+            let slug = server.name.as_str();
+            assert!(
+                ServerSlug::parse(slug).is_ok(),
+                "accepted a bad slug {slug:?}"
+            );
+        }
+    }
+}
+
+/// A URL string against the production and the `--dev` policies: never panics; a URL the
+/// production policy accepts is https, carries no credentials, and an address literal in it
+/// is public.
+pub fn egress_url(data: &[u8]) {
+    let Ok(raw) = std::str::from_utf8(data) else {
+        // Raw bytes as addresses instead: the classifier and the policy agree.
+        addresses(data);
+        return;
+    };
+    let production = EgressPolicy::default();
+    if let Ok(url) = production.check_url(raw) {
+        assert_eq!(url.scheme(), "https", "{raw:?}");
+        assert!(url.username().is_empty() && url.password().is_none());
+        match url.host() {
+            Some(url::Host::Ipv4(v4)) => assert_eq!(classify(IpAddr::V4(v4)), None, "{raw:?}"),
+            Some(url::Host::Ipv6(v6)) => assert_eq!(classify(IpAddr::V6(v6)), None, "{raw:?}"),
+            Some(url::Host::Domain(name)) => {
+                let name = name.trim_end_matches('.').to_ascii_lowercase();
+                assert!(
+                    name != "localhost" && !name.ends_with(".localhost"),
+                    "{raw:?}"
+                );
+            }
+            None => panic!("accepted a URL without a host: {raw:?}"),
+        }
+    }
+    let _ = EgressPolicy::dev().check_url(raw);
+    addresses(data);
+}
+
+fn addresses(data: &[u8]) {
+    let production = EgressPolicy::default();
+    if let Some(four) = data.get(..4) {
+        let ip = IpAddr::V4(Ipv4Addr::new(four[0], four[1], four[2], four[3]));
+        assert_eq!(production.check_ip(ip).is_ok(), classify(ip).is_none());
+    }
+    if let Some(sixteen) = data.get(..16) {
+        let mut octets = [0u8; 16];
+        octets.copy_from_slice(sixteen);
+        let v6 = Ipv6Addr::from(octets);
+        let ip = IpAddr::V6(v6);
+        assert_eq!(production.check_ip(ip).is_ok(), classify(ip).is_none());
+        // An IPv6 address that carries an IPv4 one is never kinder than that address.
+        if let Some(v4) = switchboard_egress::embedded_ipv4(v6)
+            && classify(IpAddr::V4(v4)).is_some()
+        {
+            assert!(classify(ip).is_some(), "{v6} carries refused {v4}");
+        }
+    }
+}
+
+/// Exposed names: a template and length limit, a server key and tool names from the input.
+/// Every name given is valid, unique and routes back to exactly its (server, tool).
+pub fn names(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let mut parts = text.split('\n');
+    let (Some(template), Some(limit), Some(server)) = (parts.next(), parts.next(), parts.next())
+    else {
+        return;
+    };
+    let limit = limit.trim().parse().unwrap_or(64);
+    let Ok(template) = NamingTemplate::new(template, limit) else {
+        return;
+    };
+    let Ok(server) = ServerSlug::normalize(server) else {
+        return;
+    };
+    let tools: Vec<&str> = parts.collect();
+    let (table, _conflicts) = NameTable::build(&template, tools.iter().map(|t| (&server, *t)));
+    let mut seen = std::collections::HashSet::new();
+    for tool in &tools {
+        let Some(exposed) = table.exposed(&server, tool) else {
+            continue;
+        };
+        assert!(is_valid_tool_name(tool), "named an invalid tool {tool:?}");
+        assert!(
+            !exposed.is_empty()
+                && exposed.len() <= limit
+                && (exposed.bytes()).all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'),
+            "bad exposed name {exposed:?}"
+        );
+        assert_eq!(table.route(exposed), Some((&server, *tool)), "{exposed:?}");
+        seen.insert(exposed.to_string());
+    }
+    assert_eq!(seen.len(), table.len(), "each exposed name once");
+}
+
+/// A JSON-RPC message as `/mcp` receives it: rmcp's parse never panics, and what it accepts
+/// serialises and parses again. (Not compared for equality: without serde_json's
+/// `float_roundtrip`, a number beyond f64's exact range can change in its last digits on each
+/// round trip; fuzz/regressions/jsonrpc keeps the inputs that showed it, and
+/// docs/reliability.md "Fuzzing" says the fix is open.)
+pub fn jsonrpc(data: &[u8]) {
+    type Message = rmcp::model::ClientJsonRpcMessage;
+    let Ok(message) = serde_json::from_slice::<Message>(data) else {
+        return;
+    };
+    let written = serde_json::to_vec(&message).expect("an accepted message serialises");
+    let _again: Message = serde_json::from_slice(&written).expect("its own output parses");
+}
