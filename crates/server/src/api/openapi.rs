@@ -179,7 +179,7 @@ pub async fn document() -> Json<Value> {
                     "ifc": {"type": "object", "properties": {"enabled": {"type": "boolean"}, "untrusted_requires_verify": {"type": "boolean"}, "verify": {"type": "object"}}}
                 }},
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["kind", "message"], "properties": {
-                    "kind": {"type": "string", "enum": ["auth_unavailable", "transport_error", "timeout", "server_error", "tool_not_found", "policy_denied", "rate_limited", "invalid_request"]},
+                    "kind": {"type": "string", "enum": ["auth_unavailable", "transport_error", "timeout", "server_error", "tool_not_found", "policy_denied", "rate_limited", "invalid_request", "audit_unavailable"]},
                     "message": {"type": "string"},
                     "retry_after_ms": {"type": "integer", "description": "rate_limited: when a retry may pass (also the Retry-After header)"}}}}},
                 "Credentials": {"type": "object", "additionalProperties": false, "properties": {
