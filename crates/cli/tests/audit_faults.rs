@@ -2,7 +2,8 @@
 //! the test cuts and restores (the shared Postgres itself is never touched). Buffered: calls to
 //! running servers carry on, their rows wait and land afterwards, once each, and the chain
 //! verifies. Strict: while the store is gone answers are withheld (`audit_unavailable`); once
-//! it is back calls succeed again, and no answered call lacks its row.
+//! it is back calls succeed again, and no answered call lacks its row. And SQLite locked by
+//! another process (`BEGIN EXCLUSIVE` held by a Python `sqlite3` connection) the same way.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -217,4 +218,85 @@ async fn strict_durability_withholds_answers_while_the_store_is_gone() {
         "{ok_rows} ok rows for {answered} answers"
     );
     chain_verifies(&setup).await;
+}
+
+/// Another process holding SQLite's write lock on `db` until it is dropped.
+struct Locker(tokio::process::Child);
+
+impl Locker {
+    async fn lock(db: &Path) -> Self {
+        use tokio::io::AsyncBufReadExt;
+        let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1], isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\nprint('locked', flush=True)\nsys.stdin.read()\nc.execute('COMMIT')\n";
+        let mut child = tokio::process::Command::new(kit::python())
+            .args(["-c", script])
+            .arg(db)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start the locking process");
+        let stdout = child.stdout.take().expect("stdout");
+        let line = tokio::io::BufReader::new(stdout).lines().next_line().await;
+        assert_eq!(line.ok().flatten().as_deref(), Some("locked"));
+        Self(child)
+    }
+
+    /// Commits and exits, freeing the lock.
+    async fn release(mut self) {
+        drop(self.0.stdin.take());
+        let status = self.0.wait().await.expect("the locking process ends");
+        assert!(status.success());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sqlite_locked_by_another_process_delays_rows_and_strict_withholds_answers() {
+    for (durability, strict) in [("buffered", false), ("strict", true)] {
+        let (dir, mcp_json) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(30_000)}));
+        let toml = dir.path().join("switchboard.toml");
+        let audit = format!("[audit]\ndurability = \"{durability}\"\nstrict_wait_ms = 300\n");
+        std::fs::write(&toml, audit).unwrap();
+        let args = ["--dev", "-c", toml.to_str().unwrap()];
+        let gateway = kit::Gateway::start(Path::new(BIN), &args, dir.path(), &mcp_json, 1).await;
+        let url = gateway.url.clone();
+        let session = kit::open_session(&url).await;
+        let db = dir.path().join("data/switchboard.db");
+
+        let locker = Locker::lock(&db).await;
+        let during = phase(&url, &session, 1).await;
+        if strict {
+            let withheld = |o: &Result<(), String>| {
+                o.as_ref().err().map(String::as_str) == Some("audit_unavailable")
+            };
+            assert!(during.iter().all(withheld), "{durability}: {during:?}");
+        } else {
+            assert!(during.iter().all(Result::is_ok), "{durability}: {during:?}");
+        }
+        locker.release().await;
+        let mut after = 0;
+        let answered = tokio::time::timeout(PATIENCE, async {
+            loop {
+                after += 1;
+                if call(&url, &session, 5000 + after).await.is_ok() {
+                    return;
+                }
+            }
+        })
+        .await;
+        assert!(
+            answered.is_ok(),
+            "{durability}: answered again after the lock is gone"
+        );
+
+        // Every call made has its row once; the chain holds.
+        let store = SqlStore::open_sqlite(&dir.path().join("data"))
+            .await
+            .unwrap();
+        let rows = fx_rows(&store, during.len() + after).await;
+        assert_eq!(rows.len(), during.len() + after, "{durability}");
+        let sealer = Sealer::load(None, &dir.path().join("data/master.key")).unwrap();
+        let chain = switchboard_store::Chain::new(sealer.audit_key());
+        let verified = verify_audit(&store, &chain, |_| {}).await;
+        assert!(matches!(verified, Ok(Ok(_))), "{verified:?}");
+    }
 }

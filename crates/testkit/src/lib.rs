@@ -50,6 +50,12 @@ pub fn everything_js() -> PathBuf {
 }
 
 /// Our misbehaving fixture server.
+/// The hostile Streamable HTTP fixture (stdlib Python: invalid UTF-8, a JSON bomb, an SSE
+/// stream that never ends, a dripping body, 5xx answers, FIXTURE_TOOLS=N more tools).
+pub fn hostile_http_server() -> PathBuf {
+    repo_root().join("tests/fixtures/hostile_http_server.py")
+}
+
 pub fn misbehaving_server() -> PathBuf {
     repo_root().join("tests/fixtures/misbehaving_server.py")
 }
@@ -178,8 +184,14 @@ pub struct Served {
 impl Served {
     /// Starts `program args…` and waits for a stdout line `listening on URL`.
     pub async fn start(program: &Path, args: &[&str]) -> Self {
+        Self::start_with_env(program, args, &[]).await
+    }
+
+    /// As `start`, with these environment variables set for the child.
+    pub async fn start_with_env(program: &Path, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(program)
             .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
@@ -269,6 +281,16 @@ impl Gateway {
             .arg(config)
             .args(args);
         Self::spawn(command, dir, Some(servers)).await
+    }
+
+    /// As `start`, whatever state the servers end in (it waits for the ready line only).
+    pub async fn start_any(binary: &Path, args: &[&str], dir: &Path, config: &Path) -> Self {
+        let mut command = Command::new(binary);
+        command
+            .args(["serve", "--listen", "127.0.0.1:0", "-c"])
+            .arg(config)
+            .args(args);
+        Self::spawn(command, dir, None).await
     }
 
     /// Starts `BINARY serve --listen 127.0.0.1:0 ARGS…` in `dir` with no config file (servers
