@@ -175,9 +175,18 @@ pub async fn spawn_change_listener(
                     state.resync().await
                 }
                 Err(e) => {
-                    tracing::error!("change listener: {e}; retrying in 1 s");
-                    tokio::time::sleep(Duration::from_secs(1)).await;
-                    Ok(())
+                    // The connection broke in a way sqlx does not report as a reconnect, so
+                    // notices may be lost: listen again on a new connection, then read every
+                    // server (after LISTEN, so nothing falls between the two).
+                    tracing::error!("change listener: {e}; listening again in 1 s");
+                    match relisten(&state, &shutdown).await {
+                        Some(again) => {
+                            listener = again;
+                            tracing::warn!("listening for changes again; reading every server again");
+                            state.resync().await
+                        }
+                        None => return,
+                    }
                 }
             };
             if let Err(e) = applied {
@@ -185,6 +194,24 @@ pub async fn spawn_change_listener(
             }
         }
     })))
+}
+
+/// A new change listener, tried every second until one connects (`None`: shutting down, or
+/// the store no longer offers notices).
+async fn relisten(
+    state: &ApiState,
+    shutdown: &CancellationToken,
+) -> Option<switchboard_store::ChangeListener> {
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return None,
+            () = tokio::time::sleep(Duration::from_secs(1)) => {}
+        }
+        match state.store.listen_changes().await {
+            Ok(listener) => return listener,
+            Err(e) => tracing::debug!("change listener: cannot listen yet: {e}"),
+        }
+    }
 }
 
 /// Runs the scheduled jobs until `shutdown`: every replica ticks, the store lets exactly one

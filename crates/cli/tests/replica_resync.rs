@@ -1,0 +1,209 @@
+//! A replica cut off from Postgres and back (through a loopback TCP proxy the test controls;
+//! the shared Postgres itself is never touched): while cut, it keeps serving calls to its
+//! running servers; a server connected meanwhile on the other replica reaches it once its
+//! LISTEN connection is back and it has read every server again; the replicas' audit rows
+//! share one chain that verifies.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+use switchboard_store::{Sealer, SqlStore, verify_audit};
+use switchboard_testkit as kit;
+use switchboard_testkit::proxy::TcpProxy;
+
+const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn postgres_addr(url: &str) -> std::net::SocketAddr {
+    let after_at = url.rsplit('@').next().unwrap_or(url);
+    let host_port = after_at
+        .trim_start_matches("postgres://")
+        .split('/')
+        .next()
+        .unwrap();
+    host_port
+        .parse()
+        .expect("host:port in the test database URL")
+}
+
+/// `switchboard ARGS --database-url URL` with `data` as its data folder; its stdout.
+fn admin(data: &Path, database: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new(BIN)
+        .args(args)
+        .args(["--database-url", database])
+        .env("SWITCHBOARD_DATA", data)
+        .output()
+        .expect("run switchboard");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The exposed tool names `tools/list` answers on `url` with `token` (a new session).
+async fn tool_names(url: &str, token: &str) -> Vec<String> {
+    let (session, _) = kit::post_mcp(url, Some(token), None, &kit::initialize_request()).await;
+    let session = session.expect("a session id");
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    kit::post_mcp(url, Some(token), Some(&session), &done).await;
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let (_, body) = kit::post_mcp(url, Some(token), Some(&session), &list).await;
+    let data = body
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .unwrap_or(&body);
+    let answer: Value = serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {body}"));
+    let tools = answer["result"]["tools"].as_array().cloned();
+    let tools = tools.unwrap_or_else(|| panic!("no tools in {body}"));
+    tools
+        .iter()
+        .filter_map(|t| t["name"].as_str().map(String::from))
+        .collect()
+}
+
+async fn echo(url: &str, session: &str, id: u64) -> String {
+    let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "fx__echo", "arguments": {"text": format!("echo {id}")}}});
+    kit::post_mcp(url, None, Some(session), &call).await.1
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replica_cut_off_from_postgres_serves_on_and_catches_up_when_back() {
+    let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").expect(
+        "SWITCHBOARD_TEST_DATABASE_URL is not set: point it at a Postgres database (scripts/test.sh sets postgres://postgres@127.0.0.1:5432/test)",
+    );
+    let schema = format!(
+        "sb_resync_{}_{}",
+        std::process::id(),
+        switchboard_store::now_ms()
+    );
+    let direct = switchboard_store::create_schema(&url, &schema)
+        .await
+        .unwrap();
+    let target = postgres_addr(&url);
+    let proxy = TcpProxy::start(target).await;
+    let proxied = direct.replace(&target.to_string(), &proxy.addr.to_string());
+
+    let (dir, mcp_json) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(30_000)}));
+    let (dir_a, dir_b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&dir_b).unwrap();
+    let a = kit::Gateway::start(
+        Path::new(BIN),
+        &["--dev", "--database-url", &direct],
+        &dir_a,
+        &mcp_json,
+        1,
+    )
+    .await;
+    // One master key for both replicas.
+    std::fs::create_dir_all(dir_b.join("data")).unwrap();
+    std::fs::copy(dir_a.join("data/master.key"), dir_b.join("data/master.key")).unwrap();
+    let mut b = kit::Gateway::start(
+        Path::new(BIN),
+        &["--dev", "--database-url", &proxied],
+        &dir_b,
+        &mcp_json,
+        1,
+    )
+    .await;
+    let data_a = dir_a.join("data");
+    admin(
+        &data_a,
+        &direct,
+        &["org", "create", "acme", "--feature", "mcp_external_servers"],
+    );
+    let created = admin(
+        &data_a,
+        &direct,
+        &[
+            "token",
+            "create",
+            "--org",
+            "acme",
+            "--role",
+            "integrations:manage",
+            "--role",
+            "integrations:view",
+            "--json",
+        ],
+    );
+    let token: Value = serde_json::from_str(&created).unwrap();
+    let token = token["token"].as_str().unwrap().to_string();
+    let session_b = kit::open_session(&b.url).await;
+
+    // B loses the database; it keeps serving its running server meanwhile.
+    proxy.cut();
+    for id in 1..=20 {
+        let answer = echo(&b.url, &session_b, id).await;
+        assert!(answer.contains(&format!("echo {id}")), "{answer}");
+    }
+    // A server connected through A while B cannot hear of it.
+    let upstream = kit::Served::start(
+        &kit::python(),
+        &[kit::hostile_http_server().to_str().unwrap()],
+    )
+    .await;
+    let connect =
+        json!({"name": "Late", "slug": "late", "url": upstream.url, "auth_method": "none"});
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/integrations/mcp/servers", a.base()))
+        .bearer_auth(&token)
+        .json(&connect)
+        .send()
+        .await
+        .unwrap();
+    assert!(response.status().is_success());
+    let connected: Value = response.json().await.unwrap();
+    assert_eq!(connected["status"], "ready", "{connected}");
+    let on_a = tool_names(&a.url, &token).await;
+    assert!(on_a.contains(&"late__echo".to_string()), "{on_a:?}");
+
+    // Back: B reads every server again and offers the one it missed.
+    proxy.restore();
+    let caught_up = tokio::time::timeout(PATIENCE, async {
+        while !tool_names(&b.url, &token)
+            .await
+            .contains(&"late__echo".to_string())
+        {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await;
+    let mut log = Vec::new();
+    while let Ok(line) = b.log.try_recv() {
+        log.push(line);
+    }
+    assert!(
+        caught_up.is_ok(),
+        "replica B offers the server connected while it was cut off; its log:\n{}",
+        log.join("\n")
+    );
+
+    // Both replicas' rows, B's written after the cut, in one chain that verifies.
+    let store = Arc::new(SqlStore::open(&direct).await.unwrap());
+    let sealer = Sealer::load(None, &data_a.join("master.key")).unwrap();
+    let chain = switchboard_store::Chain::new(sealer.audit_key());
+    let rows = tokio::time::timeout(PATIENCE, async {
+        loop {
+            let filter = switchboard_store::AuditFilter {
+                server: Some("fx".into()),
+                ..Default::default()
+            };
+            let rows = switchboard_store::Store::audit(store.as_ref(), &filter)
+                .await
+                .unwrap();
+            if rows.len() >= 20 {
+                return rows.len();
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("B's 20 rows land once the database is back");
+    assert_eq!(rows, 20);
+    let verified = verify_audit(store.as_ref(), &chain, |_| {}).await;
+    assert!(matches!(verified, Ok(Ok(_))), "{verified:?}");
+}
