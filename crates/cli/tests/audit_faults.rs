@@ -27,34 +27,9 @@ struct Setup {
     gateway: kit::Gateway,
 }
 
-/// host:port of a postgres:// URL.
-fn postgres_addr(url: &str) -> std::net::SocketAddr {
-    let after_at = url.rsplit('@').next().unwrap_or(url);
-    let after_scheme = after_at.trim_start_matches("postgres://");
-    let host_port = after_scheme.split('/').next().unwrap();
-    let host_port = if host_port.contains(':') {
-        host_port.to_string()
-    } else {
-        format!("{host_port}:5432")
-    };
-    host_port
-        .parse()
-        .expect("a loopback host:port in the test database URL")
-}
-
 async fn setup(tag: &str, audit: &str) -> Setup {
-    let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").expect(
-        "SWITCHBOARD_TEST_DATABASE_URL is not set: point it at a Postgres database (scripts/test.sh sets postgres://postgres@127.0.0.1:5432/test)",
-    );
-    let schema = format!(
-        "sb_auditcut_{tag}_{}_{}",
-        std::process::id(),
-        switchboard_store::now_ms()
-    );
-    let scoped = switchboard_store::create_schema(&url, &schema)
-        .await
-        .expect("a schema on the test Postgres");
-    let target = postgres_addr(&url);
+    let (url, scoped) = kit::postgres_schema(&format!("auditcut_{tag}")).await;
+    let target = kit::postgres_addr(&url);
     let proxy = TcpProxy::start(target).await;
     let proxied = scoped.replace(&target.to_string(), &proxy.addr.to_string());
     assert_ne!(proxied, scoped, "the URL names {target}");

@@ -15,18 +15,6 @@ use switchboard_testkit::proxy::TcpProxy;
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 const PATIENCE: Duration = Duration::from_secs(60);
 
-fn postgres_addr(url: &str) -> std::net::SocketAddr {
-    let after_at = url.rsplit('@').next().unwrap_or(url);
-    let host_port = after_at
-        .trim_start_matches("postgres://")
-        .split('/')
-        .next()
-        .unwrap();
-    host_port
-        .parse()
-        .expect("host:port in the test database URL")
-}
-
 /// `switchboard ARGS --database-url URL` with `data` as its data folder; its stdout.
 fn admin(data: &Path, database: &str, args: &[&str]) -> String {
     let out = std::process::Command::new(BIN)
@@ -72,18 +60,8 @@ async fn echo(url: &str, session: &str, id: u64) -> String {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_replica_cut_off_from_postgres_serves_on_and_catches_up_when_back() {
-    let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").expect(
-        "SWITCHBOARD_TEST_DATABASE_URL is not set: point it at a Postgres database (scripts/test.sh sets postgres://postgres@127.0.0.1:5432/test)",
-    );
-    let schema = format!(
-        "sb_resync_{}_{}",
-        std::process::id(),
-        switchboard_store::now_ms()
-    );
-    let direct = switchboard_store::create_schema(&url, &schema)
-        .await
-        .unwrap();
-    let target = postgres_addr(&url);
+    let (url, direct) = kit::postgres_schema("resync").await;
+    let target = kit::postgres_addr(&url);
     let proxy = TcpProxy::start(target).await;
     let proxied = direct.replace(&target.to_string(), &proxy.addr.to_string());
 

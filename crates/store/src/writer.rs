@@ -149,9 +149,28 @@ impl AuditWriter {
         }
     }
 
-    /// Queues one entry without waiting. When the queue is full (the store has been
-    /// unreachable for a while) the row is dropped, counted and said in the log.
+    /// Queues one configuration or admin event without waiting: when the queue is full the
+    /// row waits in a task of its own (these are rare; none is lost).
     pub fn record_now(&self, entry: AuditEntry) {
+        let queued = Queued {
+            entry,
+            committed: None,
+        };
+        match self.tx.try_send(queued) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(queued)) => {
+                let this = self.clone();
+                tokio::spawn(async move { this.record(queued.entry).await });
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                tracing::error!("audit writer is stopped; an audit row was lost");
+            }
+        }
+    }
+
+    /// Queues one call's row without waiting. When the queue is full (the store has been
+    /// unreachable for a while) the row is dropped, counted and said in the log.
+    pub fn record_call_now(&self, entry: AuditEntry) {
         let queued = Queued {
             entry,
             committed: None,
@@ -165,7 +184,9 @@ impl AuditWriter {
         }
     }
 
-    /// Queues one entry and waits, at most `strict_wait`, for its commit.
+    /// Queues one entry and waits, at most `strict_wait` in all, for its commit. A row that
+    /// found no room in the queue in time is counted as dropped; a commit that did not come in
+    /// time marks the store failing, so later calls are refused before they go upstream.
     pub async fn record_committed(&self, entry: AuditEntry) -> Result<(), CallError> {
         let (done, committed) = oneshot::channel();
         let queued = Queued {
@@ -173,16 +194,28 @@ impl AuditWriter {
             committed: Some(done),
         };
         let wait = self.options.strict_wait;
-        let work = async {
-            self.tx.send(queued).await.ok()?;
-            committed.await.ok()
-        };
-        match tokio::time::timeout(wait, work).await {
-            Ok(Some(())) => Ok(()),
-            _ => Err(self.unavailable(&format!(
+        let deadline = tokio::time::Instant::now() + wait;
+        let late = || {
+            self.unavailable(&format!(
                 "its audit row was not committed within {} ms",
                 wait.as_millis()
-            ))),
+            ))
+        };
+        match tokio::time::timeout_at(deadline, self.tx.send(queued)).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_closed)) => return Err(self.unavailable("the audit writer is stopped")),
+            Err(_) => {
+                self.dropped_one();
+                return Err(late());
+            }
+        }
+        match tokio::time::timeout_at(deadline, committed).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(self.unavailable("the audit writer gave the row up")),
+            Err(_) => {
+                self.stats.failing.store(true, Ordering::Release);
+                Err(late())
+            }
         }
     }
 
@@ -245,7 +278,7 @@ impl AuditWriterTask {
 
 impl CallObserver for AuditWriter {
     fn observe(&self, record: CallRecord) {
-        self.record_now(entry_for(record));
+        self.record_call_now(entry_for(record));
     }
 
     fn observe_durably(

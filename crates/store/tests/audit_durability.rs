@@ -137,7 +137,7 @@ async fn buffered_rows_wait_for_a_full_disk_up_to_the_queue_and_the_rest_are_cou
     let options = AuditOptions::default().with_queue(16);
     let (writer, task) = AuditWriter::start_with(store.clone(), chain.clone(), options);
     assert_eq!(writer.durability(), Durability::Buffered);
-    writer.record_now(entry(0));
+    writer.record_call_now(entry(0));
     let stats = writer.stats();
     until("the first row is committed", || {
         stats.written.load(Ordering::Relaxed) == 1
@@ -145,30 +145,33 @@ async fn buffered_rows_wait_for_a_full_disk_up_to_the_queue_and_the_rest_are_cou
     .await;
 
     let filler = fill_disk(&store, &chain).await;
-    writer.record_now(entry(1));
+    writer.record_call_now(entry(1));
     until("the writer knows the store fails", || {
         stats.failing.load(Ordering::Acquire)
     })
     .await;
     // Row 1 is held by the retrying commit; 16 more fit the queue; the rest are dropped.
     for i in 2..102 {
-        writer.record_now(entry(i));
+        writer.record_call_now(entry(i));
     }
     assert_eq!(writer.queued(), 16);
     assert_eq!(stats.dropped.load(Ordering::Relaxed), 100 - 16);
     assert!(writer.refuses_calls().is_none(), "buffered never refuses");
+    // A configuration event is never dropped: it waits for room.
+    writer.record_now(entry(1000));
+    assert_eq!(stats.dropped.load(Ordering::Relaxed), 100 - 16);
 
     set_page_limit(&store, 1 << 30).await;
     until("every kept row is committed", || {
-        stats.written.load(Ordering::Relaxed) == 1 + 1 + 16
+        stats.written.load(Ordering::Relaxed) == 1 + 1 + 16 + 1
     })
     .await;
     task.finish().await;
     assert!(!stats.failing.load(Ordering::Acquire));
-    assert_eq!(rows(&store).await, 18 + filler);
+    assert_eq!(rows(&store).await, 19 + filler);
     assert_eq!(
         verify_audit(store.as_ref(), &chain, |_| {}).await.unwrap(),
-        Ok(18 + filler as u64)
+        Ok(19 + filler as u64)
     );
 }
 

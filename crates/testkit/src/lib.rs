@@ -1,9 +1,11 @@
 //! Test helpers: where the real fixture servers live, and starting them on loopback.
 
 pub mod otlp;
+mod postgres;
 pub mod proxy;
 mod raw_http;
 
+pub use postgres::{postgres_addr, postgres_schema, postgres_url};
 pub use raw_http::{initialize_request, metric, open_session, post_mcp, post_mcp_from};
 
 use std::path::{Path, PathBuf};

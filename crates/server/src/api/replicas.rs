@@ -183,7 +183,8 @@ pub async fn spawn_change_listener(
                         Some(again) => {
                             listener = again;
                             tracing::warn!("listening for changes again; reading every server again");
-                            state.resync().await
+                            resync_until_done(&state, &shutdown).await;
+                            Ok(())
                         }
                         None => return,
                     }
@@ -207,9 +208,28 @@ async fn relisten(
             () = shutdown.cancelled() => return None,
             () = tokio::time::sleep(Duration::from_secs(1)) => {}
         }
-        match state.store.listen_changes().await {
+        let listened = tokio::select! {
+            () = shutdown.cancelled() => return None,
+            listened = state.store.listen_changes() => listened,
+        };
+        match listened {
             Ok(listener) => return listener,
             Err(e) => tracing::debug!("change listener: cannot listen yet: {e}"),
+        }
+    }
+}
+
+/// Reads every server again, retried every second until it succeeds or `shutdown`: the
+/// changes missed while the connection was down are only learned this way.
+async fn resync_until_done(state: &ApiState, shutdown: &CancellationToken) {
+    loop {
+        match state.resync().await {
+            Ok(()) => return,
+            Err(e) => tracing::error!("cannot read every server again: {e:?}; retrying in 1 s"),
+        }
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            () = tokio::time::sleep(Duration::from_secs(1)) => {}
         }
     }
 }

@@ -19,6 +19,9 @@ const LINGER: Duration = Duration::from_millis(5);
 const MAX_RETRY_DELAY: Duration = Duration::from_secs(2);
 /// Retries of a failed commit once shutdown has begun, before its rows are given up.
 const RETRIES_WHEN_CLOSING: u32 = 3;
+/// The longest one commit may take before it counts as failed (a store that hangs instead of
+/// refusing must not stall the writer).
+const COMMIT_TIMEOUT: Duration = Duration::from_secs(10);
 
 pub(crate) async fn commit_loop(
     store: Arc<dyn Store>,
@@ -30,6 +33,8 @@ pub(crate) async fn commit_loop(
     let mut batch: Vec<Queued> = Vec::with_capacity(MAX_BATCH);
     let mut entries: Vec<AuditEntry> = Vec::with_capacity(MAX_BATCH);
     let mut outage: Option<Outage> = None;
+    // Shutting down with a store that refused even the retries: the rest is counted, not tried.
+    let mut given_up = false;
     loop {
         let first = tokio::select! {
             queued = rx.recv() => queued,
@@ -48,6 +53,16 @@ pub(crate) async fn commit_loop(
                 },
             }
         }
+        if given_up {
+            let lost = batch.len() as u64;
+            stats.dropped.fetch_add(lost, Ordering::Relaxed);
+            tracing::error!(
+                dropped = lost,
+                "shutting down: {lost} more audit rows were not committed"
+            );
+            batch.clear();
+            continue;
+        }
         // Moved out, not cloned: the rows go to the store once, the waiters stay here.
         entries.extend(batch.iter_mut().map(|q| std::mem::take(&mut q.entry)));
         // One id for every try of this batch: a retry after a lost answer finds it.
@@ -56,7 +71,15 @@ pub(crate) async fn commit_loop(
         let mut retries_closing = 0;
         loop {
             let started = Instant::now();
-            match store.append_audit_batch(&chain, &batch_id, &entries).await {
+            let append = store.append_audit_batch(&chain, &batch_id, &entries);
+            let appended = match tokio::time::timeout(COMMIT_TIMEOUT, append).await {
+                Ok(appended) => appended,
+                Err(_) => Err(crate::StoreError::Database(format!(
+                    "a commit took over {} s",
+                    COMMIT_TIMEOUT.as_secs()
+                ))),
+            };
+            match appended {
                 Ok(rows) => {
                     let micros = started.elapsed().as_micros() as u64;
                     stats.commit_micros.fetch_add(micros, Ordering::Relaxed);
@@ -92,6 +115,7 @@ pub(crate) async fn commit_loop(
                                 "shutting down while the audit store refuses rows ({e}): {lost} audit rows were not committed; counted in switchboard_audit_rows_dropped_total"
                             );
                             batch.clear();
+                            given_up = true;
                             break;
                         }
                     }
