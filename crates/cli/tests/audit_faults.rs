@@ -5,7 +5,7 @@
 //! it is back calls succeed again, and no answered call lacks its row. And SQLite locked by
 //! another process (`BEGIN EXCLUSIVE` held by a Python `sqlite3` connection) the same way.
 
-use serde_json::{Value, json};
+use serde_json::json;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,11 +25,21 @@ struct Setup {
     /// The gateway's schema, reached directly (not through the proxy).
     direct: Arc<SqlStore>,
     gateway: kit::Gateway,
+    schema: kit::TestSchema,
+}
+
+impl Setup {
+    /// Stops the gateway and drops its schema.
+    async fn finish(self) {
+        drop(self.gateway);
+        self.schema.remove().await;
+    }
 }
 
 async fn setup(tag: &str, audit: &str) -> Setup {
-    let (url, scoped) = kit::postgres_schema(&format!("auditcut_{tag}")).await;
-    let target = kit::postgres_addr(&url);
+    let schema = kit::TestSchema::create(&format!("auditcut_{tag}")).await;
+    let scoped = schema.url.clone();
+    let target = kit::postgres_addr(&schema.server);
     let proxy = TcpProxy::start(target).await;
     let proxied = scoped.replace(&target.to_string(), &proxy.addr.to_string());
     assert_ne!(proxied, scoped, "the URL names {target}");
@@ -52,6 +62,7 @@ async fn setup(tag: &str, audit: &str) -> Setup {
         proxy,
         direct,
         gateway,
+        schema,
     }
 }
 
@@ -60,17 +71,8 @@ async fn call(url: &str, session: &str, id: usize) -> Result<(), String> {
     let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
         "params": {"name": "fx__echo", "arguments": {"text": format!("call {id}")}}});
     let (_, body) = kit::post_mcp(url, None, Some(session), &call).await;
-    let data = body
-        .lines()
-        .find_map(|l| l.strip_prefix("data: "))
-        .unwrap_or(&body);
-    let answer: Value = serde_json::from_str(data).expect("a JSON-RPC answer");
-    let result = &answer["result"];
-    if result["isError"] == true {
-        let kind = &result["_meta"]["switchboard/error"]["kind"];
-        return Err(kind.as_str().unwrap_or("no kind").to_string());
-    }
-    assert!(body.contains(&format!("call {id}")), "{body}");
+    let text = kit::tool_outcome(&body)?;
+    assert_eq!(text, format!("call {id}"));
     Ok(())
 }
 
@@ -145,6 +147,7 @@ async fn postgres_cut_under_load_calls_continue_and_every_row_lands_once() {
     chain_verifies(&setup).await;
     let dropped = "switchboard_audit_rows_dropped_total ";
     assert_eq!(kit::metric(setup.gateway.base(), None, dropped).await, 0.0);
+    setup.finish().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -194,6 +197,7 @@ async fn strict_durability_withholds_answers_while_the_store_is_gone() {
         "{ok_rows} ok rows for {answered} answers"
     );
     chain_verifies(&setup).await;
+    setup.finish().await;
 }
 
 /// Another process holding SQLite's write lock on `db` until it is dropped.

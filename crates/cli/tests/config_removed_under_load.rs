@@ -27,24 +27,6 @@ async fn fx_busy(base: &str) -> f64 {
     running + queued
 }
 
-/// The kind of a failed call, or its text.
-fn outcome(body: &str) -> Result<String, String> {
-    let data = body
-        .lines()
-        .find_map(|l| l.strip_prefix("data: "))
-        .unwrap_or(body);
-    let answer: Value = serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {body}"));
-    let result = &answer["result"];
-    if result["isError"] == true {
-        let kind = result["_meta"]["switchboard/error"]["kind"].as_str();
-        return Err(kind.unwrap_or("no kind").to_string());
-    }
-    Ok(result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string())
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn removing_a_server_with_100_calls_in_flight_answers_every_call() {
     let servers =
@@ -67,7 +49,7 @@ async fn removing_a_server_with_100_calls_in_flight_answers_every_call() {
             let call = json!({"jsonrpc": "2.0", "id": i, "method": "tools/call",
                 "params": {"name": "fx__slow", "arguments": {"count": 5000, "text": format!("call {i}")}}});
             let (_, body) = kit::post_mcp(&url, None, Some(&session), &call).await;
-            outcome(&body)
+            kit::tool_outcome(&body)
         })
     });
     let calls: Vec<_> = calls.collect();
@@ -96,7 +78,7 @@ async fn removing_a_server_with_100_calls_in_flight_answers_every_call() {
             let call = json!({"jsonrpc": "2.0", "id": 1000, "method": "tools/call",
                 "params": {"name": "fx__echo", "arguments": {"text": "x"}}});
             let (_, body) = kit::post_mcp(&url, None, Some(&sessions[0]), &call).await;
-            if outcome(&body) == Err("tool_not_found".into()) {
+            if kit::tool_outcome(&body) == Err("tool_not_found".into()) {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -107,7 +89,7 @@ async fn removing_a_server_with_100_calls_in_flight_answers_every_call() {
     let call = json!({"jsonrpc": "2.0", "id": 1001, "method": "tools/call",
         "params": {"name": "keep__echo", "arguments": {"text": "kept"}}});
     let (_, body) = kit::post_mcp(&url, None, Some(&sessions[1]), &call).await;
-    assert_eq!(outcome(&body), Ok("kept".into()));
+    assert_eq!(kit::tool_outcome(&body), Ok("kept".into()));
 
     // One audit row per call made on fx.
     let store = SqlStore::open_sqlite(&dir.path().join("data"))

@@ -19,22 +19,7 @@ async fn call(url: &str, session: &str, tool: &str) -> (Result<String, String>, 
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": tool, "arguments": {"text": "hi"}}});
     let (_, body) = kit::post_mcp(url, None, Some(session), &call).await;
-    let took = started.elapsed();
-    let data = body
-        .lines()
-        .find_map(|l| l.strip_prefix("data: "))
-        .unwrap_or(&body);
-    let answer: Value = serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {body}"));
-    let result = &answer["result"];
-    let text = result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    if result["isError"] == true {
-        let kind = result["_meta"]["switchboard/error"]["kind"].as_str();
-        return (Err(kind.unwrap_or("no kind").to_string()), took);
-    }
-    (Ok(text), took)
+    (kit::tool_outcome(&body), started.elapsed())
 }
 
 async fn hostile_gateway(extra_tools: usize) -> (tempfile::TempDir, kit::Gateway, kit::Served) {

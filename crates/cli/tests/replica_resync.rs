@@ -15,22 +15,6 @@ use switchboard_testkit::proxy::TcpProxy;
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// `switchboard ARGS --database-url URL` with `data` as its data folder; its stdout.
-fn admin(data: &Path, database: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new(BIN)
-        .args(args)
-        .args(["--database-url", database])
-        .env("SWITCHBOARD_DATA", data)
-        .output()
-        .expect("run switchboard");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// The exposed tool names `tools/list` answers on `url` with `token` (a new session).
 async fn tool_names(url: &str, token: &str) -> Vec<String> {
     let (session, _) = kit::post_mcp(url, Some(token), None, &kit::initialize_request()).await;
@@ -52,16 +36,17 @@ async fn tool_names(url: &str, token: &str) -> Vec<String> {
         .collect()
 }
 
-async fn echo(url: &str, session: &str, id: u64) -> String {
+async fn echo(url: &str, session: &str, id: u64) -> Result<String, String> {
     let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
         "params": {"name": "fx__echo", "arguments": {"text": format!("echo {id}")}}});
-    kit::post_mcp(url, None, Some(session), &call).await.1
+    kit::tool_outcome(&kit::post_mcp(url, None, Some(session), &call).await.1)
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_replica_cut_off_from_postgres_serves_on_and_catches_up_when_back() {
-    let (url, direct) = kit::postgres_schema("resync").await;
-    let target = kit::postgres_addr(&url);
+    let schema = kit::TestSchema::create("resync").await;
+    let direct = schema.url.clone();
+    let target = kit::postgres_addr(&schema.server);
     let proxy = TcpProxy::start(target).await;
     let proxied = direct.replace(&target.to_string(), &proxy.addr.to_string());
 
@@ -88,35 +73,17 @@ async fn a_replica_cut_off_from_postgres_serves_on_and_catches_up_when_back() {
     )
     .await;
     let data_a = dir_a.join("data");
-    admin(
-        &data_a,
-        &direct,
-        &["org", "create", "acme", "--feature", "mcp_external_servers"],
-    );
-    let created = admin(
-        &data_a,
-        &direct,
-        &[
-            "token",
-            "create",
-            "--org",
-            "acme",
-            "--role",
-            "integrations:manage",
-            "--role",
-            "integrations:view",
-            "--json",
-        ],
-    );
-    let token: Value = serde_json::from_str(&created).unwrap();
-    let token = token["token"].as_str().unwrap().to_string();
+    let bin = Path::new(BIN);
+    let org = ["org", "create", "acme", "--feature", "mcp_external_servers"];
+    kit::admin_on(bin, &data_a, Some(&direct), &org);
+    let roles = ["integrations:manage", "integrations:view"];
+    let token = kit::api_token_on(bin, &data_a, Some(&direct), "acme", &roles);
     let session_b = kit::open_session(&b.url).await;
 
     // B loses the database; it keeps serving its running server meanwhile.
     proxy.cut();
     for id in 1..=20 {
-        let answer = echo(&b.url, &session_b, id).await;
-        assert!(answer.contains(&format!("echo {id}")), "{answer}");
+        assert_eq!(echo(&b.url, &session_b, id).await, Ok(format!("echo {id}")));
     }
     // A server connected through A while B cannot hear of it.
     let upstream = kit::Served::start(
@@ -184,4 +151,6 @@ async fn a_replica_cut_off_from_postgres_serves_on_and_catches_up_when_back() {
     assert_eq!(rows, 20);
     let verified = verify_audit(store.as_ref(), &chain, |_| {}).await;
     assert!(matches!(verified, Ok(Ok(_))), "{verified:?}");
+    drop((a, b));
+    schema.remove().await;
 }

@@ -20,33 +20,19 @@ const MASTER_KEY: &str = "6b1f0e8d2c4a59371e0f6d8c2b4a6e9f0d1c3b5a7e9f1d3c5b7a9e
 const WAIT: Duration = Duration::from_secs(30);
 
 struct Env {
-    admin_url: String,
-    schema: String,
-    database_url: String,
+    schema: kit::TestSchema,
     data: tempfile::TempDir,
     config: std::path::PathBuf,
 }
 
 impl Env {
     async fn new() -> Self {
-        let url = std::env::var("SWITCHBOARD_TEST_DATABASE_URL").expect(
-            "SWITCHBOARD_TEST_DATABASE_URL is not set: point it at a Postgres database (scripts/test.sh sets postgres://postgres@127.0.0.1:5432/test)",
-        );
-        let schema = format!(
-            "sb_replicas_{}_{}",
-            std::process::id(),
-            switchboard_store::now_ms()
-        );
-        let database_url = switchboard_store::create_schema(&url, &schema)
-            .await
-            .expect("a schema on the test Postgres");
+        let schema = kit::TestSchema::create("replicas").await;
         let data = tempfile::tempdir().unwrap();
         let config = data.path().join("mcp.json");
         std::fs::write(&config, r#"{"mcpServers": {}}"#).unwrap();
         Self {
-            admin_url: url,
             schema,
-            database_url,
             data,
             config,
         }
@@ -58,7 +44,7 @@ impl Env {
             .args(args)
             .arg("-c")
             .arg(&self.config)
-            .env("SWITCHBOARD_DATABASE_URL", &self.database_url)
+            .env("SWITCHBOARD_DATABASE_URL", &self.schema.url)
             .env("SWITCHBOARD_MASTER_KEY", MASTER_KEY)
             .env("SWITCHBOARD_DATA", self.data.path())
             .env_remove("RUST_LOG");
@@ -420,7 +406,5 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
     let verified: Value = serde_json::from_str(&verified).unwrap();
     assert_eq!(verified["ok"], true, "{verified}");
     assert!(verified["rows"].as_u64().unwrap() >= 4, "{verified}");
-    switchboard_store::drop_schema(&env.admin_url, &env.schema)
-        .await
-        .unwrap();
+    env.schema.remove().await;
 }

@@ -26,6 +26,14 @@ pub use writer::{
 
 use async_trait::async_trait;
 
+/// The audit writer's name for one batch of rows, the same on every try.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchMark {
+    pub id: String,
+    /// Whether an earlier try may have committed it: only then is the chain searched for it.
+    pub retried: bool,
+}
+
 /// Everything the control plane keeps. Implementations must be safe to share between tasks.
 #[async_trait]
 pub trait Store: PolicyStore + Send + Sync + 'static {
@@ -74,13 +82,13 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
         chain: &Chain,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError>;
-    /// As `append_audit`, once per `batch` id: when rows of that batch are already in the
-    /// chain (a retry after a commit whose answer was lost), those rows are returned and
-    /// nothing is written.
+    /// As `append_audit`, once per batch: the batch's id is kept on its first row, and a
+    /// retried batch whose rows are already in the chain (its commit's answer was lost) gets
+    /// those rows back with nothing written.
     async fn append_audit_batch(
         &self,
         chain: &Chain,
-        batch: &str,
+        batch: &BatchMark,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError>;
     /// Rows in `seq` order matching `filter`.

@@ -343,7 +343,7 @@ impl Store for SqlStore {
     async fn append_audit_batch(
         &self,
         chain: &Chain,
-        batch: &str,
+        batch: &crate::BatchMark,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError> {
         self.append_audit_rows(chain, Some(batch), entries).await

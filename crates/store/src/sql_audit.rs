@@ -18,7 +18,7 @@ impl SqlStore {
     pub(crate) async fn append_audit_rows(
         &self,
         chain: &Chain,
-        batch: Option<&str>,
+        batch: Option<&crate::BatchMark>,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError> {
         if entries.is_empty() {
@@ -32,9 +32,10 @@ impl SqlStore {
                 .execute(&mut *tx)
                 .await?;
         }
-        if let Some(batch) = batch {
+        // Only a retry can find its batch already there: a first try skips the lookup.
+        if let Some(batch) = batch.filter(|b| b.retried) {
             let first = sqlx::query("SELECT seq FROM audit WHERE batch = $1")
-                .bind(batch)
+                .bind(&batch.id)
                 .fetch_optional(&mut *tx)
                 .await?;
             if let Some(first) = first {
@@ -93,7 +94,7 @@ impl SqlStore {
                     .bind(r.hash.clone())
                     .bind(e.policy.clone())
                     // The batch's mark, on its first row only.
-                    .bind(batch.filter(|_| r.seq == first_seq).map(str::to_string));
+                    .bind(batch.filter(|_| r.seq == first_seq).map(|b| b.id.clone()));
             }
             query.execute(&mut *tx).await?;
         }

@@ -91,6 +91,16 @@ pub(crate) struct Queued {
     pub(crate) committed: Option<oneshot::Sender<()>>,
 }
 
+impl Queued {
+    /// A row nobody waits for.
+    fn row(entry: AuditEntry) -> Self {
+        Self {
+            entry,
+            committed: None,
+        }
+    }
+}
+
 /// The queue into the audit chain. Cloning shares the queue.
 #[derive(Clone)]
 pub struct AuditWriter {
@@ -140,11 +150,7 @@ impl AuditWriter {
     /// Queues one entry; waits only while the queue is full (configuration and admin events,
     /// which are rare and must not be lost).
     pub async fn record(&self, entry: AuditEntry) {
-        let queued = Queued {
-            entry,
-            committed: None,
-        };
-        if self.tx.send(queued).await.is_err() {
+        if self.tx.send(Queued::row(entry)).await.is_err() {
             tracing::error!("audit writer is stopped; an audit row was lost");
         }
     }
@@ -152,34 +158,28 @@ impl AuditWriter {
     /// Queues one configuration or admin event without waiting: when the queue is full the
     /// row waits in a task of its own (these are rare; none is lost).
     pub fn record_now(&self, entry: AuditEntry) {
-        let queued = Queued {
-            entry,
-            committed: None,
-        };
-        match self.tx.try_send(queued) {
-            Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(queued)) => {
-                let this = self.clone();
-                tokio::spawn(async move { this.record(queued.entry).await });
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => {
-                tracing::error!("audit writer is stopped; an audit row was lost");
-            }
+        if let Some(entry) = self.try_queue(entry) {
+            let this = self.clone();
+            tokio::spawn(async move { this.record(entry).await });
         }
     }
 
     /// Queues one call's row without waiting. When the queue is full (the store has been
     /// unreachable for a while) the row is dropped, counted and said in the log.
     pub fn record_call_now(&self, entry: AuditEntry) {
-        let queued = Queued {
-            entry,
-            committed: None,
-        };
-        match self.tx.try_send(queued) {
-            Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => self.dropped_one(),
+        if self.try_queue(entry).is_some() {
+            self.dropped_one();
+        }
+    }
+
+    /// Queues `entry` if there is room; gives it back when the queue is full.
+    fn try_queue(&self, entry: AuditEntry) -> Option<AuditEntry> {
+        match self.tx.try_send(Queued::row(entry)) {
+            Ok(()) => None,
+            Err(mpsc::error::TrySendError::Full(queued)) => Some(queued.entry),
             Err(mpsc::error::TrySendError::Closed(_)) => {
                 tracing::error!("audit writer is stopped; an audit row was lost");
+                None
             }
         }
     }
@@ -287,6 +287,12 @@ impl CallObserver for AuditWriter {
     ) -> Option<GuardFuture<'static, Result<(), CallError>>> {
         match self.options.durability {
             Durability::Buffered => {
+                self.observe(record);
+                None
+            }
+            // Refused before it started because the store takes no rows: answered at once,
+            // its row queued as it can be.
+            Durability::Strict if record.outcome == Err(ErrorKind::AuditUnavailable) => {
                 self.observe(record);
                 None
             }

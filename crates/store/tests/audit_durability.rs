@@ -8,7 +8,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 use switchboard_core::{CallObserver, ErrorKind};
 use switchboard_store::{
-    AuditEntry, AuditOptions, AuditWriter, Chain, Durability, SqlStore, Store, now_ms, verify_audit,
+    AuditEntry, AuditOptions, AuditWriter, BatchMark, Chain, Durability, SqlStore, Store, now_ms,
+    verify_audit,
 };
 
 /// How long a test waits for the writer to reach a state before it fails.
@@ -179,12 +180,16 @@ async fn buffered_rows_wait_for_a_full_disk_up_to_the_queue_and_the_rest_are_cou
 async fn a_batch_retried_after_its_commit_is_not_written_twice() {
     let (_dir, store, chain) = sqlite().await;
     let batch = [entry(1), entry(2), entry(3)];
+    let mark = |id: &str, retried| BatchMark {
+        id: id.into(),
+        retried,
+    };
     let first = store
-        .append_audit_batch(&chain, "b_once", &batch)
+        .append_audit_batch(&chain, &mark("b_once", false), &batch)
         .await
         .unwrap();
     let again = store
-        .append_audit_batch(&chain, "b_once", &batch)
+        .append_audit_batch(&chain, &mark("b_once", true), &batch)
         .await
         .unwrap();
     assert_eq!(
@@ -192,7 +197,7 @@ async fn a_batch_retried_after_its_commit_is_not_written_twice() {
         "the retry answers with the rows already there"
     );
     let other = store
-        .append_audit_batch(&chain, "b_other", &batch[..1])
+        .append_audit_batch(&chain, &mark("b_other", false), &batch[..1])
         .await
         .unwrap();
     assert_eq!(other[0].seq, 4);

@@ -5,8 +5,10 @@ mod postgres;
 pub mod proxy;
 mod raw_http;
 
-pub use postgres::{postgres_addr, postgres_schema, postgres_url};
-pub use raw_http::{initialize_request, metric, open_session, post_mcp, post_mcp_from};
+pub use postgres::{TestSchema, postgres_addr, postgres_url};
+pub use raw_http::{
+    initialize_request, metric, open_session, post_mcp, post_mcp_from, tool_outcome,
+};
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -358,12 +360,20 @@ pub fn node_modules() -> PathBuf {
 /// Runs a one-off `switchboard ARGS…` (`binary`) with its data under `data` (never a database
 /// from the environment); its stdout, or a panic with its stderr.
 pub fn admin(binary: &Path, data: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new(binary)
+    admin_on(binary, data, None, args)
+}
+
+/// `admin` against `database` (a `postgres://` URL) when given, else the SQLite under `data`.
+pub fn admin_on(binary: &Path, data: &Path, database: Option<&str>, args: &[&str]) -> String {
+    let mut command = std::process::Command::new(binary);
+    command
         .args(args)
         .env("SWITCHBOARD_DATA", data)
-        .env_remove("SWITCHBOARD_DATABASE_URL")
-        .output()
-        .expect("run switchboard");
+        .env_remove("SWITCHBOARD_DATABASE_URL");
+    if let Some(database) = database {
+        command.args(["--database-url", database]);
+    }
+    let out = command.output().expect("run switchboard");
     assert!(
         out.status.success(),
         "switchboard {args:?}: {}",
@@ -372,14 +382,25 @@ pub fn admin(binary: &Path, data: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// A new API token of `org` with `roles` (`switchboard token create … --json`).
+/// A new API token of `org` with `roles`, printed once by `token create`.
 pub fn api_token(binary: &Path, data: &Path, org: &str, roles: &[&str]) -> String {
+    api_token_on(binary, data, None, org, roles)
+}
+
+/// `api_token` against `database` when given.
+pub fn api_token_on(
+    binary: &Path,
+    data: &Path,
+    database: Option<&str>,
+    org: &str,
+    roles: &[&str],
+) -> String {
     let mut args = vec!["token", "create", "--org", org, "--json"];
     for role in roles {
         args.extend(["--role", role]);
     }
     let created: serde_json::Value =
-        serde_json::from_str(&admin(binary, data, &args)).expect("token JSON");
+        serde_json::from_str(&admin_on(binary, data, database, &args)).expect("token JSON");
     created["token"].as_str().expect("a token").to_string()
 }
 

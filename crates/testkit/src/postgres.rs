@@ -10,19 +10,36 @@ pub fn postgres_url() -> String {
     )
 }
 
-/// A new schema named for `tag`, this process and the time: (the database's URL, the URL
-/// scoped to the schema).
-pub async fn postgres_schema(tag: &str) -> (String, String) {
-    let url = postgres_url();
-    let schema = format!(
-        "sb_{tag}_{}_{}",
-        std::process::id(),
-        switchboard_store::now_ms()
-    );
-    let scoped = switchboard_store::create_schema(&url, &schema)
-        .await
-        .expect("a schema on the test Postgres");
-    (url, scoped)
+/// One test's schema on the test Postgres; `remove` drops it and everything in it.
+pub struct TestSchema {
+    /// The database's URL (the server the schema lives on).
+    pub server: String,
+    pub name: String,
+    /// The URL scoped to the schema: what a gateway or store is given.
+    pub url: String,
+}
+
+impl TestSchema {
+    /// A new schema named for `tag`, this process and the time.
+    pub async fn create(tag: &str) -> Self {
+        let server = postgres_url();
+        let name = format!(
+            "sb_{tag}_{}_{}",
+            std::process::id(),
+            switchboard_store::now_ms()
+        );
+        let url = switchboard_store::create_schema(&server, &name)
+            .await
+            .expect("a schema on the test Postgres");
+        Self { server, name, url }
+    }
+
+    /// Drops the schema, so tests leave nothing behind in the shared database.
+    pub async fn remove(self) {
+        switchboard_store::drop_schema(&self.server, &self.name)
+            .await
+            .expect("drop the test schema");
+    }
 }
 
 /// host:port of a `postgres://` URL (5432 when it names none).

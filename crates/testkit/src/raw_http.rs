@@ -89,3 +89,23 @@ pub async fn metric(base: &str, token: Option<&str>, prefix: &str) -> f64 {
         .parse()
         .unwrap_or_else(|_| panic!("not a number: {line}"))
 }
+
+/// What a `tools/call` answer (JSON, or SSE whose response may follow notifications) says:
+/// `Ok(text of its first block)`, or `Err(kind)` for an `isError` result (the kind from
+/// `_meta["switchboard/error"]`). Panics on an answer that is neither.
+pub fn tool_outcome(body: &str) -> Result<String, String> {
+    let answer = (body.lines())
+        .filter_map(|l| l.strip_prefix("data: "))
+        .chain(std::iter::once(body))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .find(|message| message.get("id").is_some())
+        .unwrap_or_else(|| panic!("no JSON-RPC response in {body}"));
+    let result = &answer["result"];
+    assert!(result.is_object(), "not a tool result: {answer}");
+    if result["isError"] == true {
+        let kind = result["_meta"]["switchboard/error"]["kind"].as_str();
+        return Err(kind.unwrap_or("no kind").to_string());
+    }
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    Ok(text.to_string())
+}

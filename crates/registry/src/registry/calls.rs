@@ -51,7 +51,6 @@ impl Registry {
         // Strict audit durability with the store not taking rows: fail closed before the
         // call can have an effect upstream.
         let audit_refusal = (self.inner.observer.as_ref()).and_then(|o| o.refuses_calls());
-        let refused_by_audit = audit_refusal.is_some();
         let outcome = match (tool, audit_refusal) {
             (None, _) => Err(self.unknown_tool(exposed)),
             (Some(_), Some(refusal)) => Err(refusal),
@@ -103,10 +102,7 @@ impl Registry {
                 response_bytes: outcome.as_ref().map_or(0, result_size),
                 verdicts,
             };
-            // A call the audit refused is answered at once; its row is queued as it can be.
-            if refused_by_audit {
-                observer.observe(record);
-            } else if let Some(committed) = observer.observe_durably(record)
+            if let Some(committed) = observer.observe_durably(record)
                 && let Err(unavailable) = committed.await
             {
                 // The answer is withheld: without its audit row it may not be released.

@@ -204,9 +204,8 @@ async fn relisten(
     shutdown: &CancellationToken,
 ) -> Option<switchboard_store::ChangeListener> {
     loop {
-        tokio::select! {
-            () = shutdown.cancelled() => return None,
-            () = tokio::time::sleep(Duration::from_secs(1)) => {}
+        if !pause(shutdown).await {
+            return None;
         }
         let listened = tokio::select! {
             () = shutdown.cancelled() => return None,
@@ -227,10 +226,17 @@ async fn resync_until_done(state: &ApiState, shutdown: &CancellationToken) {
             Ok(()) => return,
             Err(e) => tracing::error!("cannot read every server again: {e:?}; retrying in 1 s"),
         }
-        tokio::select! {
-            () = shutdown.cancelled() => return,
-            () = tokio::time::sleep(Duration::from_secs(1)) => {}
+        if !pause(shutdown).await {
+            return;
         }
+    }
+}
+
+/// Waits a second between tries; `false` when shutdown came first.
+async fn pause(shutdown: &CancellationToken) -> bool {
+    tokio::select! {
+        () = shutdown.cancelled() => false,
+        () = tokio::time::sleep(Duration::from_secs(1)) => true,
     }
 }
 

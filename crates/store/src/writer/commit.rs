@@ -31,100 +31,142 @@ pub(crate) async fn commit_loop(
     closing: CancellationToken,
 ) {
     let mut batch: Vec<Queued> = Vec::with_capacity(MAX_BATCH);
-    let mut entries: Vec<AuditEntry> = Vec::with_capacity(MAX_BATCH);
     let mut outage: Option<Outage> = None;
     // Shutting down with a store that refused even the retries: the rest is counted, not tried.
     let mut given_up = false;
-    loop {
-        let first = tokio::select! {
-            queued = rx.recv() => queued,
-            _ = closing.cancelled() => rx.try_recv().ok(),
-        };
-        let Some(first) = first else { break };
-        batch.push(first);
-        let deadline = tokio::time::Instant::now() + LINGER;
-        while batch.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(queued) => batch.push(queued),
-                Err(_) if closing.is_cancelled() => break,
-                Err(_) => match tokio::time::timeout_at(deadline, rx.recv()).await {
-                    Ok(Some(queued)) => batch.push(queued),
-                    Ok(None) | Err(_) => break,
-                },
-            }
-        }
+    while gather(&mut rx, &mut batch, &closing).await {
         if given_up {
-            let lost = batch.len() as u64;
-            stats.dropped.fetch_add(lost, Ordering::Relaxed);
-            tracing::error!(
-                dropped = lost,
-                "shutting down: {lost} more audit rows were not committed"
+            give_up(
+                &stats,
+                batch.len(),
+                "shutting down after the store refused the retries",
             );
-            batch.clear();
-            continue;
+        } else {
+            let committer = Committer {
+                store: store.as_ref(),
+                chain: &chain,
+                stats: &stats,
+                closing: &closing,
+            };
+            given_up = !committer.commit(&mut batch, &mut outage).await;
         }
-        // Moved out, not cloned: the rows go to the store once, the waiters stay here.
-        entries.extend(batch.iter_mut().map(|q| std::mem::take(&mut q.entry)));
+        batch.clear();
+    }
+}
+
+/// Waits for a first row, then gathers what else arrives within `LINGER` (none while closing).
+/// `false` when the queue is closed and empty.
+async fn gather(
+    rx: &mut mpsc::Receiver<Queued>,
+    batch: &mut Vec<Queued>,
+    closing: &CancellationToken,
+) -> bool {
+    let first = tokio::select! {
+        queued = rx.recv() => queued,
+        _ = closing.cancelled() => rx.try_recv().ok(),
+    };
+    let Some(first) = first else { return false };
+    batch.push(first);
+    let deadline = tokio::time::Instant::now() + LINGER;
+    while batch.len() < MAX_BATCH {
+        match rx.try_recv() {
+            Ok(queued) => batch.push(queued),
+            Err(_) if closing.is_cancelled() => break,
+            Err(_) => match tokio::time::timeout_at(deadline, rx.recv()).await {
+                Ok(Some(queued)) => batch.push(queued),
+                Ok(None) | Err(_) => break,
+            },
+        }
+    }
+    true
+}
+
+/// Rows that will never be committed: counted and said.
+fn give_up(stats: &AuditWriterStats, rows: usize, why: &str) {
+    let lost = rows as u64;
+    stats.dropped.fetch_add(lost, Ordering::Relaxed);
+    tracing::error!(
+        dropped = lost,
+        "{why}: {lost} audit rows were not committed; counted in switchboard_audit_rows_dropped_total"
+    );
+}
+
+struct Committer<'a> {
+    store: &'a dyn Store,
+    chain: &'a Chain,
+    stats: &'a AuditWriterStats,
+    closing: &'a CancellationToken,
+}
+
+impl Committer<'_> {
+    /// Commits `batch`, retrying with backoff until it is in; `false` when shutdown gave it up.
+    async fn commit(&self, batch: &mut [Queued], outage: &mut Option<Outage>) -> bool {
+        // Moved out, not cloned: the rows go to the store once, the waiters stay in `batch`.
+        let entries: Vec<AuditEntry> = (batch.iter_mut())
+            .map(|q| std::mem::take(&mut q.entry))
+            .collect();
         // One id for every try of this batch: a retry after a lost answer finds it.
-        let batch_id = crate::new_id("b");
+        let mut mark = crate::BatchMark {
+            id: crate::new_id("b"),
+            retried: false,
+        };
         let mut delay = Duration::from_millis(50);
         let mut retries_closing = 0;
         loop {
             let started = Instant::now();
-            let append = store.append_audit_batch(&chain, &batch_id, &entries);
-            let appended = match tokio::time::timeout(COMMIT_TIMEOUT, append).await {
-                Ok(appended) => appended,
-                Err(_) => Err(crate::StoreError::Database(format!(
-                    "a commit took over {} s",
-                    COMMIT_TIMEOUT.as_secs()
-                ))),
-            };
-            match appended {
+            match self.append(&mark, &entries).await {
                 Ok(rows) => {
                     let micros = started.elapsed().as_micros() as u64;
+                    let stats = self.stats;
                     stats.commit_micros.fetch_add(micros, Ordering::Relaxed);
-                    stats
-                        .written
-                        .fetch_add(rows.len() as u64, Ordering::Relaxed);
+                    (stats.written).fetch_add(rows as u64, Ordering::Relaxed);
                     stats.batches.fetch_add(1, Ordering::Relaxed);
                     stats.failing.store(false, Ordering::Release);
                     if let Some(outage) = outage.take() {
-                        outage.over(&stats);
+                        outage.over(stats);
                     }
-                    for queued in batch.drain(..) {
-                        if let Some(waiter) = queued.committed {
-                            let _ = waiter.send(());
-                        }
+                    for waiter in batch.iter_mut().filter_map(|q| q.committed.take()) {
+                        let _ = waiter.send(());
                     }
-                    break;
+                    return true;
                 }
                 Err(e) => {
                     // Keep the batch and retry: losing audit rows is worse than lagging.
-                    stats.failed_batches.fetch_add(1, Ordering::Relaxed);
-                    stats.failing.store(true, Ordering::Release);
-                    let outage = outage.get_or_insert_with(|| Outage::began(&e, &stats));
+                    self.stats.failed_batches.fetch_add(1, Ordering::Relaxed);
+                    self.stats.failing.store(true, Ordering::Release);
+                    let outage = outage.get_or_insert_with(|| Outage::began(&e, self.stats));
                     outage.failures += 1;
                     tracing::debug!("audit append failed, retrying in {delay:?}: {e}");
-                    if closing.is_cancelled() {
+                    if self.closing.is_cancelled() {
                         retries_closing += 1;
                         if retries_closing > RETRIES_WHEN_CLOSING {
-                            let lost = entries.len() as u64;
-                            stats.dropped.fetch_add(lost, Ordering::Relaxed);
-                            tracing::error!(
-                                dropped = lost,
-                                "shutting down while the audit store refuses rows ({e}): {lost} audit rows were not committed; counted in switchboard_audit_rows_dropped_total"
-                            );
-                            batch.clear();
-                            given_up = true;
-                            break;
+                            let why = format!("shutting down while the store refuses rows ({e})");
+                            give_up(self.stats, entries.len(), &why);
+                            return false;
                         }
                     }
                     tokio::time::sleep(delay).await;
                     delay = (delay * 2).min(MAX_RETRY_DELAY);
+                    mark.retried = true;
                 }
             }
         }
-        entries.clear();
+    }
+
+    /// One try, within `COMMIT_TIMEOUT`; the number of rows in the chain for this batch.
+    async fn append(
+        &self,
+        mark: &crate::BatchMark,
+        entries: &[AuditEntry],
+    ) -> Result<usize, crate::StoreError> {
+        let append = self.store.append_audit_batch(self.chain, mark, entries);
+        match tokio::time::timeout(COMMIT_TIMEOUT, append).await {
+            Ok(appended) => appended.map(|rows| rows.len()),
+            Err(_) => Err(crate::StoreError::Database(format!(
+                "a commit took over {} s",
+                COMMIT_TIMEOUT.as_secs()
+            ))),
+        }
     }
 }
 
