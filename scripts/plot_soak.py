@@ -1,5 +1,6 @@
-"""Plots a soak's samples (the CSV `target/release/soak` writes) to a PNG: RSS, open
-descriptors, threads and child processes of each replica over time.
+"""Plots a soak's samples (the CSV `target/release/soak` writes) to a PNG: RSS (with the
+allocator's live and held bytes when the CSV has them), open descriptors, threads and child
+processes of each replica over time.
 Usage: python scripts/plot_soak.py docs/soak.csv docs/soak.png  (needs matplotlib)."""
 
 import csv
@@ -21,6 +22,12 @@ def main(source: str, target: str) -> None:
             mine = [r for r in rows if r["replica"] == replica]
             ax.plot([int(r["seconds"]) / 60 for r in mine],
                     [float(r[key]) * scale for r in mine], label=f"replica {replica}")
+            if key == "rss_kib" and "heap_allocated_kib" in mine[0]:
+                for extra, style, what in [("heap_resident_kib", ":", "heap held"),
+                                           ("heap_allocated_kib", "--", "heap live")]:
+                    ax.plot([int(r["seconds"]) / 60 for r in mine],
+                            [float(r[extra]) * scale for r in mine], style,
+                            label=f"replica {replica} {what}")
         ax.set_ylabel(label)
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)

@@ -7,6 +7,17 @@
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
+/// jemalloc's figures for `/metrics` (`switchboard_heap_allocated_bytes`, `_resident_bytes`).
+#[cfg(not(target_env = "msvc"))]
+fn heap_figures() -> Option<switchboard_metrics::HeapFigures> {
+    use tikv_jemalloc_ctl::{epoch, stats};
+    epoch::advance().ok()?;
+    Some(switchboard_metrics::HeapFigures {
+        allocated: stats::allocated::read().ok()? as u64,
+        resident: stats::resident::read().ok()? as u64,
+    })
+}
+
 mod admin;
 mod args;
 mod commands;
@@ -27,6 +38,8 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
+    #[cfg(not(target_env = "msvc"))]
+    switchboard_metrics::set_heap_reader(heap_figures);
     // Dropped after the runtime: it sends the last spans from its own thread.
     let _traces = setup::init_logging(&cli);
     let mut runtime = tokio::runtime::Builder::new_multi_thread();

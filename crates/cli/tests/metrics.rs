@@ -191,6 +191,10 @@ async fn metrics_follow_real_calls_and_need_a_token_off_the_open_case() {
     }
     assert!(number(&after, "switchboard_downstream_sessions", &[]) >= 1.0);
     assert!(number(&after, "switchboard_store_connections", &[]) >= 1.0);
+    // The allocator's figures: live bytes, within what it holds in RAM.
+    let live = number(&after, "switchboard_heap_allocated_bytes", &[]);
+    let held = number(&after, "switchboard_heap_resident_bytes", &[]);
+    assert!(live > 1e6 && live < held, "live {live}, held {held}");
     assert_eq!(
         number(&after, "switchboard_calls_in_flight", &everything),
         0.0

@@ -212,6 +212,10 @@ pub trait CallGuard: Send + Sync + 'static {
     fn wants_results(&self) -> bool {
         false
     }
+
+    /// `server` is gone from `owner`'s registry: what discovery taught about it may go
+    /// (approved pins stay: they are the operator's decisions, kept in the store).
+    fn forget_server(&self, _owner: &Owner, _server: &ServerSlug) {}
 }
 
 impl std::fmt::Debug for dyn CallGuard {

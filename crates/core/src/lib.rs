@@ -1,6 +1,7 @@
 //! Switchboard's pure vocabulary: names, server specs, statuses and error kinds (no I/O).
 
 pub mod caller;
+pub mod clock;
 pub mod env;
 pub mod error;
 pub mod guard;
@@ -12,6 +13,7 @@ pub mod status;
 pub mod trace;
 
 pub use caller::{CallObserver, CallRecord, Caller, Observers};
+pub use clock::{Clock, JumpableClock, SharedClock, SystemClock};
 pub use error::{CallError, ErrorKind};
 pub use guard::{
     Admission, CallContext, CallGuard, Effect, GuardFuture, Mode, Owner, Review, ToolRef, Verdict,

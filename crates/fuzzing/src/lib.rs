@@ -13,11 +13,12 @@ use switchboard_egress::{EgressPolicy, classify};
 pub type Target = fn(&[u8]);
 
 /// The targets, by the names their corpus folders have.
-pub const TARGETS: [(&str, Target); 4] = [
+pub const TARGETS: [(&str, Target); 5] = [
     ("config_file", config_file),
     ("egress_url", egress_url),
     ("names", names),
     ("jsonrpc", jsonrpc),
+    ("rest_bodies", rest_bodies),
 ];
 
 /// The file names whose shapes the config loader tells apart (the first byte picks one).
@@ -162,4 +163,89 @@ pub fn jsonrpc(data: &[u8]) {
         serde_json::to_value(&again).ok(),
         serde_json::to_value(&message).ok()
     );
+}
+
+/// A REST request body (the first byte picks which), parsed and checked as the API does: never
+/// panics; what is accepted keeps the API's promises (a name of 1 to 100 characters, a valid
+/// slug, secrets of at most 8000 bytes that can travel in an HTTP header).
+pub fn rest_bodies(data: &[u8]) {
+    use switchboard_api_types as api;
+    let Some((&pick, body)) = data.split_first() else {
+        return;
+    };
+    match pick % 4 {
+        0 => {
+            let Ok(server) = serde_json::from_slice::<api::CreateServer>(body) else {
+                return;
+            };
+            if api::validate_name(&server.name).is_ok() {
+                let length = server.name.chars().count();
+                assert!((1..=api::MAX_NAME).contains(&length) && !server.name.trim().is_empty());
+            }
+            if let Ok(slug) = ServerSlug::parse(&server.slug) {
+                assert_eq!(slug.as_str(), server.slug, "a slug is taken as given");
+            }
+            credentials(&server.auth_method, server.credentials.as_ref());
+        }
+        1 => {
+            let Ok(update) = serde_json::from_slice::<api::UpdateServer>(body) else {
+                return;
+            };
+            if let Some(name) = &update.name {
+                let _ = api::validate_name(name);
+            }
+            let method = update.auth_method.as_deref().unwrap_or("none");
+            credentials(method, update.credentials.as_ref());
+        }
+        2 => {
+            // Bare credentials under every auth method.
+            let Ok(given) = serde_json::from_slice::<api::Credentials>(body) else {
+                return;
+            };
+            let methods = ["none", "bearer", "apiKey", "oauth2", "clientCredentials"];
+            for method in methods.into_iter().chain(["authorizationCode", "basic"]) {
+                credentials(method, Some(&given));
+            }
+        }
+        _ => {
+            let _ = serde_json::from_slice::<api::Invoke>(body);
+            let _ = serde_json::from_slice::<api::Toggle>(body);
+            let _ = serde_json::from_slice::<api::ApproveBody>(body);
+        }
+    }
+}
+
+/// Credentials the API accepts for `method` can be sent: every secret fits and is a valid
+/// header value.
+fn credentials(method: &str, given: Option<&switchboard_api_types::Credentials>) {
+    let Ok(auth) = switchboard_api_types::upstream_auth(method, given) else {
+        return;
+    };
+    let sendable = |value: &str| {
+        assert!(!value.is_empty() && value.len() <= 2 * switchboard_api_types::MAX_SECRET);
+        assert!(
+            http::HeaderValue::from_str(value).is_ok(),
+            "accepted a secret no header can carry: {value:?}"
+        );
+    };
+    if let Some(token) = &auth.bearer {
+        sendable(&format!("Bearer {token}"));
+    }
+    if let Some((name, value)) = &auth.header {
+        assert!(
+            http::HeaderName::from_bytes(name.as_bytes()).is_ok(),
+            "{name:?}"
+        );
+        sendable(value);
+    }
+    match &auth.oauth {
+        Some(switchboard_core::OAuthSpec::Tokens { access_token, .. }) => {
+            sendable(&format!("Bearer {access_token}"))
+        }
+        Some(switchboard_core::OAuthSpec::AuthorizationCode {
+            seed: Some((access, _)),
+            ..
+        }) => sendable(&format!("Bearer {access}")),
+        _ => {}
+    }
 }

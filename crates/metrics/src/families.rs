@@ -145,6 +145,8 @@ pub struct Families {
     rendering: std::sync::Mutex<()>,
     store_connections: Gauge,
     store_idle: Gauge,
+    heap_allocated: Gauge,
+    heap_resident: Gauge,
 }
 
 impl Families {
@@ -178,6 +180,8 @@ impl Families {
             rendering: std::sync::Mutex::new(()),
             store_connections: Gauge::default(),
             store_idle: Gauge::default(),
+            heap_allocated: Gauge::default(),
+            heap_resident: Gauge::default(),
             registry: Registry::default(),
         };
         let secs = Unit::Seconds;
@@ -307,6 +311,17 @@ impl Families {
             "Idle connections of the store's pool",
             f.store_idle.clone(),
         );
+        if crate::heap::read().is_some() {
+            let bytes = Unit::Bytes;
+            let (allocated, resident) = (f.heap_allocated.clone(), f.heap_resident.clone());
+            r.register_with_unit(
+                "heap_allocated",
+                "Bytes the gateway's live allocations hold (the allocator's count)",
+                bytes.clone(),
+                allocated,
+            );
+            r.register_with_unit("heap_resident", "Bytes of RAM the allocator holds: live allocations, its caches and freed pages not yet returned", bytes, resident);
+        }
         Self { registry: r, ..f }
     }
 
@@ -362,6 +377,10 @@ impl Families {
         seconds.inc_by((now.audit_commit_seconds - seconds.get()).max(0.0));
         self.store_connections.set(i64::from(now.store_connections));
         self.store_idle.set(now.store_idle as i64);
+        if let Some(heap) = crate::heap::read() {
+            self.heap_allocated.set(heap.allocated as i64);
+            self.heap_resident.set(heap.resident as i64);
+        }
         let mut out = String::new();
         // Writing to a String cannot fail.
         let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);

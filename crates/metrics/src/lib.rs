@@ -1,8 +1,10 @@
 //! Prometheus metrics of the gateway: families with bounded labels, fed by calls and scrapes.
 
 mod families;
+mod heap;
 
 pub use families::{ServerGauges, Snapshot};
+pub use heap::{HeapFigures, set_heap_reader};
 
 use families::{CallLabels, Families, ServerLabel, TransitionLabels, VerdictLabels};
 use std::sync::Arc;

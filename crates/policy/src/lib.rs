@@ -449,4 +449,22 @@ impl CallGuard for Pipeline {
     fn wants_results(&self) -> bool {
         self.scans_calls()
     }
+
+    fn forget_server(&self, owner: &Owner, server: &ServerSlug) {
+        let owner_key = owner.key();
+        let prefix = format!(
+            "{owner_key}|{}",
+            switchboard_core::ActionId::new(server, "")
+        );
+        (self
+            .inner
+            .annotations
+            .write()
+            .unwrap_or_else(|p| p.into_inner()))
+        .retain(|key, _| !key.starts_with(&prefix));
+        let mut known = self.inner.known.write().unwrap_or_else(|p| p.into_inner());
+        if let Some(servers) = known.get_mut(&owner_key) {
+            servers.remove(server.as_str());
+        }
+    }
 }

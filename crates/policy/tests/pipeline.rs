@@ -328,3 +328,24 @@ fn an_org_document_may_not_run_programs_or_set_operator_settings() {
         "verify": {"webhook": "https://policy.example/check"}}]});
     assert!(Pipeline::check_org(&webhook).is_ok());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_is_gone_no_longer_makes_names_look_alike() {
+    let (_dir, store) = sqlite().await;
+    let p = pipeline(json!({}), store);
+    let slug = |s: &str| ServerSlug::parse(s).unwrap();
+    let lookalike =
+        |review: &switchboard_core::Review| review.findings.iter().any(|f| f.contains("lookalike"));
+    p.review(
+        &Owner::Operator,
+        &slug("mail"),
+        &[&tool("send_mail", "Sends mail")],
+    );
+    let near = tool("send_mai1", "Sends a message");
+    let flagged = p.review(&Owner::Operator, &slug("chat"), &[&near]);
+    assert!(lookalike(&flagged[0]), "{flagged:?}");
+    // The mail server is deleted (the registry tells its guard): its names stop counting.
+    p.forget_server(&Owner::Operator, &slug("mail"));
+    let alone = p.review(&Owner::Operator, &slug("chat"), &[&near]);
+    assert!(!lookalike(&alone[0]), "{alone:?}");
+}

@@ -49,10 +49,12 @@ pub(crate) struct ServerEntry {
     pub connecting: tokio::sync::Mutex<()>,
     /// Resources downstream sessions watch on this server.
     pub watched: crate::watch::WatchCounts,
+    /// Restart backoff reads its monotonic time.
+    clock: switchboard_core::SharedClock,
 }
 
 impl ServerEntry {
-    pub fn new(spec: ServerSpec, limits: &Limits) -> Self {
+    pub fn new(spec: ServerSpec, limits: &Limits, clock: switchboard_core::SharedClock) -> Self {
         let slots = spec
             .max_concurrent_calls
             .unwrap_or(limits.max_concurrent_calls);
@@ -70,6 +72,7 @@ impl ServerEntry {
             state: Mutex::new(State::starting(status)),
             connecting: tokio::sync::Mutex::new(()),
             watched: Default::default(),
+            clock,
         }
     }
 
@@ -317,7 +320,7 @@ impl ServerEntry {
             ));
         } else {
             let wait = backoff(state.failures);
-            state.retry_at = Some(tokio::time::Instant::now() + wait);
+            state.retry_at = Some(self.clock.monotonic() + wait);
             state.last_error = Some(message);
         }
     }
@@ -346,7 +349,7 @@ impl ServerEntry {
         }
         let wait = state
             .retry_at
-            .map(|at| at.saturating_duration_since(tokio::time::Instant::now()))
+            .map(|at| at.saturating_duration_since(self.clock.monotonic()))
             .unwrap_or_default();
         if wait > budget {
             return Err(CallError::new(

@@ -154,7 +154,11 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn an_unused_authorization_link_expires_after_fifteen_minutes() {
-        let entry = Arc::new(ServerEntry::new(stdio(None), &Default::default()));
+        let entry = Arc::new(ServerEntry::new(
+            stdio(None),
+            &Default::default(),
+            Default::default(),
+        ));
         {
             let mut state = entry.state();
             state.set_status(ServerStatus::Authenticating);

@@ -80,7 +80,8 @@ impl Registry {
             allow_env: options.allow_env,
             roots: options.roots,
             log_level: Default::default(),
-            oauth: options.oauth,
+            oauth: options.oauth.map(|o| o.with_clock(options.clock.clone())),
+            clock: options.clock,
         };
         Self::assemble(Shared {
             naming: options.naming,
@@ -142,7 +143,11 @@ impl Registry {
 
     /// Adds (or replaces) one server and connects it; returns its state afterwards.
     pub async fn add_server(&self, spec: ServerSpec) -> ServerInfo {
-        let entry = Arc::new(ServerEntry::new(spec, &self.inner.connect.limits));
+        let entry = Arc::new(ServerEntry::new(
+            spec,
+            &self.inner.connect.limits,
+            self.inner.connect.clock.clone(),
+        ));
         let old = {
             let mut servers = write(&self.inner.servers);
             let old = servers
@@ -171,8 +176,21 @@ impl Registry {
         };
         let Some(entry) = removed else { return false };
         self.rebuild();
-        retire(entry);
+        self.let_go(entry);
         true
+    }
+
+    /// Stops `entry`; when no server of its name remains, the guard forgets what discovery
+    /// taught it about the server (servers come and go through the API for months).
+    fn let_go(&self, entry: Arc<ServerEntry>) {
+        let name = &entry.spec.name;
+        let gone = !read(&self.inner.servers)
+            .iter()
+            .any(|e| e.spec.name == *name);
+        if gone && let Some(guard) = self.guard() {
+            guard.forget_server(&self.inner.owner, name);
+        }
+        retire(entry);
     }
 
     /// A new, empty registry sharing this one's naming, HTTP client, limits, observer and
@@ -233,8 +251,11 @@ impl Registry {
                 match servers.iter().find(|e| e.spec.name == spec.name) {
                     Some(existing) if existing.spec == *spec => next.push(existing.clone()),
                     _ => {
-                        let entry =
-                            Arc::new(ServerEntry::new(spec.clone(), &self.inner.connect.limits));
+                        let entry = Arc::new(ServerEntry::new(
+                            spec.clone(),
+                            &self.inner.connect.limits,
+                            self.inner.connect.clock.clone(),
+                        ));
                         to_start.push(entry.clone());
                         next.push(entry);
                     }
@@ -250,7 +271,7 @@ impl Registry {
         };
         self.rebuild();
         for entry in to_close {
-            retire(entry);
+            self.let_go(entry);
         }
         // Bounded: fifty interpreters importing their SDKs at once on a small machine each
         // take longer than the connect timeout; a few at a time, each starts quickly.

@@ -1,5 +1,6 @@
 //! Test helpers: where the real fixture servers live, and starting them on loopback.
 
+pub mod oauth_fixture;
 pub mod otlp;
 mod postgres;
 pub mod proxy;

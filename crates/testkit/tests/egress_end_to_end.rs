@@ -94,6 +94,7 @@ async fn a_redirect_is_a_transport_error_that_names_it() {
         roots: Vec::new(),
         log_level: Default::default(),
         oauth: None,
+        clock: Default::default(),
     };
     let error = match Connection::connect(&spec, &opts).await {
         Ok(_) => panic!("a redirecting server must not connect"),

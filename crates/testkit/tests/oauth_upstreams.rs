@@ -12,38 +12,13 @@ use switchboard_config::load_with_env;
 use switchboard_core::{ErrorKind, ServerStatus};
 use switchboard_registry::{CallOptions, Registry, RegistryOptions};
 use switchboard_testkit as kit;
+use switchboard_testkit::oauth_fixture::AuthServer;
 use switchboard_upstream::auth::{FileTokens, OAuthContext};
 
 const FIXTURE: &str = env!("CARGO_BIN_EXE_oauth-server");
 
-struct AuthServer {
-    served: kit::Served,
-    base: String,
-}
-
-impl AuthServer {
-    async fn start(args: &[&str]) -> Self {
-        let served = kit::Served::start(Path::new(FIXTURE), args).await;
-        let base = served.url.trim_end_matches("/mcp").to_string();
-        Self { served, base }
-    }
-    async fn admin(&self, what: &str) -> Value {
-        let response = reqwest::Client::new()
-            .post(format!("{}/admin/{what}", self.base))
-            .send()
-            .await
-            .unwrap();
-        response.json().await.unwrap_or(Value::Null)
-    }
-    async fn stats(&self, grant: &str) -> u64 {
-        let stats: Value = reqwest::get(format!("{}/admin/stats", self.base))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        stats[grant].as_u64().unwrap_or(0)
-    }
+async fn auth_server(args: &[&str]) -> AuthServer {
+    AuthServer::start(Path::new(FIXTURE), args).await
 }
 
 fn no_env(_: &str) -> Option<String> {
@@ -67,7 +42,7 @@ async fn whoami(registry: &Registry, tool: &str) -> Result<String, switchboard_c
 
 #[tokio::test(flavor = "multi_thread")]
 async fn client_credentials_are_exchanged_again_after_a_401_and_before_expiry() {
-    let server = AuthServer::start(&["--client", "cc:cc-secret"]).await;
+    let server = auth_server(&["--client", "cc:cc-secret"]).await;
     let auth = |secret: &str| {
         json!({"type": "http", "url": server.served.url, "auth": {
             "type": "clientCredentials", "tokenUrl": format!("{}/token", server.base),
@@ -112,7 +87,7 @@ async fn client_credentials_are_exchanged_again_after_a_401_and_before_expiry() 
 
     // Tokens that live less than the renewal margin are exchanged again before each use,
     // without waiting for a refusal.
-    let short = AuthServer::start(&["--client", "cc:cc-secret", "--lifetime", "30"]).await;
+    let short = auth_server(&["--client", "cc:cc-secret", "--lifetime", "30"]).await;
     let (registry, _dir) = registry_with(
         json!({"cc": {"type": "http", "url": short.served.url, "auth": {
             "type": "clientCredentials", "tokenUrl": format!("{}/token", short.base),
@@ -132,7 +107,7 @@ async fn client_credentials_are_exchanged_again_after_a_401_and_before_expiry() 
 
 #[tokio::test(flavor = "multi_thread")]
 async fn given_tokens_are_refreshed_and_a_refused_refresh_asks_for_new_credentials() {
-    let server = AuthServer::start(&["--lifetime", "20"]).await;
+    let server = auth_server(&["--lifetime", "20"]).await;
     let issued = server.admin("issue").await;
     let (registry, _dir) = registry_with(
         json!({"given": {"type": "http", "url": server.served.url, "auth": {
@@ -204,7 +179,7 @@ async fn approve(authorize_url: &str) -> (String, String) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
-    let server = AuthServer::start(&[]).await;
+    let server = auth_server(&[]).await;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("tokens.json");
     let oauth = || OAuthContext::new(Arc::new(FileTokens::new(&file)), "http://127.0.0.1:9");
@@ -343,7 +318,7 @@ async fn authorization_code_flow_then_a_restart_reuses_the_kept_tokens() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_refused_authorization_is_shown_and_the_next_call_starts_a_new_one() {
-    let server = AuthServer::start(&[]).await;
+    let server = auth_server(&[]).await;
     let (registry, _config) = registry_with(
         json!({"fx": {"type": "http", "url": server.served.url, "auth": {"type": "authorizationCode"}}}),
         OAuthContext::in_memory(),

@@ -35,6 +35,8 @@ pub struct ConnectOptions {
     pub log_level: crate::LogFloor,
     /// Token store, pending flows and redirect base for OAuth servers.
     pub oauth: Option<crate::auth::OAuthContext>,
+    /// Monotonic time for restart backoff (token expiry reads the OAuth context's).
+    pub clock: switchboard_core::SharedClock,
 }
 
 /// Everything a server offered at discovery time (serialisable: kept so a lazy server's

@@ -32,7 +32,7 @@ pub(crate) struct State {
     /// Failed starts and crashes since the last successful call.
     pub failures: u32,
     /// No start attempt before this (backoff after a failure).
-    pub retry_at: Option<tokio::time::Instant>,
+    pub retry_at: Option<std::time::Instant>,
     /// Turned off at run time (`disable`); the spec and credentials are kept.
     pub disabled: bool,
     /// Where a person authorizes the gateway: while `authenticating`, or while a tool waits

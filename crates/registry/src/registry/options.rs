@@ -32,9 +32,16 @@ pub struct RegistryOptions {
     pub guard: Option<Arc<dyn CallGuard>>,
     /// Who declared this registry's servers (pins and rules are kept under it).
     pub owner: Owner,
+    /// Wall time for token expiry, monotonic time for restart backoff.
+    pub clock: switchboard_core::SharedClock,
 }
 
 impl RegistryOptions {
+    /// Reads time from `clock` instead of the system's (tests jump it).
+    pub fn with_clock(mut self, clock: switchboard_core::SharedClock) -> Self {
+        self.clock = clock;
+        self
+    }
     pub fn with_oauth(mut self, oauth: switchboard_upstream::auth::OAuthContext) -> Self {
         self.oauth = Some(oauth);
         self

@@ -7,9 +7,9 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use switchboard_api_types::{Invoke, Toggle};
 use switchboard_core::Caller;
 use switchboard_registry::CallOptions;
 use switchboard_store::{AuditEntry, now_ms};
@@ -65,12 +65,6 @@ pub async fn list(
     Ok(Json(json!({"agent": agent, "integrations": integrations})))
 }
 
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Toggle {
-    enabled: bool,
-}
-
 pub async fn set(
     State(state): State<ApiState>,
     caller: ApiCaller,
@@ -108,15 +102,6 @@ pub async fn set(
     Ok(Json(
         json!({"agent": agent, "action_id": action_id, "enabled": toggle.enabled}),
     ))
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Invoke {
-    arguments: Option<Value>,
-    end_user_id: Option<String>,
-    /// Information-flow taint is kept per conversation.
-    conversation_id: Option<String>,
 }
 
 pub async fn invoke(

@@ -76,6 +76,12 @@ impl ApiError {
     }
 }
 
+impl From<switchboard_api_types::BodyError> for ApiError {
+    fn from(e: switchboard_api_types::BodyError) -> Self {
+        ApiError::Invalid(e.0)
+    }
+}
+
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {

@@ -8,6 +8,7 @@ use axum::extract::rejection::JsonRejection;
 use axum::extract::{Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use switchboard_api_types::ApproveBody;
 use switchboard_core::Owner;
 use switchboard_policy::ApproveError;
 use switchboard_store::{Change, ChangeKind};
@@ -84,18 +85,6 @@ pub async fn pending(
         .await
         .map_err(ApiError::Internal)?;
     Ok(Json(json!({"pending": waiting})))
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ApproveBody {
-    server: String,
-    tool: Option<String>,
-    #[serde(default)]
-    all: bool,
-    owner: Option<String>,
-    /// The sha256 (or a prefix) of the definition that was reviewed.
-    hash: Option<String>,
 }
 
 pub async fn approve(

@@ -15,34 +15,10 @@ use switchboard_store::{AuditEntry, ChangeKind, ServerRow, now_ms};
 mod credentials;
 pub use credentials::Credentials;
 use credentials::{CREDENTIALS, UpstreamAuth, stored_auth, stored_credentials, upstream_auth};
+use switchboard_api_types::{CreateServer, UpdateServer, validate_name};
 
-const MAX_NAME: usize = 100;
 /// A row's status while an operator keeps the server off.
 pub(super) const DISABLED: &str = "disabled";
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CreateServer {
-    name: String,
-    slug: String,
-    url: String,
-    #[serde(default = "auth_none")]
-    auth_method: String,
-    credentials: Option<Credentials>,
-}
-
-fn auth_none() -> String {
-    "none".into()
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UpdateServer {
-    name: Option<String>,
-    url: Option<String>,
-    auth_method: Option<String>,
-    credentials: Option<Credentials>,
-}
 
 #[derive(Debug, Default, Deserialize)]
 pub struct ListQuery {
@@ -86,15 +62,6 @@ fn running(row: &ServerRow, registry: &Registry) -> Option<switchboard_registry:
     registry
         .server(&row.slug)
         .filter(|s| s.origin == format!("api:{}", row.id))
-}
-
-fn validate_name(name: &str) -> Result<(), ApiError> {
-    if name.trim().is_empty() || name.chars().count() > MAX_NAME {
-        return Err(ApiError::Invalid(format!(
-            "name must be 1 to {MAX_NAME} characters"
-        )));
-    }
-    Ok(())
 }
 
 impl ApiState {

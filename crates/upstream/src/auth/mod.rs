@@ -40,6 +40,8 @@ pub struct OAuthContext {
     refreshing: Arc<Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
     /// Records read lately, so a call does not read and unseal its tokens from the store.
     cache: store::RecordCache,
+    /// Wall time for token expiry.
+    clock: switchboard_core::SharedClock,
 }
 
 impl std::fmt::Debug for OAuthContext {
@@ -58,7 +60,14 @@ impl OAuthContext {
             redirect_base: redirect_base.into().trim_end_matches('/').to_string(),
             refreshing: Default::default(),
             cache: Default::default(),
+            clock: Default::default(),
         }
+    }
+
+    /// Token expiry read from `clock` instead of the system's (tests jump it).
+    pub fn with_clock(mut self, clock: switchboard_core::SharedClock) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// Tokens kept in memory only, with a loopback redirect base (tests, one-shot commands).
@@ -104,6 +113,7 @@ impl OAuthContext {
             url,
             refreshing,
             cache: self.cache.clone(),
+            clock: self.clock.clone(),
         }
     }
 
@@ -271,6 +281,7 @@ pub(crate) async fn token_source(
                 manager,
                 config,
                 current: Default::default(),
+                clock: ctx.clock.clone(),
             })
         }
         OAuthSpec::Tokens {

@@ -3,10 +3,13 @@
 use super::store::KeyedCredentials;
 use oauth2::TokenResponse;
 use rmcp::transport::auth::{AuthError, AuthorizationManager, ClientCredentialsConfig};
-use std::time::{Duration, Instant};
+use std::time::{Duration, SystemTime};
+use switchboard_core::SharedClock;
 
 /// Renew a client-credentials token this long before it expires.
 const EXPIRY_MARGIN: Duration = Duration::from_secs(60);
+/// Refresh a stored token this long before it expires (rmcp's own margin).
+const REFRESH_MARGIN_SECS: u64 = 30;
 
 /// How one connection gets tokens.
 pub(crate) enum TokenSource {
@@ -19,8 +22,9 @@ pub(crate) enum TokenSource {
     ClientCredentials {
         manager: AuthorizationManager,
         config: ClientCredentialsConfig,
-        /// The current token and when it stops being usable.
-        current: tokio::sync::Mutex<Option<(String, Option<Instant>)>>,
+        /// The current token and when (wall time) it stops being usable.
+        current: tokio::sync::Mutex<Option<(String, Option<SystemTime>)>>,
+        clock: SharedClock,
     },
 }
 
@@ -29,15 +33,25 @@ impl TokenSource {
     /// then says what it wants).
     pub async fn token(&self) -> Result<Option<String>, AuthError> {
         match self {
-            TokenSource::Refreshing { manager, .. } => {
-                match manager.lock().await.get_access_token().await {
-                    Ok(token) => Ok(Some(token)),
-                    Err(AuthError::AuthorizationRequired) => Ok(None),
-                    Err(e) => Err(e),
+            TokenSource::Refreshing {
+                manager,
+                credentials,
+            } => {
+                let token = match manager.lock().await.get_access_token().await {
+                    Ok(token) => token,
+                    Err(AuthError::AuthorizationRequired) => return Ok(None),
+                    Err(e) => return Err(e),
+                };
+                // rmcp reads the system clock; the gateway's clock (the same one unless a
+                // test jumped it) has the last word on expiry.
+                match expired(&*credentials.shared_record().await?, &credentials.clock) {
+                    true => self.renew(&token).await,
+                    false => Ok(Some(token)),
                 }
             }
-            TokenSource::ClientCredentials { .. } => {
-                self.exchanged_unless(|_, until| until.is_none_or(|u| Instant::now() < u))
+            TokenSource::ClientCredentials { clock, .. } => {
+                let now = clock.wall();
+                self.exchanged_unless(|_, until| until.is_none_or(|u| now < u))
                     .await
             }
         }
@@ -47,12 +61,13 @@ impl TokenSource {
     /// at a time: callers wait for the exchange in progress).
     async fn exchanged_unless(
         &self,
-        usable: impl Fn(&str, Option<Instant>) -> bool,
+        usable: impl Fn(&str, Option<SystemTime>) -> bool,
     ) -> Result<Option<String>, AuthError> {
         let TokenSource::ClientCredentials {
             manager,
             config,
             current,
+            clock,
         } = self
         else {
             return Ok(None);
@@ -63,7 +78,7 @@ impl TokenSource {
         {
             return Ok(Some(token.clone()));
         }
-        let fresh = exchange(manager, config).await?;
+        let fresh = exchange(manager, config, clock).await?;
         *current = Some(fresh.clone());
         Ok(Some(fresh.0))
     }
@@ -116,14 +131,31 @@ impl TokenSource {
     }
 }
 
-/// One client credentials exchange: the token and when to stop using it.
+/// One client credentials exchange: the token and when (wall time) to stop using it.
 async fn exchange(
     manager: &AuthorizationManager,
     config: &ClientCredentialsConfig,
-) -> Result<(String, Option<Instant>), AuthError> {
+    clock: &SharedClock,
+) -> Result<(String, Option<SystemTime>), AuthError> {
     let response = manager.exchange_client_credentials(config).await?;
     let until = response
         .expires_in()
-        .map(|lifetime| Instant::now() + lifetime.saturating_sub(EXPIRY_MARGIN));
+        .map(|lifetime| clock.wall() + lifetime.saturating_sub(EXPIRY_MARGIN));
     Ok((response.access_token().secret().to_string(), until))
+}
+
+/// Whether the stored token is (nearly) expired by `clock`'s wall time. A clock set back
+/// before the token arrived counts as no time passed (the server's refusal then renews it).
+fn expired(record: &super::TokenRecord, clock: &SharedClock) -> bool {
+    let Some(stored) = &record.credentials else {
+        return false;
+    };
+    let lifetime = stored.token_response.as_ref().and_then(|t| t.expires_in());
+    match (lifetime, stored.token_received_at) {
+        (Some(lifetime), Some(received)) => {
+            let elapsed = clock.wall_secs().saturating_sub(received);
+            lifetime.as_secs().saturating_sub(elapsed) < REFRESH_MARGIN_SECS
+        }
+        _ => false,
+    }
 }

@@ -194,6 +194,8 @@ pub(crate) struct KeyedCredentials {
     pub url: String,
     pub refreshing: Arc<tokio::sync::Mutex<()>>,
     pub cache: RecordCache,
+    /// Stamps when tokens arrived (wall time), for their expiry.
+    pub clock: switchboard_core::SharedClock,
 }
 
 fn store_error(e: String) -> AuthError {
@@ -251,7 +253,7 @@ impl KeyedCredentials {
     }
 
     /// The record as cached (shared, not copied: every request reads it).
-    async fn shared_record(&self) -> Result<Arc<TokenRecord>, AuthError> {
+    pub(crate) async fn shared_record(&self) -> Result<Arc<TokenRecord>, AuthError> {
         let record = match self.cached() {
             Some(record) => record,
             None => {
@@ -318,7 +320,11 @@ impl CredentialStore for KeyedCredentials {
     async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
         Ok(self.shared_record().await?.credentials.clone())
     }
-    async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+    /// rmcp saves tokens as they arrive; their arrival is stamped by the gateway's clock.
+    async fn save(&self, mut credentials: StoredCredentials) -> Result<(), AuthError> {
+        if credentials.token_received_at.is_some() {
+            credentials.token_received_at = Some(self.clock.wall_secs());
+        }
         self.update(|r| {
             r.credentials = Some(credentials);
             r.wanted_scopes.clear();

@@ -14,10 +14,11 @@
 //! postgres://postgres@127.0.0.1:5432/test, and scripts/fixtures.sh's Python for the
 //! crashing fixture).
 
-#[path = "../procs.rs"]
+mod probe;
+#[path = "../../procs.rs"]
 #[allow(dead_code)]
 mod procs;
-#[path = "../raw.rs"]
+#[path = "../../raw.rs"]
 #[allow(dead_code)]
 mod raw;
 
@@ -69,46 +70,6 @@ fn outcome(body: &str) -> String {
     "jsonrpc_error".into()
 }
 
-/// One process's figures from /proc.
-fn sample(pid: u32) -> Option<(u64, usize, u64, usize)> {
-    let rss = procs::rss_kib(pid)?;
-    let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count();
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let threads = status
-        .lines()
-        .find_map(|l| l.strip_prefix("Threads:"))
-        .and_then(|v| v.trim().parse().ok())?;
-    Some((rss, fds, threads, children(pid)))
-}
-
-/// Processes whose parent is `pid`.
-fn children(pid: u32) -> usize {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| std::fs::read_to_string(e.path().join("stat")).ok())
-        .filter(|stat| {
-            let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
-            rest.split_whitespace().nth(1) == Some(pid.to_string().as_str())
-        })
-        .count()
-}
-
-/// Processes running the fixture script (to find any left behind).
-fn fixture_processes(script: &Path) -> usize {
-    let needle = script.to_string_lossy().to_string();
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
-    };
-    entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-        .filter(|cmd| String::from_utf8_lossy(cmd).contains(&needle))
-        .count()
-}
-
 fn write_config(path: &Path, servers: &Value) -> anyhow::Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, json!({ "mcpServers": servers }).to_string())?;
@@ -143,7 +104,7 @@ async fn main() -> anyhow::Result<()> {
     let database = switchboard_store::create_schema(&admin_url, &schema).await?;
     let python = repo().join(".fixtures/venv/bin/python");
     let fixture = repo().join("tests/fixtures/misbehaving_server.py");
-    let fixtures_before = fixture_processes(&fixture);
+    let fixtures_before = probe::fixture_processes(&fixture);
 
     let dir = tempfile::tempdir()?;
     let web = procs::echo_http(&bin).await?;
@@ -318,27 +279,64 @@ async fn main() -> anyhow::Result<()> {
     }));
 
     let started = Instant::now();
-    let mut csv = String::from("seconds,replica,rss_kib,fds,threads,children,calls\n");
-    let mut rows: Vec<(u64, usize, u64, usize, u64, usize)> = Vec::new();
+    let mut csv = String::from(
+        "seconds,replica,rss_kib,fds,threads,children,calls,anon_kib,file_kib,heap_allocated_kib,heap_resident_kib,audit_queued,sessions_held\n",
+    );
+    let mut rows: Vec<(u64, usize, probe::Sample)> = Vec::new();
+    let metrics = replicas.clone().map(|url| url.replace("/mcp", "/metrics"));
     println!(
-        "{:>6} {:>7} {:>10} {:>6} {:>8} {:>9} {:>9}",
-        "s", "replica", "RSS MiB", "fds", "threads", "children", "calls"
+        "{:>6} {:>7} {:>8} {:>8} {:>8} {:>9} {:>9} {:>5} {:>7} {:>8} {:>9} {:>7} {:>8}",
+        "s",
+        "replica",
+        "RSS MiB",
+        "anon",
+        "file",
+        "heap live",
+        "heap held",
+        "fds",
+        "threads",
+        "children",
+        "calls",
+        "audit q",
+        "sessions"
     );
     loop {
         let calls: u64 = tally.lock().unwrap().0.values().sum();
         let secs = started.elapsed().as_secs();
         for (i, pid) in pids.iter().enumerate() {
-            let (rss, fds, threads, kids) = sample(*pid).context("a replica exited")?;
+            let s = probe::sample(*pid, &metrics[i])
+                .await
+                .context("a replica exited")?;
+            let mib = |kib: u64| kib as f64 / 1024.0;
             println!(
-                "{secs:>6} {:>7} {:>10.1} {fds:>6} {threads:>8} {kids:>9} {calls:>9}",
+                "{secs:>6} {:>7} {:>8.1} {:>8.1} {:>8.1} {:>9.1} {:>9.1} {:>5} {:>7} {:>8} {calls:>9} {:>7} {:>8}",
                 ["a", "b"][i],
-                rss as f64 / 1024.0
+                mib(s.rss_kib),
+                mib(s.anon_kib),
+                mib(s.file_kib),
+                mib(s.heap_allocated_kib),
+                mib(s.heap_resident_kib),
+                s.fds,
+                s.threads,
+                s.children,
+                s.audit_queued,
+                s.sessions_held,
             );
             csv.push_str(&format!(
-                "{secs},{},{rss},{fds},{threads},{kids},{calls}\n",
-                ["a", "b"][i]
+                "{secs},{},{},{},{},{},{calls},{},{},{},{},{},{}\n",
+                ["a", "b"][i],
+                s.rss_kib,
+                s.fds,
+                s.threads,
+                s.children,
+                s.anon_kib,
+                s.file_kib,
+                s.heap_allocated_kib,
+                s.heap_resident_kib,
+                s.audit_queued,
+                s.sessions_held
             ));
-            rows.push((secs, i, rss, fds, threads, kids));
+            rows.push((secs, i, s));
         }
         if Instant::now() >= deadline {
             break;
@@ -360,20 +358,33 @@ async fn main() -> anyhow::Result<()> {
     println!("\ngrowth from the first sample after {warm} s to the last:");
     for (i, name) in ["a", "b"].iter().enumerate() {
         let mine: Vec<_> = rows.iter().filter(|r| r.1 == i && r.0 >= warm).collect();
-        if let (Some(first), Some(last)) = (mine.first(), mine.last()) {
-            let pct = |a: f64, b: f64| (b - a) / a.max(1.0) * 100.0;
+        if let (Some((_, _, first)), Some((_, _, last))) = (mine.first(), mine.last()) {
+            let pct = |a: u64, b: u64| (b as f64 - a as f64) / (a as f64).max(1.0) * 100.0;
+            let change = |what: &str, a: u64, b: u64| {
+                format!(
+                    "{what} {:.1} -> {:.1} MiB ({:+.1} %)",
+                    a as f64 / 1024.0,
+                    b as f64 / 1024.0,
+                    pct(a, b)
+                )
+            };
             println!(
-                "  replica {name}: RSS {:.1} -> {:.1} MiB ({:+.1} %), fds {} -> {} ({:+.1} %), threads {} -> {}, children {} -> {}",
-                first.2 as f64 / 1024.0,
-                last.2 as f64 / 1024.0,
-                pct(first.2 as f64, last.2 as f64),
-                first.3,
-                last.3,
-                pct(first.3 as f64, last.3 as f64),
-                first.4,
-                last.4,
-                first.5,
-                last.5
+                "  replica {name}: {}, {}, {}, {}; fds {} -> {} ({:+.1} %), threads {} -> {}, children {} -> {}",
+                change("RSS", first.rss_kib, last.rss_kib),
+                change("anonymous", first.anon_kib, last.anon_kib),
+                change(
+                    "heap live",
+                    first.heap_allocated_kib,
+                    last.heap_allocated_kib
+                ),
+                change("heap held", first.heap_resident_kib, last.heap_resident_kib),
+                first.fds,
+                last.fds,
+                pct(first.fds as u64, last.fds as u64),
+                first.threads,
+                last.threads,
+                first.children,
+                last.children
             );
         }
     }
@@ -434,7 +445,7 @@ async fn main() -> anyhow::Result<()> {
     println!(
         "audit rows for the callers' calls: {echo_rows} ({rows_by_server:?} less {crash_rows} crash calls); calls answered: {answered}"
     );
-    let leaked = fixture_processes(&fixture).saturating_sub(fixtures_before);
+    let leaked = probe::fixture_processes(&fixture).saturating_sub(fixtures_before);
     println!("fixture processes left after both replicas stopped: {leaked}");
     switchboard_store::drop_schema(&admin_url, &schema).await?;
     Ok(())

@@ -1,0 +1,34 @@
+//! Agent and policy bodies: an action switched on or off, an action invoked, a definition approved.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// `PUT /api/agents/{agent}/actions/{action_id}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Toggle {
+    pub enabled: bool,
+}
+
+/// `POST /api/agents/{agent}/actions/{action_id}/invoke`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Invoke {
+    pub arguments: Option<Value>,
+    pub end_user_id: Option<String>,
+    /// Information-flow taint is kept per conversation.
+    pub conversation_id: Option<String>,
+}
+
+/// `POST /api/policy/approve`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApproveBody {
+    pub server: String,
+    pub tool: Option<String>,
+    #[serde(default)]
+    pub all: bool,
+    pub owner: Option<String>,
+    /// The sha256 (or a prefix) of the definition that was reviewed.
+    pub hash: Option<String>,
+}

@@ -1,0 +1,189 @@
+//! Credentials of API-added servers: what each `auth_method` needs, checked.
+
+use crate::BodyError;
+use serde::{Deserialize, Serialize};
+use switchboard_core::{OAuthClient, OAuthSpec};
+
+pub const MAX_SECRET: usize = 8000;
+
+#[derive(Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    pub token: Option<String>,
+    pub access_token: Option<String>,
+    pub refresh_token: Option<String>,
+    /// apiKey: the key, the header it goes in (default `Authorization`) and its prefix.
+    pub key: Option<String>,
+    pub header_name: Option<String>,
+    pub value_prefix: Option<String>,
+    /// OAuth: the client, the token endpoint, the scopes, a client ID metadata document.
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    pub token_url: Option<String>,
+    pub scopes: Option<Vec<String>>,
+    pub client_metadata_url: Option<String>,
+}
+
+/// What a server's requests carry upstream, from its auth method and credentials.
+#[derive(Debug, Default)]
+pub struct UpstreamAuth {
+    pub bearer: Option<String>,
+    pub header: Option<(String, String)>,
+    pub oauth: Option<OAuthSpec>,
+}
+
+/// What to send upstream for `auth_method`, checked against the credentials given.
+pub fn upstream_auth(
+    auth_method: &str,
+    credentials: Option<&Credentials>,
+) -> Result<UpstreamAuth, BodyError> {
+    let bearer = |token: String| UpstreamAuth {
+        bearer: Some(token),
+        ..UpstreamAuth::default()
+    };
+    let secret = |field: &str, value: Option<&String>| -> Result<String, BodyError> {
+        match value {
+            Some(v) if v.chars().any(char::is_control) => Err(control_character(field)),
+            Some(v) if !v.is_empty() && v.len() <= MAX_SECRET => Ok(v.clone()),
+            Some(v) if v.len() > MAX_SECRET => Err(BodyError(format!(
+                "credentials.{field} is {} characters; at most {MAX_SECRET} are allowed",
+                v.len()
+            ))),
+            _ => Err(BodyError(format!(
+                "auth_method {auth_method} needs credentials.{field}"
+            ))),
+        }
+    };
+    match (auth_method, credentials) {
+        ("none", _) => Ok(UpstreamAuth::default()),
+        ("bearer", c) => secret("token", c.and_then(|c| c.token.as_ref())).map(bearer),
+        ("apiKey", c) => {
+            let key = secret("key", c.and_then(|c| c.key.as_ref()))?;
+            let name = c
+                .and_then(|c| c.header_name.clone())
+                .unwrap_or_else(|| "Authorization".into());
+            if !switchboard_core::names::is_header_name(&name) {
+                return Err(BodyError(format!(
+                    "credentials.header_name {name:?} is not an HTTP header name; use letters, digits and '-', e.g. \"X-API-Key\""
+                )));
+            }
+            let prefix = c.and_then(|c| c.value_prefix.clone()).unwrap_or_default();
+            if prefix.len() > 100 || prefix.chars().any(char::is_control) {
+                return Err(BodyError(
+                    "credentials.value_prefix must be at most 100 characters, none of them control characters".into(),
+                ));
+            }
+            Ok(UpstreamAuth {
+                header: Some((name, format!("{prefix}{key}"))),
+                ..UpstreamAuth::default()
+            })
+        }
+        ("oauth2" | "clientCredentials" | "authorizationCode", c) => {
+            let empty = Credentials::default();
+            oauth_spec(auth_method, c.unwrap_or(&empty)).map(|spec| UpstreamAuth {
+                oauth: Some(spec),
+                ..UpstreamAuth::default()
+            })
+        }
+        (other, _) => Err(BodyError(format!(
+            "auth_method {other:?} is not supported; use none, bearer, apiKey, oauth2, clientCredentials or authorizationCode"
+        ))),
+    }
+}
+
+/// The OAuth settings of `auth_method`, checked: every secret at most [`MAX_SECRET`]
+/// characters, URLs that the token endpoint and metadata document can be.
+pub fn oauth_spec(auth_method: &str, c: &Credentials) -> Result<OAuthSpec, BodyError> {
+    let optional = |field: &str, value: &Option<String>| -> Result<Option<String>, BodyError> {
+        match value {
+            Some(v) if v.is_empty() || v.len() > MAX_SECRET => Err(BodyError(format!(
+                "credentials.{field} must be 1 to {MAX_SECRET} characters"
+            ))),
+            Some(v) if v.chars().any(char::is_control) => Err(control_character(field)),
+            other => Ok(other.clone()),
+        }
+    };
+    let required = |field: &str, value: &Option<String>| -> Result<String, BodyError> {
+        optional(field, value)?.ok_or_else(|| {
+            BodyError(format!(
+                "auth_method {auth_method} needs credentials.{field}"
+            ))
+        })
+    };
+    let client = match optional("client_id", &c.client_id)? {
+        Some(id) => Some(OAuthClient {
+            id,
+            secret: optional("client_secret", &c.client_secret)?,
+        }),
+        None if c.client_secret.is_some() => {
+            return Err(BodyError(
+                "credentials.client_secret needs credentials.client_id".into(),
+            ));
+        }
+        None => None,
+    };
+    let token_url = optional("token_url", &c.token_url)?;
+    if let Some(url) = &token_url
+        && url::Url::parse(url).is_err()
+    {
+        return Err(BodyError(format!(
+            "credentials.token_url {url:?} is not a URL"
+        )));
+    }
+    let scopes = c.scopes.clone().unwrap_or_default();
+    if scopes.iter().any(|s| s.is_empty() || s.contains(' ')) {
+        return Err(BodyError(
+            "credentials.scopes must be a list of single scopes, e.g. [\"read\", \"write\"]".into(),
+        ));
+    }
+    match auth_method {
+        "oauth2" => Ok(OAuthSpec::Tokens {
+            access_token: required("access_token", &c.access_token)?,
+            refresh_token: optional("refresh_token", &c.refresh_token)?,
+            client,
+            token_url,
+        }),
+        "clientCredentials" => {
+            let client = client.filter(|c| c.secret.is_some()).ok_or_else(|| {
+                BodyError(
+                    "auth_method clientCredentials needs credentials.client_id and credentials.client_secret".into(),
+                )
+            })?;
+            Ok(OAuthSpec::ClientCredentials {
+                token_url: token_url.ok_or_else(|| {
+                    BodyError("auth_method clientCredentials needs credentials.token_url".into())
+                })?,
+                client,
+                scopes,
+            })
+        }
+        _ => {
+            let client_metadata_url = optional("client_metadata_url", &c.client_metadata_url)?;
+            if let Some(url) = &client_metadata_url
+                && !url.starts_with("https://")
+            {
+                return Err(BodyError(
+                    "credentials.client_metadata_url must be an https URL".into(),
+                ));
+            }
+            let seed = match optional("access_token", &c.access_token)? {
+                Some(access) => Some((access, optional("refresh_token", &c.refresh_token)?)),
+                None => None,
+            };
+            Ok(OAuthSpec::AuthorizationCode {
+                scopes,
+                client,
+                client_metadata_url,
+                seed,
+            })
+        }
+    }
+}
+
+/// Secrets travel in HTTP headers and forms, where a line break or other control character
+/// cannot go (usually a copy-and-paste slip).
+fn control_character(field: &str) -> BodyError {
+    BodyError(format!(
+        "credentials.{field} contains a control character (a line break?); give the value alone"
+    ))
+}
