@@ -93,7 +93,7 @@ pub fn upstream_auth(
 
 /// The OAuth settings of `auth_method`, checked: every secret at most [`MAX_SECRET`]
 /// characters, URLs that the token endpoint and metadata document can be.
-pub fn oauth_spec(auth_method: &str, c: &Credentials) -> Result<OAuthSpec, BodyError> {
+fn oauth_spec(auth_method: &str, c: &Credentials) -> Result<OAuthSpec, BodyError> {
     let optional = |field: &str, value: &Option<String>| -> Result<Option<String>, BodyError> {
         match value {
             Some(v) if v.is_empty() || v.len() > MAX_SECRET => Err(BodyError(format!(

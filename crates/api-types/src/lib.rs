@@ -7,7 +7,7 @@ mod credentials;
 mod servers;
 
 pub use actions::{ApproveBody, Invoke, Toggle};
-pub use credentials::{Credentials, MAX_SECRET, UpstreamAuth, oauth_spec, upstream_auth};
+pub use credentials::{Credentials, MAX_SECRET, UpstreamAuth, upstream_auth};
 pub use servers::{CreateServer, MAX_NAME, UpdateServer, validate_name};
 
 /// A body that parsed but says something the API refuses; the message names the field and

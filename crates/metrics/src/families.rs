@@ -311,7 +311,7 @@ impl Families {
             "Idle connections of the store's pool",
             f.store_idle.clone(),
         );
-        if crate::heap::read().is_some() {
+        if crate::heap::known() {
             let bytes = Unit::Bytes;
             let (allocated, resident) = (f.heap_allocated.clone(), f.heap_resident.clone());
             r.register_with_unit(

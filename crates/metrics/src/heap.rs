@@ -20,6 +20,11 @@ pub fn set_heap_reader(reader: fn() -> Option<HeapFigures>) {
     let _ = READER.set(reader);
 }
 
+/// Whether the binary said how to read its allocator (the heap gauges are shown then).
+pub(crate) fn known() -> bool {
+    READER.get().is_some()
+}
+
 pub(crate) fn read() -> Option<HeapFigures> {
     READER.get().and_then(|read| read())
 }

@@ -33,18 +33,17 @@ impl TokenSource {
     /// then says what it wants).
     pub async fn token(&self) -> Result<Option<String>, AuthError> {
         match self {
-            TokenSource::Refreshing {
-                manager,
-                credentials,
-            } => {
-                let token = match manager.lock().await.get_access_token().await {
-                    Ok(token) => token,
-                    Err(AuthError::AuthorizationRequired) => return Ok(None),
-                    Err(e) => return Err(e),
+            // Read from the kept record (cached), without the manager's lock: concurrent
+            // requests do not queue behind one another. Expiry is the gateway's clock's call;
+            // an expired token goes through `renew`, which refreshes it once for everyone.
+            TokenSource::Refreshing { credentials, .. } => {
+                let record = credentials.shared_record().await?;
+                let stored = record.credentials.as_ref();
+                let Some(token) = stored.and_then(|c| c.token_response.as_ref()) else {
+                    return Ok(None);
                 };
-                // rmcp reads the system clock; the gateway's clock (the same one unless a
-                // test jumped it) has the last word on expiry.
-                match expired(&*credentials.shared_record().await?, &credentials.clock) {
+                let token = token.access_token().secret().to_string();
+                match expired(&record, &credentials.clock) {
                     true => self.renew(&token).await,
                     false => Ok(Some(token)),
                 }
