@@ -152,7 +152,42 @@ pub type ExposedName = String;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NamingTemplate {
     template: String,
+    pieces: Vec<Piece>,
     max_len: usize,
+}
+
+/// One part of a parsed template: read once, left to right, so a literal can never combine
+/// with a placeholder into another placeholder (`{tool}{{server}tool}` is refused).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Server,
+    Tool,
+    Literal(String),
+}
+
+fn parse_pieces(template: &str) -> Option<Vec<Piece>> {
+    let mut pieces = Vec::new();
+    let mut rest = template;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("{server}") {
+            pieces.push(Piece::Server);
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("{tool}") {
+            pieces.push(Piece::Tool);
+            rest = after;
+        } else {
+            let b = rest.as_bytes()[0];
+            if !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-') {
+                return None;
+            }
+            match pieces.last_mut() {
+                Some(Piece::Literal(text)) => text.push(b as char),
+                _ => pieces.push(Piece::Literal((b as char).to_string())),
+            }
+            rest = &rest[1..];
+        }
+    }
+    Some(pieces)
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -169,10 +204,7 @@ pub enum TemplateError {
 
 impl Default for NamingTemplate {
     fn default() -> Self {
-        Self {
-            template: Self::DEFAULT.to_string(),
-            max_len: DEFAULT_MAX_NAME_LEN,
-        }
+        Self::parse(Self::DEFAULT).expect("the default template is valid")
     }
 }
 
@@ -184,18 +216,15 @@ impl NamingTemplate {
         if !(16..=MAX_NAME_LEN_LIMIT).contains(&max_len) {
             return Err(TemplateError::BadLimit(max_len));
         }
-        if !template.contains("{tool}") {
-            return Err(TemplateError::MissingTool(template.to_string()));
-        }
-        let literal = template.replace("{server}", "").replace("{tool}", "");
-        if !literal
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-        {
+        let Some(pieces) = parse_pieces(template) else {
             return Err(TemplateError::BadCharacters(template.to_string()));
+        };
+        if !pieces.contains(&Piece::Tool) {
+            return Err(TemplateError::MissingTool(template.to_string()));
         }
         Ok(Self {
             template: template.to_string(),
+            pieces,
             max_len,
         })
     }
@@ -215,17 +244,32 @@ impl NamingTemplate {
     /// What every exposed name of `server` starts with (the template up to `{tool}`); empty
     /// for templates that start with the tool name.
     pub fn prefix(&self, server: &ServerSlug) -> String {
-        let head = self.template.split("{tool}").next().unwrap_or_default();
-        head.replace("{server}", server.as_str())
+        let head = self
+            .pieces
+            .iter()
+            .take_while(|piece| **piece != Piece::Tool);
+        Self::fill(head, server, "")
+    }
+
+    fn fill<'a>(
+        pieces: impl Iterator<Item = &'a Piece>,
+        server: &ServerSlug,
+        tool: &str,
+    ) -> String {
+        pieces.fold(String::new(), |mut name, piece| {
+            name.push_str(match piece {
+                Piece::Server => server.as_str(),
+                Piece::Tool => tool,
+                Piece::Literal(text) => text,
+            });
+            name
+        })
     }
 
     /// The exposed name for one tool: the template filled in, shortened with a stable hash
     /// suffix when it would exceed the length limit.
     pub fn render(&self, server: &ServerSlug, tool: &str) -> ExposedName {
-        let full = self
-            .template
-            .replace("{server}", server.as_str())
-            .replace("{tool}", tool);
+        let full = Self::fill(self.pieces.iter(), server, tool);
         if full.len() <= self.max_len {
             return full;
         }

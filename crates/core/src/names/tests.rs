@@ -69,6 +69,11 @@ fn bad_templates_are_refused_with_the_reason() {
         NamingTemplate::parse("{server}.{tool}"),
         Err(TemplateError::BadCharacters(_))
     ));
+    // Braces around a placeholder once made a literal `{...}` survive into exposed names.
+    assert!(matches!(
+        NamingTemplate::parse("{tool}{{server}tool}"),
+        Err(TemplateError::BadCharacters(_))
+    ));
     assert!(matches!(
         NamingTemplate::new("{tool}", 200),
         Err(TemplateError::BadLimit(200))
