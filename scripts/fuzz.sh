@@ -10,7 +10,7 @@ seconds="${1:-10}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(config_file egress_url names jsonrpc rest_bodies)
+  targets=(config_file egress_url names jsonrpc rest_bodies policy_doc)
 fi
 export PATH="$PWD/.fixtures/cargo/bin:$PATH"
 if ! cargo fuzz --version >/dev/null 2>&1; then

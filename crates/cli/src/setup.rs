@@ -347,6 +347,7 @@ pub fn registry(
     }
     let mut options = RegistryOptions::default()
         .with_naming(naming(global, config)?)
+        .with_tools(g.tools())
         .with_egress(egress)
         .with_limits(g.limits())
         .with_allow_env(g.allow_env.clone().unwrap_or_default())

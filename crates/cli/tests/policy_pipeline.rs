@@ -86,19 +86,7 @@ enabled = true
 }
 
 async fn probe(args: &[&str]) -> Value {
-    let output = Command::new(kit::python())
-        .arg(kit::client_script("mcp_probe.py"))
-        .args(args)
-        .output()
-        .await
-        .expect("run the Python client");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "probe {args:?} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_str(stdout.trim()).unwrap_or_else(|_| panic!("not JSON: {stdout}"))
+    kit::run_client("mcp_probe.py", args).await
 }
 
 async fn names(url: &str, token: &str) -> Vec<String> {

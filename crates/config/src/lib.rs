@@ -55,6 +55,10 @@ pub struct GatewaySettings {
     pub telemetry: Option<Telemetry>,
     /// `[audit]`: durability of call rows and the queue's bound.
     pub audit: AuditSettings,
+    /// `[gateway] tools_mode`: every tool listed, search meta-tools, or search when large.
+    pub tools_mode: Option<switchboard_core::ToolsMode>,
+    /// `[gateway] tools_search_threshold`: `auto` searches above this many visible tools.
+    pub tools_search_threshold: Option<usize>,
 }
 
 /// `[telemetry]`: the OTLP/HTTP export of traces (off unless an endpoint is given).
@@ -90,10 +94,21 @@ impl GatewaySettings {
             oauth_redirect_base,
             oauth_token_store,
             oauth_token_file,
-            telemetry
+            telemetry,
+            tools_mode,
+            tools_search_threshold
         );
         self.limits.extend(later.limits);
         self.audit.layer(later.audit);
+    }
+
+    /// The tools mode and `auto` threshold in force.
+    pub fn tools(&self) -> switchboard_core::ToolsSetting {
+        let default = switchboard_core::ToolsSetting::default();
+        switchboard_core::ToolsSetting {
+            mode: self.tools_mode.unwrap_or(default.mode),
+            threshold: self.tools_search_threshold.unwrap_or(default.threshold),
+        }
     }
 
     /// The limits in force: defaults with `[limits]` overrides applied.

@@ -157,6 +157,19 @@ pub fn parse(
                 }
                 g.roots = Some(roots);
             }
+            "tools_mode" => {
+                if let Some(text) = r.string(key, value) {
+                    match text.parse() {
+                        Ok(mode) => g.tools_mode = Some(mode),
+                        Err(message) => r.problem(
+                            key,
+                            &message,
+                            "search lists a few meta-tools that find the rest (docs/tool-search.md)",
+                        ),
+                    }
+                }
+            }
+            "tools_search_threshold" => g.tools_search_threshold = r.number(key, value),
             "refresh_interval_secs" => match value.as_u64() {
                 Some(n) => g.refresh_interval_secs = Some(n as usize),
                 None => r.problem(

@@ -216,6 +216,12 @@ pub trait CallGuard: Send + Sync + 'static {
     /// `server` is gone from `owner`'s registry: what discovery taught about it may go
     /// (approved pins stay: they are the operator's decisions, kept in the store).
     fn forget_server(&self, _owner: &Owner, _server: &ServerSlug) {}
+
+    /// The tools mode the policy sets for this caller (an agent's `tools_mode`), if any; it
+    /// overrides the endpoint's.
+    fn tools_mode<'a>(&'a self, _caller: &'a Caller) -> GuardFuture<'a, Option<crate::ToolsMode>> {
+        Box::pin(async { None })
+    }
 }
 
 impl std::fmt::Debug for dyn CallGuard {

@@ -10,6 +10,7 @@ pub mod names;
 pub mod oauth;
 pub mod spec;
 pub mod status;
+pub mod tools_mode;
 pub mod trace;
 
 pub use caller::{CallObserver, CallRecord, Caller, Observers};
@@ -24,3 +25,4 @@ pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is
 pub use oauth::{OAuthClient, OAuthSpec};
 pub use spec::{HttpSpec, HttpWire, ServerSpec, StdioSpec, Transport};
 pub use status::ServerStatus;
+pub use tools_mode::{META_TOOLS, ToolsMode, ToolsSetting};

@@ -13,12 +13,13 @@ use switchboard_egress::{EgressPolicy, classify};
 pub type Target = fn(&[u8]);
 
 /// The targets, by the names their corpus folders have.
-pub const TARGETS: [(&str, Target); 5] = [
+pub const TARGETS: [(&str, Target); 6] = [
     ("config_file", config_file),
     ("egress_url", egress_url),
     ("names", names),
     ("jsonrpc", jsonrpc),
     ("rest_bodies", rest_bodies),
+    ("policy_doc", policy_doc),
 ];
 
 /// The file names whose shapes the config loader tells apart (the first byte picks one).
@@ -247,5 +248,66 @@ fn credentials(method: &str, given: Option<&switchboard_api_types::Credentials>)
             ..
         }) => sendable(&format!("Bearer {access}")),
         _ => {}
+    }
+}
+
+/// A policy document, as switchboard.toml's `[policy]` (TOML) or `/api/policy` (JSON) carries
+/// it (the first byte picks): reading and compiling its parts never panics; an accepted
+/// document survives a round trip through its own JSON; a glob without wildcards matches
+/// exactly its own text; a compiled predicate evaluates against any arguments; a rate that
+/// parses has a count and a period above 0.
+pub fn policy_doc(data: &[u8]) {
+    use switchboard_policy_doc::{Glob, PolicyDoc, Predicate, parse_rate};
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let value: serde_json::Value = if pick % 2 == 0 {
+        let Ok(table) = toml::from_str::<toml::Table>(text) else {
+            return;
+        };
+        let Ok(value) = serde_json::to_value(&table) else {
+            return;
+        };
+        value.get("policy").cloned().unwrap_or(value)
+    } else {
+        let Ok(value) = serde_json::from_str(text) else {
+            return;
+        };
+        value
+    };
+    let Ok(doc) = PolicyDoc::from_value(&value) else {
+        return;
+    };
+    let written = serde_json::to_value(&doc).expect("a document serialises");
+    let again = PolicyDoc::from_value(&written).expect("its own output reads back");
+    assert_eq!(serde_json::to_value(&again).ok(), Some(written));
+    let arguments = value.as_object();
+    for rule in &doc.rules {
+        for pattern in &rule.actions {
+            if let Ok(glob) = Glob::new(pattern) {
+                let _ = glob.server();
+                let literal = !pattern.contains(['*', '?']);
+                assert!(
+                    !literal || glob.matches(pattern),
+                    "{pattern:?} misses itself"
+                );
+                let _ = glob.matches("mcp.github.create_issue");
+            }
+        }
+        for predicate in &rule.when {
+            if let Ok(compiled) = Predicate::compile(predicate) {
+                let _ = compiled.root_field();
+                let _ = compiled.holds(arguments);
+                let _ = compiled.holds(None);
+            }
+        }
+    }
+    for limit in &doc.rate_limits {
+        if let Some((count, period)) = parse_rate(&limit.rate) {
+            assert!(count > 0 && period > 0, "{:?}", limit.rate);
+        }
     }
 }

@@ -8,7 +8,8 @@
 mod admin;
 mod calls;
 mod compiled;
-pub mod doc;
+/// The policy document and its pipeline-free parts (its own crate, so it can be fuzzed).
+pub use switchboard_policy_doc as doc;
 pub mod ifc;
 pub mod pins;
 pub mod ratelimit;
@@ -27,7 +28,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, RwLock};
 use switchboard_core::{
     ActionId, Admission, CallContext, CallGuard, Caller, GuardFuture, Owner, Review, ServerSlug,
-    ToolRef, Verdict, Visibility,
+    ToolRef, ToolsMode, Verdict, Visibility,
 };
 use switchboard_store::{AuditWriter, Store};
 use switchboard_upstream::UpstreamHttp;
@@ -448,6 +449,17 @@ impl CallGuard for Pipeline {
 
     fn wants_results(&self) -> bool {
         self.scans_calls()
+    }
+
+    fn tools_mode<'a>(&'a self, caller: &'a Caller) -> GuardFuture<'a, Option<ToolsMode>> {
+        Box::pin(async move {
+            let agent = caller.agent_id.as_deref()?;
+            // The org's document (last) wins over the operator's.
+            let sets = self.sets(caller).await.ok()?;
+            sets.iter()
+                .rev()
+                .find_map(|set| set.doc.agents.get(agent)?.tools_mode)
+        })
     }
 
     fn forget_server(&self, owner: &Owner, server: &ServerSlug) {

@@ -2,7 +2,7 @@
 //! replicas on Postgres (one conditional upsert per call on the database clock); in-process
 //! on SQLite, and as the fallback while the store is unreachable (`on_store_error = "local"`).
 
-use crate::doc::{DocProblem, LimitScope, RateLimitDoc};
+use crate::doc::{DocProblem, LimitScope, RateLimitDoc, parse_rate};
 use crate::rules::Glob;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -124,19 +124,6 @@ impl LimitRule {
             LimitScope::Server => format!("rl|{owner}|{}|{server}", self.name),
         }
     }
-}
-
-/// `N/s`, `N/m`, `N/h` → (N, period in µs).
-fn parse_rate(rate: &str) -> Option<(u32, i64)> {
-    let (count, unit) = rate.trim().split_once('/')?;
-    let count: u32 = count.trim().parse().ok().filter(|n| *n > 0)?;
-    let period = match unit.trim() {
-        "s" | "sec" | "second" => 1_000_000,
-        "m" | "min" | "minute" => 60_000_000,
-        "h" | "hour" => 3_600_000_000,
-        _ => return None,
-    };
-    Some((count, period))
 }
 
 /// Where buckets live.

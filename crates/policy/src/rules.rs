@@ -1,12 +1,9 @@
 //! Call-time rules: action globs, who is calling, argument predicates; effects allow, deny
 //! and verify; enforce or observe per rule set.
 
-mod glob;
-mod predicate;
 pub mod verify;
 
-pub use glob::Glob;
-pub use predicate::Predicate;
+pub use switchboard_policy_doc::{Glob, Predicate};
 
 use crate::doc::{DefaultEffect, DocProblem, PolicyDoc, RuleEffect, RuleMode};
 use serde_json::{Value, json};

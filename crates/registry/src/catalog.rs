@@ -109,6 +109,8 @@ pub struct Catalog {
     prompt_names: NameTable,
     tool_index: HashMap<String, usize>,
     resource_routes: HashMap<String, (ServerSlug, String)>,
+    /// Search indexes, made the first time search mode needs them (see `search.rs`).
+    pub(crate) search: crate::search::CatalogSearch,
 }
 
 impl Catalog {
@@ -135,7 +137,7 @@ impl Catalog {
             .zip(&kept)
             .flat_map(|((spec, _), tools)| tools.iter().map(|t| (&spec.name, t.name.as_ref())))
             .collect();
-        let (tool_names, conflicts) = NameTable::build(template, tool_entries);
+        let (tool_names, conflicts) = NameTable::build_tools(template, tool_entries);
         catalog.note(conflicts);
         for (((spec, _), tools), reviews) in servers.iter().zip(&kept).zip(&reviews) {
             for (tool, review) in tools.iter().zip(reviews) {

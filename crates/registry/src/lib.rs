@@ -22,11 +22,13 @@ mod catalog;
 mod entry;
 mod lifecycle;
 mod registry;
+mod search;
 mod watch;
 
 pub use catalog::{Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
 pub use entry::{ServerInfo, StatusChange};
 pub use lifecycle::{MAX_FAILURES, SnapshotCache};
 pub use registry::{Registry, RegistryOptions, SHUTDOWN_GRACE, TestReport};
+pub use search::{FoundItem, FoundTool};
 pub use switchboard_upstream::{CallOptions, EgressPolicy, Progress, UpstreamHttp};
 pub use watch::{ResourceUpdate, ResourceWatch};

@@ -31,6 +31,7 @@ pub struct Registry {
 
 struct Inner {
     naming: NamingTemplate,
+    tools: switchboard_core::ToolsSetting,
     connect: ConnectOptions,
     servers: RwLock<Vec<Arc<ServerEntry>>>,
     catalog: RwLock<Arc<Catalog>>,
@@ -50,6 +51,7 @@ struct Inner {
 #[derive(Clone)]
 struct Shared {
     naming: NamingTemplate,
+    tools: switchboard_core::ToolsSetting,
     connect: ConnectOptions,
     observer: Option<Arc<dyn CallObserver>>,
     snapshots: Option<Arc<dyn SnapshotCache>>,
@@ -85,6 +87,7 @@ impl Registry {
         };
         Self::assemble(Shared {
             naming: options.naming,
+            tools: options.tools,
             connect,
             observer: options.observer,
             snapshots: options.snapshots,
@@ -98,6 +101,7 @@ impl Registry {
     fn assemble(shared: Shared) -> Self {
         let Shared {
             naming,
+            tools,
             mut connect,
             observer,
             snapshots,
@@ -112,6 +116,7 @@ impl Registry {
         let registry = Self {
             inner: Arc::new(Inner {
                 naming,
+                tools,
                 connect,
                 servers: RwLock::default(),
                 catalog: RwLock::default(),
@@ -134,6 +139,11 @@ impl Registry {
             tokio::spawn(refresh_periodically(Arc::downgrade(&registry.inner), every));
         }
         registry
+    }
+
+    /// How endpoints over this registry hand out tools (`[gateway] tools_mode`).
+    pub fn tools_setting(&self) -> switchboard_core::ToolsSetting {
+        self.inner.tools
     }
 
     /// The naming template in force.
@@ -203,6 +213,7 @@ impl Registry {
         connect.roots = Vec::new();
         Self::assemble(Shared {
             naming: self.inner.naming.clone(),
+            tools: self.inner.tools,
             connect,
             observer: self.inner.observer.clone(),
             snapshots: self.inner.snapshots.clone(),

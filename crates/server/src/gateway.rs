@@ -8,6 +8,7 @@ mod callers;
 mod feeds;
 mod replies;
 mod rounds;
+mod search_mode;
 mod view;
 mod watches;
 mod wire;
@@ -273,15 +274,21 @@ impl rmcp::ServerHandler for Gateway {
                     .map(|t| t.tool),
             );
         }
+        if self.searching(&view, || async { tools.len() }).await {
+            tools = search_mode::meta_tools();
+        }
         Ok(ListToolsResult::with_all_items(tools))
     }
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let view = self.view(&context.extensions, Some(&context.meta));
+        if let search_mode::Meta::Answer(result) = self.meta_tool(&mut request, &view).await {
+            return Ok(CallToolResponse::Complete(result));
+        }
         let registry = view.registry_for(|c| c.tool(&request.name).is_some());
         if context
             .protocol_version()

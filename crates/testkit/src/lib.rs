@@ -70,6 +70,24 @@ pub fn client_script(name: &str) -> PathBuf {
     repo_root().join("tests/clients").join(name)
 }
 
+/// Runs a Python client script under tests/clients with `args` and reads the one JSON value
+/// it prints; panics with its output when it fails or prints something else.
+pub async fn run_client(script: &str, args: &[&str]) -> serde_json::Value {
+    let output = tokio::process::Command::new(python())
+        .arg(client_script(script))
+        .args(args)
+        .output()
+        .await
+        .expect("run the Python client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{script} {args:?} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(stdout.trim()).unwrap_or_else(|_| panic!("not JSON: {stdout}"))
+}
+
 /// Server entries (mcp.json `mcpServers` values) for the real servers.
 pub fn everything_stdio_entry() -> serde_json::Value {
     serde_json::json!({"command": "node", "args": [everything_js(), "stdio"]})

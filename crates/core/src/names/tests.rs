@@ -175,3 +175,29 @@ fn a_template_prefix_is_what_every_name_of_a_server_starts_with() {
             .starts_with(&template.prefix(&fx))
     );
 }
+
+#[test]
+fn a_tool_named_like_a_meta_tool_gets_its_server_prefix_and_a_warning() {
+    let t = NamingTemplate::parse("{tool}").unwrap();
+    let s = slug("files");
+    let (table, conflicts) = NameTable::build_tools(&t, [(&s, "search_tools"), (&s, "read")]);
+    assert_eq!(
+        table.exposed(&s, "search_tools"),
+        Some("files__search_tools")
+    );
+    assert_eq!(
+        table.route("files__search_tools"),
+        Some((&s, "search_tools"))
+    );
+    assert_eq!(table.exposed(&s, "read"), Some("read"));
+    assert!(matches!(&conflicts[..], [NameConflict::Reserved { .. }]));
+    assert!(
+        conflicts[0].to_string().contains("reserved"),
+        "{}",
+        conflicts[0]
+    );
+    // Prompts share no namespace with the meta-tools.
+    let (prompts, none) = NameTable::build(&t, [(&s, "search_tools")]);
+    assert_eq!(prompts.exposed(&s, "search_tools"), Some("search_tools"));
+    assert!(none.is_empty());
+}

@@ -206,7 +206,7 @@ impl Registry {
     }
 
     /// The positions in `catalog.tools` of the tools `caller` sees.
-    async fn visible_in(
+    pub(crate) async fn visible_in(
         &self,
         catalog: &crate::Catalog,
         caller: &Caller,

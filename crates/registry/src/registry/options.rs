@@ -11,6 +11,8 @@ use switchboard_upstream::{EgressPolicy, UpstreamHttp};
 #[non_exhaustive]
 pub struct RegistryOptions {
     pub naming: NamingTemplate,
+    /// How endpoints over this registry hand out tools: all, search meta-tools, or auto.
+    pub tools: switchboard_core::ToolsSetting,
     /// The shared outbound HTTP client; `None` builds one enforcing `egress`.
     pub http: Option<UpstreamHttp>,
     pub egress: EgressPolicy,
@@ -44,6 +46,10 @@ impl RegistryOptions {
     }
     pub fn with_oauth(mut self, oauth: switchboard_upstream::auth::OAuthContext) -> Self {
         self.oauth = Some(oauth);
+        self
+    }
+    pub fn with_tools(mut self, tools: switchboard_core::ToolsSetting) -> Self {
+        self.tools = tools;
         self
     }
     pub fn with_naming(mut self, naming: NamingTemplate) -> Self {

@@ -18,6 +18,9 @@ impl Gateway {
         for registry in &view.registries {
             tools.extend(registry.visible_tools_json(&view.caller).await);
         }
+        if self.searching(&view, || async { tools.len() }).await {
+            return super::search_mode::meta_tools_json();
+        }
         tools
     }
 }

@@ -1,5 +1,14 @@
 //! The policy document: one shape for switchboard.toml's `[policy]` and the REST API's
-//! `/api/policy`, checked whole so every problem names its field and the fix.
+//! `/api/policy`, checked whole so every problem names its field and the fix; with the parts
+//! that compile without the pipeline (action globs, argument predicates, rates).
+
+#![forbid(unsafe_code)]
+
+mod glob;
+mod predicate;
+
+pub use glob::Glob;
+pub use predicate::{Predicate, Test};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -164,8 +173,16 @@ pub struct RateLimitDoc {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AgentDoc {
-    /// Server names the agent sees; `["*"]` for all.
+    /// Server names the agent sees; `["*"]` for all (the default).
+    #[serde(default = "every_server")]
     pub servers: Vec<String>,
+    /// How the agent's endpoint hands out tools, over the gateway's `[gateway] tools_mode`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_mode: Option<switchboard_core::ToolsMode>,
+}
+
+fn every_server() -> Vec<String> {
+    vec!["*".into()]
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -280,4 +297,17 @@ fn shape_fix(message: &str) -> String {
     } else {
         "write the value in the type the message names (docs/policy.md)".into()
     }
+}
+
+/// `N/s`, `N/m`, `N/h` → (N, period in µs); `None` for anything else or N = 0.
+pub fn parse_rate(rate: &str) -> Option<(u32, i64)> {
+    let (count, unit) = rate.trim().split_once('/')?;
+    let count: u32 = count.trim().parse().ok().filter(|n| *n > 0)?;
+    let period = match unit.trim() {
+        "s" | "sec" | "second" => 1_000_000,
+        "m" | "min" | "minute" => 60_000_000,
+        "h" | "hour" => 3_600_000_000,
+        _ => return None,
+    };
+    Some((count, period))
 }

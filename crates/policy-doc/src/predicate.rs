@@ -1,7 +1,7 @@
 //! Argument predicates: a value found by JSON pointer (or dotted path) tested with equals,
 //! in, matches, a numeric comparison or presence.
 
-use crate::doc::PredicateDoc;
+use crate::PredicateDoc;
 use regex::Regex;
 use serde_json::{Map, Value};
 
