@@ -154,16 +154,37 @@ pub fn names(data: &[u8]) {
 /// workspace's serde_json reads floats with `float_roundtrip`; fuzz/regressions/jsonrpc keeps
 /// the inputs that showed the need).
 pub fn jsonrpc(data: &[u8]) {
+    use rmcp::model::{ClientNotification, ClientRequest, JsonRpcMessage};
     type Message = rmcp::model::ClientJsonRpcMessage;
     let Ok(message) = serde_json::from_slice::<Message>(data) else {
         return;
     };
     let written = serde_json::to_vec(&message).expect("an accepted message serialises");
     let again: Message = serde_json::from_slice(&written).expect("its own output parses");
-    assert_eq!(
-        serde_json::to_value(&again).ok(),
-        serde_json::to_value(&message).ok()
-    );
+    // A known method whose params rmcp cannot read typed (a duplicate key, say) is kept as a
+    // custom message, which the gateway answers "method not found"; written out without the
+    // duplicate it reads back typed. For those, the second reading must be stable.
+    let custom = match &message {
+        JsonRpcMessage::Request(r) => matches!(r.request, ClientRequest::CustomRequest(_)),
+        JsonRpcMessage::Notification(n) => {
+            matches!(n.notification, ClientNotification::CustomNotification(_))
+        }
+        _ => false,
+    };
+    let (before, after) = if custom {
+        let rewritten = serde_json::to_vec(&again).expect("serialises");
+        let third: Message = serde_json::from_slice(&rewritten).expect("parses");
+        (
+            serde_json::to_value(&again).ok(),
+            serde_json::to_value(&third).ok(),
+        )
+    } else {
+        (
+            serde_json::to_value(&message).ok(),
+            serde_json::to_value(&again).ok(),
+        )
+    };
+    assert_eq!(after, before);
 }
 
 /// A REST request body (the first byte picks which), parsed and checked as the API does: never

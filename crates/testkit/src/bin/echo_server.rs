@@ -3,7 +3,9 @@
 //! `echo-server [--http ADDR] [--versions V1,V2,...] [--extra-tools N] [--interrupting]`: with `--http` it prints
 //! `listening on http://ADDR/mcp` once it accepts connections; `--versions` narrows the protocol
 //! versions it will agree to (default: every version rmcp knows); `--extra-tools N` adds tools
-//! `t_0..t_N` and pages `tools/list` 10 at a time; `--close-connections` closes every HTTP
+//! `t_0..t_N` and pages `tools/list` 10 at a time; `--tools-file FILE --tools-server NAME` offers
+//! instead the tools of server NAME from a JSON list of definitions (each with a `server`
+//! field, as crates/search/eval/tools.json), whose calls answer their arguments as JSON; `--close-connections` closes every HTTP
 //! connection after its response. Tools: `echo` (returns `text`), `headers`
 //! (over HTTP: the Authorization, X-Test and traceparent request headers it received, and the request's
 //! JSON-RPC id), `huge` (`size` bytes of text), with `--interrupting` `interrupted` (over HTTP: ends the call's
@@ -33,6 +35,21 @@ struct Echo {
     sessions: Option<Arc<LocalSessionManager>>,
     /// `--interrupting`: offer the `interrupted` tool.
     interrupting: bool,
+    /// `--tools-file` with `--tools-server`: the only tools offered.
+    file_tools: Option<Arc<Vec<Tool>>>,
+}
+
+/// The tools of `server` in the JSON list at `path`.
+fn tools_from_file(path: &str, server: &str) -> Result<Vec<Tool>, Box<dyn std::error::Error>> {
+    let all: Vec<serde_json::Value> = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    let mut tools = Vec::new();
+    for mut definition in all {
+        if definition["server"] == server {
+            definition.as_object_mut().map(|d| d.remove("server"));
+            tools.push(serde_json::from_value(definition)?);
+        }
+    }
+    Ok(tools)
 }
 
 const PAGE_SIZE: usize = 10;
@@ -63,6 +80,9 @@ impl rmcp::ServerHandler for Echo {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        if let Some(tools) = &self.file_tools {
+            return Ok(ListToolsResult::with_all_items(tools.as_ref().clone()));
+        }
         let mut tools = vec![
             Tool::new("echo", "Echoes `text` back", object_schema()),
             Tool::new("huge", "Returns `size` bytes of text", object_schema()),
@@ -100,6 +120,15 @@ impl rmcp::ServerHandler for Echo {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(tools) = &self.file_tools
+            && tools.iter().any(|t| t.name == request.name)
+        {
+            let arguments = serde_json::Value::Object(request.arguments.unwrap_or_default());
+            let text = ContentBlock::text(arguments.to_string());
+            return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
+                text,
+            ])));
+        }
         if request.name == "headers" {
             let parts = context.extensions.get::<http::request::Parts>();
             let header = |name: &str| {
@@ -238,6 +267,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .unwrap_or(0),
         sessions: Some(sessions.clone()),
         interrupting,
+        file_tools: match (flag("--tools-file"), flag("--tools-server")) {
+            (Some(path), Some(server)) => Some(Arc::new(tools_from_file(&path, &server)?)),
+            _ => None,
+        },
     };
     match flag("--http") {
         Some(addr) => {
