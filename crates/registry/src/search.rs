@@ -3,7 +3,6 @@
 //! cannot see is never found.
 
 use crate::{Catalog, ExposedTool, Registry};
-use serde_json::Value;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 use switchboard_core::{Caller, ServerSlug};
@@ -104,13 +103,7 @@ fn tool_document(t: &ExposedTool) -> Document {
         .title
         .clone()
         .or_else(|| t.tool.annotations.as_ref().and_then(|a| a.title.clone()));
-    let mut details = Vec::new();
-    if let Some(Value::Object(properties)) = t.tool.input_schema.get("properties") {
-        for (name, schema) in properties {
-            let description = schema.get("description").and_then(Value::as_str);
-            details.push(format!("{name} {}", description.unwrap_or_default()));
-        }
-    }
+    let details = Document::schema_details(&t.tool.input_schema);
     Document {
         server: t.server.to_string(),
         name: t.upstream_name.clone(),

@@ -22,6 +22,22 @@ pub struct Document {
     pub details: Vec<String>,
 }
 
+impl Document {
+    /// A tool's input schema as details: each property's name with its description.
+    pub fn schema_details(schema: &serde_json::Map<String, serde_json::Value>) -> Vec<String> {
+        let Some(serde_json::Value::Object(properties)) = schema.get("properties") else {
+            return Vec::new();
+        };
+        properties
+            .iter()
+            .map(|(name, property)| {
+                let description = property.get("description").and_then(|d| d.as_str());
+                format!("{name} {}", description.unwrap_or_default())
+            })
+            .collect()
+    }
+}
+
 /// One found document: its position in what the index was built from, and its score.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Hit {
@@ -29,17 +45,34 @@ pub struct Hit {
     pub score: f32,
 }
 
-/// How much a word counts in each field, relative to the description.
-const NAME_WEIGHT: f32 = 3.0;
-const TITLE_WEIGHT: f32 = 2.0;
-const SERVER_WEIGHT: f32 = 1.5;
-const DESCRIPTION_WEIGHT: f32 = 1.0;
-const DETAIL_WEIGHT: f32 = 0.5;
-/// How much a synonym of a query word counts, relative to the word itself.
-const SYNONYM_WEIGHT: f32 = 0.5;
-/// BM25's saturation and length normalisation.
-const K1: f32 = 1.2;
-const B: f32 = 0.75;
+/// How a ranking weighs things: each field relative to the description, a synonym relative to
+/// the word itself, and BM25's saturation (`k1`) and length normalisation (`b`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    pub name: f32,
+    pub title: f32,
+    pub server: f32,
+    pub description: f32,
+    pub detail: f32,
+    pub synonym: f32,
+    pub k1: f32,
+    pub b: f32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Self {
+            name: 2.0,
+            title: 2.0,
+            server: 1.5,
+            description: 1.0,
+            detail: 0.5,
+            synonym: 0.5,
+            k1: 1.2,
+            b: 0.5,
+        }
+    }
+}
 
 /// An immutable index over a list of documents.
 #[derive(Debug, Default)]
@@ -49,10 +82,18 @@ pub struct Index {
     /// Each document's weighted length over the average.
     relative_length: Vec<f32>,
     servers: Vec<String>,
+    /// The distinct server names, as terms.
+    server_terms: Vec<String>,
+    weights: Weights,
 }
 
 impl Index {
     pub fn build<'a>(documents: impl IntoIterator<Item = &'a Document>) -> Self {
+        Self::build_with(documents, Weights::default())
+    }
+
+    /// [`Index::build`] with other weights (for tuning them).
+    pub fn build_with<'a>(documents: impl IntoIterator<Item = &'a Document>, w: Weights) -> Self {
         let mut postings: HashMap<String, Vec<(u32, f32)>> = HashMap::new();
         let mut lengths = Vec::new();
         let mut servers = Vec::new();
@@ -63,12 +104,12 @@ impl Index {
                     *weights.entry(term).or_default() += weight;
                 }
             };
-            add(&d.server, SERVER_WEIGHT);
-            add(&d.name, NAME_WEIGHT);
-            add(d.title.as_deref().unwrap_or_default(), TITLE_WEIGHT);
-            add(&d.description, DESCRIPTION_WEIGHT);
+            add(&d.server, w.server);
+            add(&d.name, w.name);
+            add(d.title.as_deref().unwrap_or_default(), w.title);
+            add(&d.description, w.description);
             for detail in &d.details {
-                add(detail, DETAIL_WEIGHT);
+                add(detail, w.detail);
             }
             lengths.push(weights.values().sum::<f32>());
             let mut terms: Vec<_> = weights.into_iter().collect();
@@ -83,10 +124,15 @@ impl Index {
             .iter()
             .map(|l| if average > 0.0 { l / average } else { 1.0 })
             .collect();
+        let mut server_terms: Vec<String> = servers.iter().flat_map(|s| text::terms(s)).collect();
+        server_terms.sort_unstable();
+        server_terms.dedup();
         Self {
             postings,
             relative_length,
             servers,
+            server_terms,
+            weights: w,
         }
     }
 
@@ -106,13 +152,26 @@ impl Index {
             Some((_, w)) => *w = w.max(weight),
             None => wanted.push((term.to_string(), weight)),
         };
-        let terms = text::terms(query);
+        let terms = text::terms(&synonyms::expand_phrases(query));
         for term in &terms {
             want(term, 1.0);
         }
+        // A server named in part ("drive" for gdrive, "mongo" for mongodb) is named.
+        for term in &terms {
+            for server in &self.server_terms {
+                let (long, short) = if server.len() > term.len() {
+                    (server, term)
+                } else {
+                    (term, server)
+                };
+                if short.len() >= 4 && long != short && long.contains(short.as_str()) {
+                    want(server, 1.0);
+                }
+            }
+        }
         for term in &terms {
             for companion in synonyms::companions(term) {
-                want(companion, SYNONYM_WEIGHT);
+                want(companion, self.weights.synonym);
             }
         }
         let total = self.len() as f32;
@@ -124,8 +183,9 @@ impl Index {
             let df = list.len() as f32;
             let idf = (1.0 + (total - df + 0.5) / (df + 0.5)).ln();
             for &(doc, tf) in list {
-                let norm = K1 * (1.0 - B + B * self.relative_length[doc as usize]);
-                *scores.entry(doc).or_default() += weight * idf * tf * (K1 + 1.0) / (tf + norm);
+                let Weights { k1, b, .. } = self.weights;
+                let norm = k1 * (1.0 - b + b * self.relative_length[doc as usize]);
+                *scores.entry(doc).or_default() += weight * idf * tf * (k1 + 1.0) / (tf + norm);
             }
         }
         let mut hits: Vec<Hit> = scores

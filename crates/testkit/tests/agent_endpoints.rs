@@ -15,10 +15,7 @@ use common::*;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_agent_endpoint_shows_and_calls_only_enabled_actions() {
-    use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
-    use rmcp::transport::StreamableHttpClientTransport;
-    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
     use switchboard_core::{HttpSpec, ServerSlug, ServerSpec, Transport};
 
     let upstream = kit::Served::start(Path::new(ECHO), &["--http", "127.0.0.1:0"]).await;
@@ -118,15 +115,7 @@ async fn an_agent_endpoint_shows_and_calls_only_enabled_actions() {
         .call("POST", "/mcp/agents/bot", Some(&manage), Some(json!({})))
         .await;
     assert!(status.is_client_error(), "{status}");
-    let mut config = StreamableHttpClientTransportConfig::with_uri(endpoint);
-    config.auth_header = Some(viewer.clone());
-    let client = ()
-        .serve(StreamableHttpClientTransport::with_client(
-            reqwest::Client::new(),
-            config,
-        ))
-        .await
-        .unwrap();
+    let client = mcp_client(&endpoint, &viewer).await;
     let names: Vec<String> = client
         .list_all_tools()
         .await
@@ -161,6 +150,64 @@ async fn an_agent_endpoint_shows_and_calls_only_enabled_actions() {
     assert_eq!(refused.is_error, Some(true));
     let kind = &refused.meta.as_ref().unwrap().0["switchboard/error"]["kind"];
     assert_eq!(kind, "policy_denied");
+    client.cancel().await.unwrap();
+
+    // The org gives the agent search mode: the meta-tools instead of its actions, and only
+    // its enabled actions found and called through them.
+    let (status, body) = api
+        .call(
+            "PUT",
+            "/api/policy",
+            Some(&manage),
+            Some(json!({"agents": {"bot": {"tools_mode": "search"}}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let client = mcp_client(&format!("{base}/mcp/agents/bot"), &viewer).await;
+    let listed: Vec<String> = (client.list_all_tools().await.unwrap().into_iter())
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(listed, switchboard_core::META_TOOLS);
+    let meta = |name: &str, args: Value| {
+        CallToolRequestParams::new(name.to_string())
+            .with_arguments(args.as_object().unwrap().clone())
+    };
+    let found = client
+        .call_tool(meta(
+            "search_tools",
+            json!({"query": "echoes text back", "limit": 50}),
+        ))
+        .await
+        .unwrap();
+    let mut found: Vec<&str> = found.structured_content.as_ref().unwrap()["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    found.sort_unstable();
+    assert_eq!(
+        found,
+        ["echo__echo", "shared__echo"],
+        "only enabled actions are found"
+    );
+    let called = client
+        .call_tool(meta(
+            "call_tool",
+            json!({"name": "mcp.echo.echo", "arguments": {"text": "via search"}}),
+        ))
+        .await
+        .unwrap();
+    assert_eq!(kit::text(&called), "via search");
+    let refused = client
+        .call_tool(meta("call_tool", json!({"name": "echo__huge"})))
+        .await
+        .unwrap();
+    let kind = &refused.meta.as_ref().unwrap().0["switchboard/error"]["kind"];
+    assert_eq!(
+        kind, "policy_denied",
+        "a disabled action stays refused through call_tool"
+    );
     client.cancel().await.unwrap();
     shutdown.cancel();
     // Each call is audited under the token that made it, not the endpoint's first caller.

@@ -42,7 +42,7 @@ static META_TOOLS: LazyLock<Vec<Tool>> = LazyLock::new(|| {
     vec![
         Tool::new(
             "search_tools",
-            "Finds the tools available here by what you want to do. Answers each match's name, server, a one-line description and a score, best first. Then call describe_tool for a tool's input schema and call_tool to use it.",
+            "Finds the tools available here by what you want to do. Answers each match's name, action id, server, a one-line description and a score, best first. Then call describe_tool for a tool's input schema and call_tool to use it.",
             search_schema("refund a customer's payment"),
         )
         .annotate(read_only.clone()),
@@ -170,6 +170,7 @@ impl Gateway {
                 let description = f.tool.tool.description.as_deref().unwrap_or_default();
                 json!({
                     "name": f.tool.exposed_name,
+                    "action_id": f.tool.action_id.as_str(),
                     "server": f.tool.server.as_str(),
                     "description": summary(description, SUMMARY_CHARS),
                     "score": round(f.score),

@@ -5,7 +5,7 @@
 //! versions it will agree to (default: every version rmcp knows); `--extra-tools N` adds tools
 //! `t_0..t_N` and pages `tools/list` 10 at a time; `--tools-file FILE --tools-server NAME` offers
 //! instead the tools of server NAME from a JSON list of definitions (each with a `server`
-//! field, as crates/search/eval/tools.json), whose calls answer their arguments as JSON; `--close-connections` closes every HTTP
+//! field, as crates/search/evalset/tools.json), whose calls answer their arguments as JSON; `--close-connections` closes every HTTP
 //! connection after its response. Tools: `echo` (returns `text`), `headers`
 //! (over HTTP: the Authorization, X-Test and traceparent request headers it received, and the request's
 //! JSON-RPC id), `huge` (`size` bytes of text), with `--interrupting` `interrupted` (over HTTP: ends the call's

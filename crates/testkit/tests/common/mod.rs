@@ -123,3 +123,17 @@ pub async fn until_status(
 pub fn kind(body: &Value) -> &str {
     body["error"]["kind"].as_str().unwrap_or_default()
 }
+
+/// An rmcp client on the Streamable HTTP endpoint `url`, sending `token` as its bearer.
+pub async fn mcp_client(
+    url: &str,
+    token: &str,
+) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    use rmcp::ServiceExt;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_string());
+    config.auth_header = Some(token.to_string());
+    let transport = StreamableHttpClientTransport::with_client(reqwest::Client::new(), config);
+    ().serve(transport).await.expect("an MCP session")
+}

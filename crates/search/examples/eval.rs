@@ -1,0 +1,139 @@
+//! Recall of tool search on the labelled set in `evalset/`: recall@1, recall@5 and MRR per
+//! split (`tune`, `held_out`), and the queries it missed. A query is found at k when any of
+//! its correct tools is among the first k answers.
+//!
+//! `cargo run --release -p switchboard-search --example eval [-- --json] [--misses SPLIT]
+//! [--weights name=3,title=2,server=1.5,description=1,detail=0.5,synonym=0.5,k1=1.2,b=0.75]`
+//! (weights not given keep their defaults).
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use switchboard_search::{Document, Index, Weights};
+
+#[derive(Deserialize)]
+struct ToolDef {
+    server: String,
+    name: String,
+    title: Option<String>,
+    description: String,
+    #[serde(rename = "inputSchema")]
+    input_schema: Value,
+}
+
+#[derive(Deserialize)]
+struct Query {
+    id: String,
+    query: String,
+    targets: Vec<String>,
+    split: String,
+}
+
+fn document(t: &ToolDef) -> Document {
+    let details = match &t.input_schema {
+        Value::Object(schema) => Document::schema_details(schema),
+        _ => Vec::new(),
+    };
+    Document {
+        server: t.server.clone(),
+        name: t.name.clone(),
+        title: t.title.clone(),
+        description: t.description.clone(),
+        details,
+    }
+}
+
+fn read<T: for<'de> Deserialize<'de>>(file: &str) -> T {
+    let path = format!("{}/evalset/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[derive(Default)]
+struct Tally {
+    queries: usize,
+    at1: usize,
+    at5: usize,
+    reciprocal: f64,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let as_json = args.iter().any(|a| a == "--json");
+    let misses = args
+        .iter()
+        .position(|a| a == "--misses")
+        .and_then(|i| args.get(i + 1));
+    let tools: Vec<ToolDef> = read("tools.json");
+    let queries: Vec<Query> = read("queries.json");
+    let docs: Vec<Document> = tools.iter().map(document).collect();
+    let mut weights = Weights::default();
+    if let Some(list) = args
+        .iter()
+        .position(|a| a == "--weights")
+        .and_then(|i| args.get(i + 1))
+    {
+        for pair in list.split(',') {
+            let (key, value) = pair.split_once('=').expect("key=value");
+            let value: f32 = value.parse().expect("a number");
+            match key {
+                "name" => weights.name = value,
+                "title" => weights.title = value,
+                "server" => weights.server = value,
+                "description" => weights.description = value,
+                "detail" => weights.detail = value,
+                "synonym" => weights.synonym = value,
+                "k1" => weights.k1 = value,
+                "b" => weights.b = value,
+                other => panic!("no weight {other}"),
+            }
+        }
+    }
+    let index = Index::build_with(&docs, weights);
+    let key = |i: usize| format!("{}/{}", tools[i].server, tools[i].name);
+    let mut tallies: HashMap<&str, Tally> = HashMap::new();
+    for q in &queries {
+        let hits = index.search(&q.query, 10, |_| true);
+        let rank = hits.iter().position(|h| q.targets.contains(&key(h.doc)));
+        let tally = tallies.entry(q.split.as_str()).or_default();
+        tally.queries += 1;
+        tally.at1 += usize::from(rank == Some(0));
+        tally.at5 += usize::from(rank.is_some_and(|r| r < 5));
+        tally.reciprocal += rank.map_or(0.0, |r| 1.0 / (r + 1) as f64);
+        if misses == Some(&q.split) && rank.is_none_or(|r| r >= 5) {
+            let top: Vec<String> = hits.iter().take(3).map(|h| key(h.doc)).collect();
+            eprintln!(
+                "{} {:?}\n  want {:?}\n  got  {:?}",
+                q.id, q.query, q.targets, top
+            );
+        }
+    }
+    let mut report = json!({"tools": tools.len(), "queries": queries.len()});
+    for split in ["tune", "held_out"] {
+        let t = tallies.remove(split).unwrap_or_default();
+        let n = t.queries.max(1) as f64;
+        report[split] = json!({
+            "queries": t.queries,
+            "recall_at_1": round(t.at1 as f64 / n),
+            "recall_at_5": round(t.at5 as f64 / n),
+            "mrr": round(t.reciprocal / n),
+        });
+    }
+    if as_json {
+        println!("{report:#}");
+        return;
+    }
+    println!("{} tools, {} queries", report["tools"], report["queries"]);
+    println!("split      queries  recall@1  recall@5  MRR");
+    for split in ["tune", "held_out"] {
+        let r = &report[split];
+        println!(
+            "{split:<10} {:>7}  {:>8}  {:>8}  {}",
+            r["queries"], r["recall_at_1"], r["recall_at_5"], r["mrr"]
+        );
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
