@@ -4,6 +4,9 @@ Usage: search_probe.py URL TOKEN STEPS_JSON
   TOKEN "-" means none. STEPS_JSON is a list of steps:
     {"op": "list"}                              -> {"tools": [names]}
     {"op": "call", "tool": T, "args": {...}}    -> {"is_error", "text", "kind", "structured"}
+    {"op": "list_after_change"}                 -> {"tools": [names]} once the server sent
+                                                   notifications/tools/list_changed since the
+                                                   session began or the last such step (20 s at most)
     {"op": "search_until", "query": Q, "name": N}
                                                 -> {"found": [names], "changes": n}: search_tools
                                                    for Q, and again after each
@@ -55,6 +58,12 @@ async def main() -> None:
                     "kind": error.get("kind"),
                     "structured": result.structuredContent,
                 })
+            elif step["op"] == "list_after_change":
+                with anyio.fail_after(20):
+                    await changed.wait()
+                changed = anyio.Event()
+                tools = (await session.list_tools()).tools
+                out.append({"tools": [t.name for t in tools]})
             elif step["op"] == "search_until":
                 changes, found = 0, []
                 with anyio.move_on_after(20):

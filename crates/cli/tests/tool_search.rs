@@ -2,7 +2,8 @@
 //! the meta-tools listed instead of the catalogue; search, describe and call (by exposed
 //! name and by action id); a tool the policy hides never found, described or called; the
 //! index following an upstream's `tools/list_changed`; `auto` switching to search when a
-//! server added to the config takes the catalogue over its threshold.
+//! server added to the config takes the catalogue over its threshold; found tools joining the
+//! session's own list when the endpoint says so.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -189,4 +190,30 @@ async fn auto_mode_switches_to_search_when_a_new_server_passes_the_threshold() {
     )
     .await;
     assert_eq!(found(&answers[0])[0], "shifty__refund", "{}", answers[0]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn found_tools_join_the_sessions_list_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = "tools_mode = \"search\"\ntools_search_lists_found = true";
+    let gateway = start(dir.path(), json!({"shifty": shifty()}), settings, 1).await;
+    let answers = session(
+        &gateway.url,
+        json!([
+            {"op": "list"},
+            call("search_tools", json!({"query": "give the customer money back", "limit": 1})),
+            {"op": "list_after_change"},
+            call("shifty__refund", json!({"amount": 7})),
+        ]),
+    )
+    .await;
+    assert_eq!(answers[0]["tools"], json!(META), "{}", answers[0]);
+    assert_eq!(found(&answers[1]), ["shifty__refund"], "{}", answers[1]);
+    let mut listed = META.to_vec();
+    listed.push("shifty__refund");
+    assert_eq!(answers[2]["tools"], json!(listed), "{}", answers[2]);
+    assert_eq!(answers[3]["text"], "refunded 7", "{}", answers[3]);
+    // Another session starts from the meta-tools alone.
+    let other = &session(&gateway.url, json!([{"op": "list"}])).await[0];
+    assert_eq!(other["tools"], json!(META), "{other}");
 }

@@ -59,6 +59,8 @@ pub struct GatewaySettings {
     pub tools_mode: Option<switchboard_core::ToolsMode>,
     /// `[gateway] tools_search_threshold`: `auto` searches above this many visible tools.
     pub tools_search_threshold: Option<usize>,
+    /// `[gateway] tools_search_lists_found`: tools a session found join its `tools/list`.
+    pub tools_search_lists_found: Option<bool>,
 }
 
 /// `[telemetry]`: the OTLP/HTTP export of traces (off unless an endpoint is given).
@@ -96,7 +98,8 @@ impl GatewaySettings {
             oauth_token_file,
             telemetry,
             tools_mode,
-            tools_search_threshold
+            tools_search_threshold,
+            tools_search_lists_found
         );
         self.limits.extend(later.limits);
         self.audit.layer(later.audit);
@@ -108,6 +111,7 @@ impl GatewaySettings {
         switchboard_core::ToolsSetting {
             mode: self.tools_mode.unwrap_or(default.mode),
             threshold: self.tools_search_threshold.unwrap_or(default.threshold),
+            list_found: self.tools_search_lists_found.unwrap_or(default.list_found),
         }
     }
 

@@ -170,6 +170,10 @@ pub fn parse(
                 }
             }
             "tools_search_threshold" => g.tools_search_threshold = r.number(key, value),
+            "tools_search_lists_found" => match value.as_bool() {
+                Some(on) => g.tools_search_lists_found = Some(on),
+                None => r.problem(key, "must be true or false", "write true or false"),
+            },
             "refresh_interval_secs" => match value.as_u64() {
                 Some(n) => g.refresh_interval_secs = Some(n as usize),
                 None => r.problem(

@@ -61,11 +61,13 @@ impl std::str::FromStr for ToolsMode {
     }
 }
 
-/// An endpoint's mode and the `auto` threshold.
+/// An endpoint's mode, the `auto` threshold, and whether tools a session found are added to
+/// its own `tools/list` (for hosts that call only listed tools).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolsSetting {
     pub mode: ToolsMode,
     pub threshold: usize,
+    pub list_found: bool,
 }
 
 impl Default for ToolsSetting {
@@ -73,6 +75,7 @@ impl Default for ToolsSetting {
         Self {
             mode: ToolsMode::All,
             threshold: DEFAULT_SEARCH_THRESHOLD,
+            list_found: false,
         }
     }
 }

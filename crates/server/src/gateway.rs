@@ -53,6 +53,8 @@ pub struct Gateway {
     /// Where this session registers itself once initialized, so the endpoint's fast path
     /// can answer its calls (Streamable HTTP only).
     live: Option<std::sync::Arc<crate::live_sessions::LiveSessions>>,
+    /// In search mode with `tools_search_lists_found`: the tools this session found.
+    found: search_mode::FoundTools,
 }
 
 /// Where a caller's `_meta` names its conversation (information-flow taint is kept per
@@ -89,6 +91,7 @@ impl Gateway {
             processes: Default::default(),
             change_feed: Default::default(),
             live: None,
+            found: Default::default(),
         }
     }
 
@@ -104,7 +107,10 @@ impl Gateway {
     /// Whether this session holds state that parking it would lose: a log level it asked
     /// for, resource subscriptions, or processes of its own.
     pub(crate) fn holds_session_state(&self) -> bool {
-        self.min_log() != 0 || !self.watches.is_empty() || !self.processes.is_empty()
+        self.min_log() != 0
+            || !self.watches.is_empty()
+            || !self.processes.is_empty()
+            || !self.found.is_empty()
     }
 
     fn min_log(&self) -> u8 {
@@ -275,7 +281,9 @@ impl rmcp::ServerHandler for Gateway {
             );
         }
         if self.searching(&view, || async { tools.len() }).await {
-            tools = search_mode::meta_tools();
+            let found = self.found.names();
+            tools.retain(|t| found.contains(t.name.as_ref()));
+            tools.splice(0..0, search_mode::meta_tools());
         }
         Ok(ListToolsResult::with_all_items(tools))
     }
@@ -286,7 +294,8 @@ impl rmcp::ServerHandler for Gateway {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let view = self.view(&context.extensions, Some(&context.meta));
-        if let search_mode::Meta::Answer(result) = self.meta_tool(&mut request, &view).await {
+        let meta = self.meta_tool(&mut request, &view, &context.peer).await;
+        if let search_mode::Meta::Answer(result) = meta {
             return Ok(CallToolResponse::Complete(result));
         }
         let registry = view.registry_for(|c| c.tool(&request.name).is_some());

@@ -5,8 +5,10 @@
 
 use super::{Gateway, View, replies::failed_result};
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool, ToolAnnotations};
+use rmcp::service::{Peer, RoleServer};
 use serde_json::{Value, json};
-use std::sync::{Arc, LazyLock};
+use std::collections::HashSet;
+use std::sync::{Arc, LazyLock, Mutex};
 use switchboard_core::{CallError, ErrorKind, ToolsMode};
 use switchboard_registry::Registry;
 use switchboard_search::text::summary;
@@ -17,6 +19,42 @@ const DEFAULT_LIMIT: usize = 10;
 const MAX_LIMIT: usize = 50;
 /// A found tool's description is cut to one line of at most this many characters.
 const SUMMARY_CHARS: usize = 160;
+
+/// The most found tools one session keeps listed; the oldest go first.
+const MAX_FOUND: usize = 50;
+
+/// The tools one session found, listed beside the meta-tools when the endpoint says so.
+#[derive(Clone, Default)]
+pub(super) struct FoundTools(Arc<Mutex<Vec<String>>>);
+
+impl FoundTools {
+    pub(super) fn names(&self) -> HashSet<String> {
+        self.lock().iter().cloned().collect()
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.lock().is_empty()
+    }
+
+    /// Adds `names`; whether any was new.
+    fn add<'a>(&self, names: impl Iterator<Item = &'a str>) -> bool {
+        let mut kept = self.lock();
+        let mut added = false;
+        for name in names {
+            if !kept.iter().any(|k| k == name) {
+                kept.push(name.to_string());
+                added = true;
+            }
+        }
+        let excess = kept.len().saturating_sub(MAX_FOUND);
+        kept.drain(..excess);
+        added
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
 
 /// What the gateway made of a call to a meta-tool name.
 pub(super) enum Meta {
@@ -130,7 +168,12 @@ impl Gateway {
 
     /// Answers a meta-tool call in search mode; `call_tool` rewrites `request` into the call
     /// it names and passes it on.
-    pub(super) async fn meta_tool(&self, request: &mut CallToolRequestParams, view: &View) -> Meta {
+    pub(super) async fn meta_tool(
+        &self,
+        request: &mut CallToolRequestParams,
+        view: &View,
+        peer: &Peer<RoleServer>,
+    ) -> Meta {
         let name = request.name.as_ref();
         if !switchboard_core::META_TOOLS.contains(&name)
             || !self.searching(view, || self.visible_count(view)).await
@@ -139,7 +182,7 @@ impl Gateway {
         }
         let args = request.arguments.take().unwrap_or_default();
         let answer = match name {
-            "search_tools" => self.search_tools(view, &args).await,
+            "search_tools" => self.search_tools(view, &args, peer).await,
             "search_resources" => self.search_resources(view, &args).await,
             "describe_tool" => self.describe_tool(view, &args).await,
             _ => match called(&args) {
@@ -158,6 +201,7 @@ impl Gateway {
         &self,
         view: &View,
         args: &JsonObject,
+        peer: &Peer<RoleServer>,
     ) -> Result<CallToolResult, CallError> {
         let (query, server, limit) = search_args(args)?;
         let caller = &view.caller;
@@ -177,6 +221,14 @@ impl Gateway {
                 })
             })
             .collect();
+        if self.registry.tools_setting().list_found
+            && self
+                .found
+                .add(found.iter().map(|f| f.tool.exposed_name.as_str()))
+        {
+            // The session's own list grew: hosts that call only listed tools list again.
+            let _ = peer.notify_tool_list_changed().await;
+        }
         Ok(CallToolResult::structured(json!({"tools": tools})))
     }
 

@@ -18,9 +18,18 @@ impl Gateway {
         for registry in &view.registries {
             tools.extend(registry.visible_tools_json(&view.caller).await);
         }
-        if self.searching(&view, || async { tools.len() }).await {
-            return super::search_mode::meta_tools_json();
+        if !self.searching(&view, || async { tools.len() }).await {
+            return tools;
         }
-        tools
+        let mut listed = super::search_mode::meta_tools_json();
+        let found = self.found.names();
+        if !found.is_empty() {
+            for registry in &view.registries {
+                let visible = registry.visible_tools(&view.caller).await;
+                let kept = visible.iter().filter(|t| found.contains(&t.exposed_name));
+                listed.extend(kept.map(|t| t.wire_json()));
+            }
+        }
+        listed
     }
 }
