@@ -1,6 +1,6 @@
 //! Search mode through `/mcp` with the official MCP Python SDK client against real servers:
 //! the meta-tools listed instead of the catalogue; search, describe and call (by exposed
-//! name and by action id); a tool the policy hides never found, described or called; the
+//! name and by action id); resources found by search_resources; a tool the policy hides never found, described or called; the
 //! index following an upstream's `tools/list_changed`; `auto` switching to search when a
 //! server added to the config takes the catalogue over its threshold; found tools joining the
 //! session's own list when the endpoint says so.
@@ -88,6 +88,7 @@ async fn search_mode_finds_describes_and_calls_only_what_the_caller_sees() {
             call("search_tools", json!({"query": "appears after"})),
             call("call_tool", json!({"name": "misbehaving__add_tool"})),
             {"op": "search_until", "query": "appears after", "name": "misbehaving__added"},
+            call("search_resources", json!({"query": "the shared text file"})),
         ]),
     )
     .await;
@@ -139,6 +140,10 @@ async fn search_mode_finds_describes_and_calls_only_what_the_caller_sees() {
             .contains(&json!("misbehaving__added")),
         "{after}"
     );
+    let items = &answers[14]["structured"]["items"];
+    assert_eq!(items[0]["kind"], "resource", "{items}");
+    assert_eq!(items[0]["id"], "file:///shared.txt", "{items}");
+    assert_eq!(items[0]["server"], "misbehaving", "{items}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
