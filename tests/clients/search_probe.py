@@ -1,7 +1,8 @@
 """Steps in one MCP session with the official MCP Python SDK client, printed as one JSON list.
 
 Usage: search_probe.py URL TOKEN STEPS_JSON
-  TOKEN "-" means none. STEPS_JSON is a list of steps:
+  TOKEN "-" means none. A URL of the form stdio:["program", "arg", ...] runs that command and
+  speaks MCP over its stdin and stdout instead. STEPS_JSON is a list of steps:
     {"op": "list"}                              -> {"tools": [names]}
     {"op": "call", "tool": T, "args": {...}}    -> {"is_error", "text", "kind", "structured"}
     {"op": "list_after_change"}                 -> {"tools": [names]} once the server sent
@@ -16,13 +17,16 @@ Tests read the JSON and decide; this script asserts nothing.
 """
 
 import asyncio
+import contextlib
 import json
+import os
 import sys
 
 import anyio
 import httpx
 import mcp.types as types
 from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 KIND_META = "switchboard/error"
@@ -40,10 +44,15 @@ async def main() -> None:
             changed.set()
 
     out = []
-    client = httpx.AsyncClient(headers=headers, timeout=30)
-    async with client, streamable_http_client(url, http_client=client) as (read, write, _), ClientSession(
-        read, write, message_handler=on_message
-    ) as session:
+    async with contextlib.AsyncExitStack() as stack:
+        if url.startswith("stdio:"):
+            command = json.loads(url[len("stdio:"):])
+            params = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+            read, write = await stack.enter_async_context(stdio_client(params))
+        else:
+            client = await stack.enter_async_context(httpx.AsyncClient(headers=headers, timeout=30))
+            read, write, _ = await stack.enter_async_context(streamable_http_client(url, http_client=client))
+        session = await stack.enter_async_context(ClientSession(read, write, message_handler=on_message))
         await session.initialize()
         for step in steps:
             if step["op"] == "list":

@@ -3,7 +3,7 @@
 //! name and by action id); resources found by search_resources; a tool the policy hides never found, described or called; the
 //! index following an upstream's `tools/list_changed`; `auto` switching to search when a
 //! server added to the config takes the catalogue over its threshold; found tools joining the
-//! session's own list when the endpoint says so.
+//! session's own list when the endpoint says so; `switchboard stdio` in search mode.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -221,4 +221,31 @@ async fn found_tools_join_the_sessions_list_when_asked() {
     // Another session starts from the meta-tools alone.
     let other = &session(&gateway.url, json!([{"op": "list"}])).await[0];
     assert_eq!(other["tools"], json!(META), "{other}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn switchboard_stdio_serves_search_mode_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let mcp = dir.path().join("mcp.json");
+    std::fs::write(
+        &mcp,
+        json!({"mcpServers": {"shifty": shifty()}}).to_string(),
+    )
+    .unwrap();
+    let toml = dir.path().join("switchboard.toml");
+    std::fs::write(&toml, "[gateway]\ntools_mode = \"search\"\n").unwrap();
+    let data = dir.path().join("data");
+    let command = json!([BIN, "--data", data, "stdio", "-c", mcp, "-c", toml]);
+    let answers = session(
+        &format!("stdio:{command}"),
+        json!([
+            {"op": "list"},
+            call("search_tools", json!({"query": "give the customer money back"})),
+            call("call_tool", json!({"name": "shifty__refund", "arguments": {"amount": 3}})),
+        ]),
+    )
+    .await;
+    assert_eq!(answers[0]["tools"], json!(META), "{}", answers[0]);
+    assert_eq!(found(&answers[1])[0], "shifty__refund", "{}", answers[1]);
+    assert_eq!(answers[2]["text"], "refunded 3", "{}", answers[2]);
 }
