@@ -1,9 +1,10 @@
 //! Search mode through `/mcp` with the official MCP Python SDK client against real servers:
 //! the meta-tools listed instead of the catalogue; search, describe and call (by exposed
-//! name and by action id); resources found by search_resources; a tool the policy hides never found, described or called; the
-//! index following an upstream's `tools/list_changed`; `auto` switching to search when a
-//! server added to the config takes the catalogue over its threshold; found tools joining the
-//! session's own list when the endpoint says so; `switchboard stdio` in search mode.
+//! name and by action id); resources found by search_resources; a tool the policy hides
+//! never found, described or called; the index following an upstream's `tools/list_changed`;
+//! `auto` switching to search when a server added to the config takes the catalogue over its
+//! threshold; found tools joining the session's own list when the endpoint says so; and
+//! `switchboard stdio` in search mode.
 
 use serde_json::{Value, json};
 use std::path::Path;
