@@ -4,7 +4,8 @@
 //!
 //! `cargo run --release -p switchboard-search --example eval [-- --json] [--misses SPLIT]
 //! [--weights name=3,title=2,server=1.5,description=1,detail=0.5,synonym=0.5,k1=1.2,b=0.75]`
-//! (weights not given keep their defaults).
+//! (weights not given keep their defaults). `--dump FILE` writes each query's best 50 as
+//! JSON lines (`{"id", "found": ["server/tool", …]}`) for experiments such as rank fusion.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -92,8 +93,19 @@ fn main() {
     let index = Index::build_with(&docs, weights);
     let key = |i: usize| format!("{}/{}", tools[i].server, tools[i].name);
     let mut tallies: HashMap<&str, Tally> = HashMap::new();
+    let dump = args
+        .iter()
+        .position(|a| a == "--dump")
+        .and_then(|i| args.get(i + 1));
+    let mut dumped = String::new();
     for q in &queries {
-        let hits = index.search(&q.query, 10, |_| true);
+        let hits = index.search(&q.query, 50, |_| true);
+        if dump.is_some() {
+            let found: Vec<String> = hits.iter().map(|h| key(h.doc)).collect();
+            dumped.push_str(&json!({"id": q.id, "found": found}).to_string());
+            dumped.push('\n');
+        }
+        let hits = &hits[..hits.len().min(10)];
         let rank = hits.iter().position(|h| q.targets.contains(&key(h.doc)));
         let tally = tallies.entry(q.split.as_str()).or_default();
         tally.queries += 1;
@@ -107,6 +119,9 @@ fn main() {
                 q.id, q.query, q.targets, top
             );
         }
+    }
+    if let Some(path) = dump {
+        std::fs::write(path, dumped).expect("write the dump");
     }
     let mut report = json!({"tools": tools.len(), "queries": queries.len()});
     for split in ["tune", "held_out"] {
