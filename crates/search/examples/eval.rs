@@ -6,6 +6,7 @@
 //! [--weights name=3,title=2,server=1.5,description=1,detail=0.5,synonym=0.5,k1=1.2,b=0.75]`
 //! (weights not given keep their defaults). `--dump FILE` writes each query's best 50 as
 //! JSON lines (`{"id", "found": ["server/tool", …]}`) for experiments such as rank fusion.
+//! `--set DIR` reads `tools.json` and `queries.json` from another folder of the same format.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -44,8 +45,8 @@ fn document(t: &ToolDef) -> Document {
     }
 }
 
-fn read<T: for<'de> Deserialize<'de>>(file: &str) -> T {
-    let path = format!("{}/evalset/{file}", env!("CARGO_MANIFEST_DIR"));
+fn read<T: for<'de> Deserialize<'de>>(folder: &str, file: &str) -> T {
+    let path = format!("{folder}/{file}");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
@@ -65,8 +66,14 @@ fn main() {
         .iter()
         .position(|a| a == "--misses")
         .and_then(|i| args.get(i + 1));
-    let tools: Vec<ToolDef> = read("tools.json");
-    let queries: Vec<Query> = read("queries.json");
+    let default = format!("{}/evalset", env!("CARGO_MANIFEST_DIR"));
+    let set_arg = args
+        .iter()
+        .position(|a| a == "--set")
+        .and_then(|i| args.get(i + 1));
+    let folder = set_arg.unwrap_or(&default);
+    let tools: Vec<ToolDef> = read(folder, "tools.json");
+    let queries: Vec<Query> = read(folder, "queries.json");
     let docs: Vec<Document> = tools.iter().map(document).collect();
     let mut weights = Weights::default();
     if let Some(list) = args
