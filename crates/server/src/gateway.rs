@@ -2,13 +2,12 @@
 //! with progress, cancellation and the caller's end-user id.
 #![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
 
-use crate::relay::relay_while;
-
 mod callers;
 mod feeds;
 mod replies;
 mod rounds;
 mod search_mode;
+mod session;
 mod view;
 mod watches;
 mod wire;
@@ -25,7 +24,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
 use std::sync::atomic::{AtomicU8, Ordering};
-use switchboard_registry::{CallOptions, Registry};
+use switchboard_registry::Registry;
 use switchboard_upstream::SessionProcesses;
 use view::View;
 
@@ -60,82 +59,6 @@ pub struct Gateway {
 /// Where a caller's `_meta` names its conversation (information-flow taint is kept per
 /// conversation, or per MCP session without one).
 pub const CONVERSATION_META_KEY: &str = "switchboard/conversation_id";
-
-impl Gateway {
-    pub fn new(registry: Registry) -> Self {
-        Self::serving(registry, None, None)
-    }
-
-    /// A gateway that also serves orgs' registries to requests carrying an org token.
-    pub fn with_orgs(registry: Registry, api: crate::api::ApiState) -> Self {
-        Self::serving(registry, Some(api), None)
-    }
-
-    /// A gateway for one agent of one org.
-    pub fn for_agent(registry: Registry, api: crate::api::ApiState, agent: AgentScope) -> Self {
-        Self::serving(registry, Some(api), Some(agent))
-    }
-
-    fn serving(
-        registry: Registry,
-        orgs: Option<crate::api::ApiState>,
-        agent: Option<AgentScope>,
-    ) -> Self {
-        Self {
-            registry,
-            orgs,
-            agent,
-            instance: new_instance(),
-            log_level: Default::default(),
-            watches: Default::default(),
-            processes: Default::default(),
-            change_feed: Default::default(),
-            live: None,
-            found: Default::default(),
-        }
-    }
-
-    /// This gateway registers its session in `live` once initialized.
-    pub(crate) fn with_live_sessions(
-        mut self,
-        live: std::sync::Arc<crate::live_sessions::LiveSessions>,
-    ) -> Self {
-        self.live = Some(live);
-        self
-    }
-
-    /// Whether this session holds state that parking it would lose: a log level it asked
-    /// for, resource subscriptions, or processes of its own.
-    pub(crate) fn holds_session_state(&self) -> bool {
-        self.min_log() != 0
-            || !self.watches.is_empty()
-            || !self.processes.is_empty()
-            || !self.found.is_empty()
-    }
-
-    fn min_log(&self) -> u8 {
-        self.log_level.load(Ordering::Relaxed)
-    }
-
-    /// Runs `work` for this request's caller while what its upstream asks of the caller is
-    /// relayed (see `relay::relay_while`).
-    async fn relayed<T, Fut>(
-        &self,
-        context: &RequestContext<RoleServer>,
-        view: &View,
-        work: impl FnOnce(CallOptions) -> Fut,
-    ) -> T
-    where
-        Fut: Future<Output = T>,
-    {
-        let (opts, upcalls) = self.call_options(context, view.caller.clone());
-        let notes = opts.relay_notes.clone();
-        // The call's spans are children of the downstream request's.
-        let span = crate::traced::span_of(&context.extensions);
-        let call = std::pin::pin!(tracing::Instrument::instrument(work(opts), span));
-        relay_while(call, upcalls, context, self.min_log(), &notes).await
-    }
-}
 
 impl rmcp::ServerHandler for Gateway {
     fn get_info(&self) -> ServerConfig {
