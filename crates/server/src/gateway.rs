@@ -193,21 +193,20 @@ impl rmcp::ServerHandler for Gateway {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let view = self.view(&context.extensions, Some(&context.meta));
-        let mut tools = Vec::new();
-        for registry in &view.registries {
-            tools.extend(
-                registry
-                    .visible_tools(&view.caller)
-                    .await
-                    .into_iter()
-                    .map(|t| t.tool),
-            );
+        let mode = self.mode_for(&view).await;
+        // In search mode the full list is never needed: it is not made.
+        if mode != switchboard_core::ToolsMode::Search {
+            let mut tools = Vec::new();
+            for registry in &view.registries {
+                let visible = registry.visible_tools(&view.caller).await;
+                tools.extend(visible.into_iter().map(|t| t.tool));
+            }
+            if !self.lists_meta(mode, tools.len()) {
+                return Ok(ListToolsResult::with_all_items(tools));
+            }
         }
-        if self.searching(&view, || async { tools.len() }).await {
-            let found = self.found.names();
-            tools.retain(|t| found.contains(t.name.as_ref()));
-            tools.splice(0..0, search_mode::meta_tools());
-        }
+        let mut tools = search_mode::meta_tools();
+        tools.extend(self.found_tools(&view).await.into_iter().map(|t| t.tool));
         Ok(ListToolsResult::with_all_items(tools))
     }
 

@@ -139,22 +139,38 @@ pub(super) fn meta_tools_json() -> Vec<Arc<serde_json::value::RawValue>> {
 }
 
 impl Gateway {
-    /// Whether this view's caller gets the meta-tools; `visible` counts the tools it sees
-    /// (asked only in `auto` mode).
-    pub(super) async fn searching<F>(&self, view: &View, visible: impl FnOnce() -> F) -> bool
-    where
-        F: Future<Output = usize>,
-    {
-        let setting = self.registry.tools_setting();
+    /// The tools mode for this view's caller: its agent's, else the endpoint's.
+    pub(super) async fn mode_for(&self, view: &View) -> ToolsMode {
         let agent_mode = match self.registry.guard() {
             Some(guard) if view.caller.agent_id.is_some() => guard.tools_mode(&view.caller).await,
             _ => None,
         };
-        match agent_mode.unwrap_or(setting.mode) {
-            ToolsMode::All => false,
-            ToolsMode::Search => true,
-            ToolsMode::Auto => visible().await > setting.threshold,
+        agent_mode.unwrap_or(self.registry.tools_setting().mode)
+    }
+
+    /// Whether `tools/list` answers the meta-tools: in `auto` mode when the caller sees more
+    /// than the threshold (`visible` is that count).
+    pub(super) fn lists_meta(&self, mode: ToolsMode, visible: usize) -> bool {
+        mode.searches(visible, self.registry.tools_setting().threshold)
+    }
+
+    /// The tools this session found that its caller still sees (none unless
+    /// `tools_search_lists_found`), listed after the meta-tools.
+    pub(super) async fn found_tools(&self, view: &View) -> Vec<switchboard_registry::ExposedTool> {
+        let found = self.found.names();
+        let mut kept = Vec::new();
+        if found.is_empty() {
+            return kept;
         }
+        for registry in &view.registries {
+            let visible = registry.visible_tools(&view.caller).await;
+            kept.extend(
+                visible
+                    .into_iter()
+                    .filter(|t| found.contains(&t.exposed_name)),
+            );
+        }
+        kept
     }
 
     /// How many tools the view's caller sees.
@@ -175,9 +191,15 @@ impl Gateway {
         peer: &Peer<RoleServer>,
     ) -> Meta {
         let name = request.name.as_ref();
-        if !switchboard_core::META_TOOLS.contains(&name)
-            || !self.searching(view, || self.visible_count(view)).await
-        {
+        if !switchboard_core::META_TOOLS.contains(&name) {
+            return Meta::Pass;
+        }
+        let mode = self.mode_for(view).await;
+        let visible = match mode {
+            ToolsMode::Auto => self.visible_count(view).await,
+            _ => 0,
+        };
+        if !self.lists_meta(mode, visible) {
             return Meta::Pass;
         }
         let args = request.arguments.take().unwrap_or_default();

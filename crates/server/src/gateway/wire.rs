@@ -4,6 +4,7 @@ use super::Gateway;
 use rmcp::model::{Extensions, RequestMetaObject};
 use serde_json::value::RawValue;
 use std::sync::Arc;
+use switchboard_core::ToolsMode;
 
 impl Gateway {
     /// What `list_tools` answers, as each tool's JSON definition (made once per catalogue),
@@ -14,22 +15,19 @@ impl Gateway {
         meta: &RequestMetaObject,
     ) -> Vec<Arc<RawValue>> {
         let view = self.view(extensions, Some(meta));
-        let mut tools = Vec::new();
-        for registry in &view.registries {
-            tools.extend(registry.visible_tools_json(&view.caller).await);
-        }
-        if !self.searching(&view, || async { tools.len() }).await {
-            return tools;
-        }
-        let mut listed = super::search_mode::meta_tools_json();
-        let found = self.found.names();
-        if !found.is_empty() {
+        let mode = self.mode_for(&view).await;
+        // In search mode the full list is never needed: it is not made.
+        if mode != ToolsMode::Search {
+            let mut tools = Vec::new();
             for registry in &view.registries {
-                let visible = registry.visible_tools(&view.caller).await;
-                let kept = visible.iter().filter(|t| found.contains(&t.exposed_name));
-                listed.extend(kept.map(|t| t.wire_json()));
+                tools.extend(registry.visible_tools_json(&view.caller).await);
+            }
+            if !self.lists_meta(mode, tools.len()) {
+                return tools;
             }
         }
+        let mut listed = super::search_mode::meta_tools_json();
+        listed.extend(self.found_tools(&view).await.iter().map(|t| t.wire_json()));
         listed
     }
 }
