@@ -28,8 +28,11 @@ fi
 node22="$fx/node_modules/.bin/node"
 suite_js="$fx/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 bin="$root/target/debug/switchboard"
-# A no-op when the binary is current; never a stale one when this script runs on its own.
-cargo build -q -p switchboard
+# A no-op when the binary is current; never a stale one when this script runs on its own. The
+# same packages and features as scripts/test.sh, so after it nothing is built again (a plain
+# `cargo build -p switchboard` resolves other dependency features and rebuilds tokio and friends
+# into a second copy, which once filled a CI disk).
+cargo test -q --workspace --all-targets --no-run --features switchboard/keychain
 
 for suite in core auth; do
   echo "conformance: client suite $suite"
