@@ -1,9 +1,10 @@
-//! Recall of tool search on the labelled set in `evalset/`: recall@1, recall@5 and MRR per
+//! Recall of tool search on the labelled set in `evalset/`: recall@1, @5, @10 and MRR per
 //! split (`tune`, `held_out`), and the queries it missed. A query is found at k when any of
 //! its correct tools is among the first k answers.
 //!
 //! `cargo run --release -p switchboard-search --example eval [-- --json] [--misses SPLIT]
-//! [--weights name=3,title=2,server=1.5,description=1,detail=0.5,synonym=0.5,k1=1.2,b=0.75]`
+//! [--weights name=2,title=2,server=1.5,description=1,detail=0.5,synonym=0.5,k1=1.2,b=0.5,
+//! semantic=0.35,fusion_k=5,floor=0.2]` (`semantic=0`: the lexical ranking alone)
 //! (weights not given keep their defaults). `--dump FILE` writes each query's best 50 as
 //! JSON lines (`{"id", "found": ["server/tool", …]}`) for experiments such as rank fusion.
 //! `--set DIR` reads `tools.json` and `queries.json` from another folder of the same format.
@@ -56,6 +57,7 @@ struct Tally {
     queries: usize,
     at1: usize,
     at5: usize,
+    at10: usize,
     reciprocal: f64,
 }
 
@@ -93,6 +95,9 @@ fn main() {
                 "synonym" => weights.synonym = value,
                 "k1" => weights.k1 = value,
                 "b" => weights.b = value,
+                "semantic" => weights.semantic = value,
+                "fusion_k" => weights.fusion_k = value,
+                "floor" => weights.floor = value,
                 other => panic!("no weight {other}"),
             }
         }
@@ -118,6 +123,7 @@ fn main() {
         tally.queries += 1;
         tally.at1 += usize::from(rank == Some(0));
         tally.at5 += usize::from(rank.is_some_and(|r| r < 5));
+        tally.at10 += usize::from(rank.is_some());
         tally.reciprocal += rank.map_or(0.0, |r| 1.0 / (r + 1) as f64);
         if misses == Some(&q.split) && rank.is_none_or(|r| r >= 5) {
             let top: Vec<String> = hits.iter().take(3).map(|h| key(h.doc)).collect();
@@ -138,6 +144,7 @@ fn main() {
             "queries": t.queries,
             "recall_at_1": round(t.at1 as f64 / n),
             "recall_at_5": round(t.at5 as f64 / n),
+            "recall_at_10": round(t.at10 as f64 / n),
             "mrr": round(t.reciprocal / n),
         });
     }
@@ -146,12 +153,12 @@ fn main() {
         return;
     }
     println!("{} tools, {} queries", report["tools"], report["queries"]);
-    println!("split      queries  recall@1  recall@5  MRR");
+    println!("split      queries  recall@1  recall@5  recall@10  MRR");
     for split in ["tune", "held_out"] {
         let r = &report[split];
         println!(
-            "{split:<10} {:>7}  {:>8}  {:>8}  {}",
-            r["queries"], r["recall_at_1"], r["recall_at_5"], r["mrr"]
+            "{split:<10} {:>7}  {:>8}  {:>8}  {:>9}  {}",
+            r["queries"], r["recall_at_1"], r["recall_at_5"], r["recall_at_10"], r["mrr"]
         );
     }
 }

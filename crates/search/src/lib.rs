@@ -1,9 +1,10 @@
-//! Lexical search over tool, resource and prompt definitions: BM25 over weighted fields
-//! (name, title, description, schema words), with name splitting, stemming and synonyms.
-//! Ranking is deterministic: by score, then by the order documents were given.
+//! Search over tool, resource and prompt definitions: BM25 over weighted fields (name, title,
+//! description, schema words, with name splitting, stemming and synonyms) fused with a static
+//! embedding model's ranking. Deterministic: by score, then by the order documents were given.
 
 #![forbid(unsafe_code)]
 
+mod meaning;
 mod synonyms;
 pub mod text;
 
@@ -46,7 +47,9 @@ pub struct Hit {
 }
 
 /// How a ranking weighs things: each field relative to the description, a synonym relative to
-/// the word itself, and BM25's saturation (`k1`) and length normalisation (`b`).
+/// the word itself, BM25's saturation (`k1`) and length normalisation (`b`); and the meaning
+/// ranking's weight in the fusion relative to the lexical one (`semantic`, 0 turns it off),
+/// the fusion's rank constant (`fusion_k`) and the least similarity that counts (`floor`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Weights {
     pub name: f32,
@@ -57,6 +60,9 @@ pub struct Weights {
     pub synonym: f32,
     pub k1: f32,
     pub b: f32,
+    pub semantic: f32,
+    pub fusion_k: f32,
+    pub floor: f32,
 }
 
 impl Default for Weights {
@@ -70,6 +76,9 @@ impl Default for Weights {
             synonym: 0.5,
             k1: 1.2,
             b: 0.5,
+            semantic: 0.35,
+            fusion_k: 5.0,
+            floor: 0.2,
         }
     }
 }
@@ -84,6 +93,8 @@ pub struct Index {
     servers: Vec<String>,
     /// The distinct server names, as terms.
     server_terms: Vec<String>,
+    /// Each document's embedding (none when the meaning ranking is off or knows no word).
+    meanings: Vec<Option<switchboard_embed::Packed>>,
     weights: Weights,
 }
 
@@ -97,6 +108,7 @@ impl Index {
         let mut postings: HashMap<String, Vec<(u32, f32)>> = HashMap::new();
         let mut lengths = Vec::new();
         let mut servers = Vec::new();
+        let mut meanings = Vec::new();
         for (doc, d) in documents.into_iter().enumerate() {
             let mut weights: HashMap<String, f32> = HashMap::new();
             let mut add = |text: &str, weight: f32| {
@@ -118,6 +130,12 @@ impl Index {
                 postings.entry(term).or_default().push((doc as u32, weight));
             }
             servers.push(d.server.clone());
+            meanings.push(if w.semantic > 0.0 {
+                switchboard_embed::embed(&meaning::text(d))
+                    .map(|e| switchboard_embed::Packed::new(&e))
+            } else {
+                None
+            });
         }
         let average = lengths.iter().sum::<f32>() / lengths.len().max(1) as f32;
         let relative_length = lengths
@@ -132,6 +150,7 @@ impl Index {
             relative_length,
             servers,
             server_terms,
+            meanings,
             weights: w,
         }
     }
@@ -145,7 +164,10 @@ impl Index {
     }
 
     /// The best `limit` documents for `query` among those `admit` lets through (by position),
-    /// best first; documents that match no query term are not returned.
+    /// best first: the lexical ranking fused with the meaning ranking (scores from 0 to 1,
+    /// 1 for first in both), or the lexical ranking alone (BM25 scores) when `semantic` is 0.
+    /// A query without a content word finds nothing; neither does a document that shares no
+    /// term with the query and is less alike than the floor.
     pub fn search(&self, query: &str, limit: usize, admit: impl Fn(usize) -> bool) -> Vec<Hit> {
         let mut wanted: Vec<(String, f32)> = Vec::new();
         let mut want = |term: &str, weight: f32| match wanted.iter_mut().find(|(t, _)| t == term) {
@@ -153,6 +175,9 @@ impl Index {
             None => wanted.push((term.to_string(), weight)),
         };
         let terms = text::terms(&synonyms::expand_phrases(query));
+        if terms.is_empty() {
+            return Vec::new();
+        }
         for term in &terms {
             want(term, 1.0);
         }
@@ -196,9 +221,20 @@ impl Index {
                 score,
             })
             .collect();
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.doc.cmp(&b.doc)));
-        hits.truncate(limit);
-        hits
+        hits.sort_by(meaning::best_first);
+        let w = self.weights;
+        let asked = (w.semantic > 0.0)
+            .then(|| switchboard_embed::embed(query))
+            .flatten()
+            .map(|e| switchboard_embed::Packed::new(&e));
+        let Some(asked) = asked else {
+            hits.truncate(limit);
+            return hits;
+        };
+        let candidates = limit.max(meaning::CANDIDATES);
+        hits.truncate(candidates);
+        let near = meaning::nearest(&asked, &self.meanings, candidates, w.floor, admit);
+        meaning::fuse(&hits, &near, w.fusion_k, w.semantic, limit)
     }
 
     /// The server a document came from.

@@ -78,3 +78,37 @@ fn what_is_not_admitted_is_never_found_and_nothing_matches_nothing() {
     assert!(index.search("zebra", 10, |_| true).is_empty());
     assert!(Index::build(&[]).search("issue", 5, |_| true).is_empty());
 }
+
+fn lexical_only(docs: &[Document]) -> Index {
+    let weights = Weights {
+        semantic: 0.0,
+        ..Weights::default()
+    };
+    Index::build_with(docs, weights)
+}
+
+#[test]
+fn meaning_finds_what_shares_no_word_and_fused_scores_run_to_one() {
+    let docs = catalogue();
+    let lexical = lexical_only(&docs);
+    let fused = Index::build(&docs);
+    let query = "photos and spreadsheets stored in the cloud";
+    assert!(lexical.search(query, 10, |_| true).is_empty());
+    let found = names(&fused, &docs, query);
+    assert_eq!(found[0], "gdrive/list_files", "{found:?}");
+    let hits = fused.search("new issue in jira", 10, |_| true);
+    assert!(
+        hits.iter().all(|h| h.score > 0.0 && h.score <= 1.0),
+        "{hits:?}"
+    );
+    assert_eq!(docs[hits[0].doc].name, "createIssue");
+}
+
+#[test]
+fn the_lexical_ranking_alone_is_the_fusion_without_meaning() {
+    let docs = catalogue();
+    let lexical = lexical_only(&docs);
+    let hits = lexical.search("delete the file", 10, |_| true);
+    assert_eq!(docs[hits[0].doc].name, "delete_file");
+    assert!(hits[0].score > 1.0, "BM25 scores are not scaled: {hits:?}");
+}
