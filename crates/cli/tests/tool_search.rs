@@ -3,8 +3,9 @@
 //! name and by action id); resources found by search_resources; a tool the policy hides
 //! never found, described or called; the index following an upstream's `tools/list_changed`;
 //! `auto` switching to search when a server added to the config takes the catalogue over its
-//! threshold; found tools joining the session's own list when the endpoint says so; and
-//! `switchboard stdio` in search mode.
+//! threshold; found tools joining the session's own list when the endpoint says so; a tool
+//! found by meaning alone, and not when the meaning ranking is off; and `switchboard stdio` in
+//! search mode.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -90,6 +91,7 @@ async fn search_mode_finds_describes_and_calls_only_what_the_caller_sees() {
             call("call_tool", json!({"name": "misbehaving__add_tool"})),
             {"op": "search_until", "query": "appears after", "name": "misbehaving__added"},
             call("search_resources", json!({"query": "the shared text file"})),
+            call("search_tools", json!({"query": "is it going to rain in Oslo"})),
         ]),
     )
     .await;
@@ -145,6 +147,28 @@ async fn search_mode_finds_describes_and_calls_only_what_the_caller_sees() {
     assert_eq!(items[0]["kind"], "resource", "{items}");
     assert_eq!(items[0]["id"], "file:///shared.txt", "{items}");
     assert_eq!(items[0]["server"], "misbehaving", "{items}");
+    // No word of it is in any tool; the meaning ranking finds the weather tool.
+    assert_eq!(found(&answers[15])[0], "shifty__weather", "{}", answers[15]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn without_the_meaning_ranking_search_matches_words_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = "tools_mode = \"search\"\ntools_search_meaning = false";
+    let gateway = start(dir.path(), json!({"shifty": shifty()}), settings, 1).await;
+    let answers = session(
+        &gateway.url,
+        json!([
+            call(
+                "search_tools",
+                json!({"query": "is it going to rain in Oslo"})
+            ),
+            call("search_tools", json!({"query": "current weather in Oslo"})),
+        ]),
+    )
+    .await;
+    assert!(found(&answers[0]).is_empty(), "{}", answers[0]);
+    assert_eq!(found(&answers[1])[0], "shifty__weather", "{}", answers[1]);
 }
 
 #[tokio::test(flavor = "multi_thread")]

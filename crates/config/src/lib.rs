@@ -61,6 +61,8 @@ pub struct GatewaySettings {
     pub tools_search_threshold: Option<usize>,
     /// `[gateway] tools_search_lists_found`: tools a session found join its `tools/list`.
     pub tools_search_lists_found: Option<bool>,
+    /// `[gateway] tools_search_meaning`: search ranks by meaning (the embedded model) too.
+    pub tools_search_meaning: Option<bool>,
 }
 
 /// `[telemetry]`: the OTLP/HTTP export of traces (off unless an endpoint is given).
@@ -99,7 +101,8 @@ impl GatewaySettings {
             telemetry,
             tools_mode,
             tools_search_threshold,
-            tools_search_lists_found
+            tools_search_lists_found,
+            tools_search_meaning
         );
         self.limits.extend(later.limits);
         self.audit.layer(later.audit);
@@ -112,6 +115,7 @@ impl GatewaySettings {
             mode: self.tools_mode.unwrap_or(default.mode),
             threshold: self.tools_search_threshold.unwrap_or(default.threshold),
             list_found: self.tools_search_lists_found.unwrap_or(default.list_found),
+            meaning: self.tools_search_meaning.unwrap_or(default.meaning),
         }
     }
 

@@ -174,6 +174,10 @@ pub fn parse(
                 Some(on) => g.tools_search_lists_found = Some(on),
                 None => r.problem(key, "must be true or false", "write true or false"),
             },
+            "tools_search_meaning" => match value.as_bool() {
+                Some(on) => g.tools_search_meaning = Some(on),
+                None => r.problem(key, "must be true or false", "write true or false"),
+            },
             "refresh_interval_secs" => match value.as_u64() {
                 Some(n) => g.refresh_interval_secs = Some(n as usize),
                 None => r.problem(

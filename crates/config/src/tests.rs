@@ -401,6 +401,7 @@ fn the_documented_switchboard_toml_loads() {
     assert_eq!(g.token.as_deref(), Some("value-of-SWITCHBOARD_TOKEN"));
     assert_eq!(g.egress_allow_cidrs.as_ref().unwrap().len(), 1);
     assert_eq!(g.limits().max_schema_bytes, 65536);
+    assert_eq!(g.tools_search_meaning, Some(true));
     assert_eq!(
         g.allow_env.as_deref(),
         Some(&["NODE_OPTIONS".to_string()][..])

@@ -61,13 +61,15 @@ impl std::str::FromStr for ToolsMode {
     }
 }
 
-/// An endpoint's mode, the `auto` threshold, and whether tools a session found are added to
-/// its own `tools/list` (for hosts that call only listed tools).
+/// An endpoint's mode, the `auto` threshold, whether tools a session found are added to its
+/// own `tools/list` (for hosts that call only listed tools), and whether search ranks by
+/// meaning as well as by words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolsSetting {
     pub mode: ToolsMode,
     pub threshold: usize,
     pub list_found: bool,
+    pub meaning: bool,
 }
 
 impl Default for ToolsSetting {
@@ -76,6 +78,7 @@ impl Default for ToolsSetting {
             mode: ToolsMode::All,
             threshold: DEFAULT_SEARCH_THRESHOLD,
             list_found: false,
+            meaning: true,
         }
     }
 }

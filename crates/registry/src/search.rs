@@ -6,7 +6,7 @@ use crate::{Catalog, ExposedTool, Registry};
 use std::collections::HashSet;
 use std::sync::OnceLock;
 use switchboard_core::{Caller, ServerSlug};
-use switchboard_search::{Document, Index};
+use switchboard_search::{Document, Index, Weights};
 
 /// A catalogue's search indexes (tools; resources, templates and prompts).
 #[derive(Debug, Default)]
@@ -37,14 +37,14 @@ pub struct FoundItem {
 }
 
 impl Catalog {
-    fn tool_search(&self) -> &Index {
+    fn tool_search(&self, meaning: bool) -> &Index {
         self.search.tools.get_or_init(|| {
             let docs: Vec<Document> = self.tools.iter().map(tool_document).collect();
-            Index::build(&docs)
+            Index::build_with(&docs, weights(meaning))
         })
     }
 
-    fn item_search(&self) -> &(Index, Vec<FoundItem>) {
+    fn item_search(&self, meaning: bool) -> &(Index, Vec<FoundItem>) {
         self.search.items.get_or_init(|| {
             let mut items = Vec::new();
             let mut docs = Vec::new();
@@ -90,8 +90,22 @@ impl Catalog {
                     description,
                 );
             }
-            (Index::build(&docs), items)
+            (Index::build_with(&docs, weights(meaning)), items)
         })
+    }
+}
+
+/// The ranking's weights: the defaults, without the meaning ranking when it is off
+/// (`[gateway] tools_search_meaning = false`).
+fn weights(meaning: bool) -> Weights {
+    let semantic = if meaning {
+        Weights::default().semantic
+    } else {
+        0.0
+    };
+    Weights {
+        semantic,
+        ..Weights::default()
     }
 }
 
@@ -132,7 +146,8 @@ impl Registry {
         let admit = |i: usize| {
             visible.contains(&i) && server.is_none_or(|s| catalog.tools[i].server.as_str() == s)
         };
-        (catalog.tool_search().search(query, limit, admit))
+        (catalog.tool_search(self.tools_setting().meaning))
+            .search(query, limit, admit)
             .into_iter()
             .map(|hit| FoundTool {
                 tool: catalog.tools[hit.doc].clone(),
@@ -169,7 +184,7 @@ impl Registry {
         limit: usize,
     ) -> Vec<FoundItem> {
         let catalog = self.catalog();
-        let (index, items) = catalog.item_search();
+        let (index, items) = catalog.item_search(self.tools_setting().meaning);
         let mut servers: Vec<&str> = items.iter().map(|i| i.server.as_str()).collect();
         servers.sort_unstable();
         servers.dedup();

@@ -110,8 +110,11 @@ fn main() {
         .position(|a| a == "--dump")
         .and_then(|i| args.get(i + 1));
     let mut dumped = String::new();
+    let mut times = Vec::new();
     for q in &queries {
+        let started = std::time::Instant::now();
         let hits = index.search(&q.query, 50, |_| true);
+        times.push(started.elapsed());
         if dump.is_some() {
             let found: Vec<String> = hits.iter().map(|h| key(h.doc)).collect();
             dumped.push_str(&json!({"id": q.id, "found": found}).to_string());
@@ -136,7 +139,12 @@ fn main() {
     if let Some(path) = dump {
         std::fs::write(path, dumped).expect("write the dump");
     }
-    let mut report = json!({"tools": tools.len(), "queries": queries.len()});
+    times.sort();
+    let median_us = times
+        .get(times.len() / 2)
+        .map_or(0, |t| t.as_micros() as u64);
+    let mut report =
+        json!({"tools": tools.len(), "queries": queries.len(), "search_p50_us": median_us});
     for split in ["tune", "held_out"] {
         let t = tallies.remove(split).unwrap_or_default();
         let n = t.queries.max(1) as f64;
@@ -152,7 +160,10 @@ fn main() {
         println!("{report:#}");
         return;
     }
-    println!("{} tools, {} queries", report["tools"], report["queries"]);
+    println!(
+        "{} tools, {} queries, one search p50 {} us",
+        report["tools"], report["queries"], report["search_p50_us"]
+    );
     println!("split      queries  recall@1  recall@5  recall@10  MRR");
     for split in ["tune", "held_out"] {
         let r = &report[split];

@@ -3,7 +3,7 @@
 //! share over stdio) behind one `/mcp`, listed in `all` mode, against search mode's
 //! `tools/list` plus a typical `search_tools` answer and one `describe_tool` (the held-out
 //! queries; medians), in bytes and approximate tokens (bytes ÷ 4); and the p50 of a
-//! `search_tools` call over `/mcp`.
+//! `search_tools` call over `/mcp`, with the meaning ranking and with words alone.
 //!
 //! Run: `cargo build --release -p switchboard -p switchboard-testkit -p switchboard-bench`,
 //! then `target/release/tool-search` (`--json` for a JSON line).
@@ -50,15 +50,20 @@ async fn gateway(
     bin: &Path,
     dir: &Path,
     mode: &str,
+    meaning: bool,
     servers: &Value,
 ) -> anyhow::Result<procs::Spawned> {
+    let mode_name = mode;
+    let mode = if meaning { mode } else { "words" };
     let config = dir.join(format!("{mode}.json"));
     std::fs::write(
         &config,
         serde_json::to_vec(&json!({"mcpServers": servers}))?,
     )?;
     let settings = dir.join(format!("{mode}.toml"));
-    std::fs::write(&settings, format!("[gateway]\ntools_mode = \"{mode}\"\n"))?;
+    let settings_text =
+        format!("[gateway]\ntools_mode = \"{mode_name}\"\ntools_search_meaning = {meaning}\n");
+    std::fs::write(&settings, settings_text)?;
     procs::serve(
         &bin.join("switchboard"),
         &[&config, &settings],
@@ -95,14 +100,14 @@ async fn main() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let http = reqwest::Client::new();
 
-    let all = gateway(&bin, dir.path(), "all", &servers).await?;
+    let all = gateway(&bin, dir.path(), "all", true, &servers).await?;
     let mut session = raw::RawSession::open(http.clone(), &all.url).await?;
     let listed = result_of(&session.request("tools/list", json!({})).await?)?;
     let all_count = listed["tools"].as_array().map_or(0, Vec::len);
     let all_bytes = size(&listed);
     drop(all);
 
-    let search = gateway(&bin, dir.path(), "search", &servers).await?;
+    let search = gateway(&bin, dir.path(), "search", true, &servers).await?;
     let mut session = raw::RawSession::open(http, &search.url).await?;
     let meta = result_of(&session.request("tools/list", json!({})).await?)?;
     let meta_bytes = size(&meta);
@@ -126,12 +131,25 @@ async fn main() -> anyhow::Result<()> {
     let search_total = meta_bytes + answer + describe;
     let saved = 1.0 - search_total as f64 / all_bytes as f64;
     let p50: Duration = procs::median(times);
+    drop(search);
+    // The same calls with words alone (`tools_search_meaning = false`), same binary.
+    let words = gateway(&bin, dir.path(), "search", false, &servers).await?;
+    let mut session = raw::RawSession::open(reqwest::Client::new(), &words.url).await?;
+    let mut times = Vec::new();
+    for query in &held_out {
+        let params = json!({"name": "search_tools", "arguments": {"query": query}});
+        let started = Instant::now();
+        result_of(&session.request("tools/call", params).await?)?;
+        times.push(started.elapsed());
+    }
+    let words_p50: Duration = procs::median(times);
     let report = json!({
         "tools": all_count, "servers": names.len(), "queries": held_out.len(),
         "all_mode_list_bytes": all_bytes, "search_mode_list_bytes": meta_bytes,
         "search_answer_bytes_p50": answer, "describe_answer_bytes_p50": describe,
         "search_mode_total_bytes": search_total, "saved": (saved * 1000.0).round() / 1000.0,
         "search_tools_call_p50_us": p50.as_micros() as u64,
+        "search_tools_words_only_call_p50_us": words_p50.as_micros() as u64,
     });
     if as_json {
         println!("{report}");
@@ -155,7 +173,7 @@ async fn main() -> anyhow::Result<()> {
         saved * 100.0
     );
     println!(
-        "search_tools over /mcp: p50 {p50:?} ({} calls)",
+        "search_tools over /mcp: p50 {p50:?}, words alone (tools_search_meaning = false) {words_p50:?} ({} calls each)",
         held_out.len()
     );
     Ok(())
