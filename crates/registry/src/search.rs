@@ -98,15 +98,11 @@ impl Catalog {
 /// The ranking's weights: the defaults, without the meaning ranking when it is off
 /// (`[gateway] tools_search_meaning = false`).
 fn weights(meaning: bool) -> Weights {
-    let semantic = if meaning {
-        Weights::default().semantic
-    } else {
-        0.0
-    };
-    Weights {
-        semantic,
-        ..Weights::default()
+    let mut weights = Weights::default();
+    if !meaning {
+        weights.semantic = 0.0;
     }
+    weights
 }
 
 /// What a tool is searched by: its upstream name, title, description, and its input schema's

@@ -64,25 +64,15 @@ struct Tally {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let as_json = args.iter().any(|a| a == "--json");
-    let misses = args
-        .iter()
-        .position(|a| a == "--misses")
-        .and_then(|i| args.get(i + 1));
+    let misses = value_of(&args, "--misses");
     let default = format!("{}/evalset", env!("CARGO_MANIFEST_DIR"));
-    let set_arg = args
-        .iter()
-        .position(|a| a == "--set")
-        .and_then(|i| args.get(i + 1));
+    let set_arg = value_of(&args, "--set");
     let folder = set_arg.unwrap_or(&default);
     let tools: Vec<ToolDef> = read(folder, "tools.json");
     let queries: Vec<Query> = read(folder, "queries.json");
     let docs: Vec<Document> = tools.iter().map(document).collect();
     let mut weights = Weights::default();
-    if let Some(list) = args
-        .iter()
-        .position(|a| a == "--weights")
-        .and_then(|i| args.get(i + 1))
-    {
+    if let Some(list) = value_of(&args, "--weights") {
         for pair in list.split(',') {
             let (key, value) = pair.split_once('=').expect("key=value");
             let value: f32 = value.parse().expect("a number");
@@ -105,10 +95,7 @@ fn main() {
     let index = Index::build_with(&docs, weights);
     let key = |i: usize| format!("{}/{}", tools[i].server, tools[i].name);
     let mut tallies: HashMap<&str, Tally> = HashMap::new();
-    let dump = args
-        .iter()
-        .position(|a| a == "--dump")
-        .and_then(|i| args.get(i + 1));
+    let dump = value_of(&args, "--dump");
     let mut dumped = String::new();
     let mut times = Vec::new();
     for q in &queries {
@@ -172,6 +159,13 @@ fn main() {
             r["queries"], r["recall_at_1"], r["recall_at_5"], r["recall_at_10"], r["mrr"]
         );
     }
+}
+
+/// The word after `flag` on the command line, if the flag is there.
+fn value_of<'a>(args: &'a [String], flag: &str) -> Option<&'a String> {
+    args.iter()
+        .position(|a| a == flag)
+        .and_then(|i| args.get(i + 1))
 }
 
 fn round(x: f64) -> f64 {

@@ -46,33 +46,34 @@ fn size(result: &Value) -> usize {
     result.to_string().len()
 }
 
+/// A gateway over `servers` with `settings` as its `[gateway]` table; `label` names its
+/// files and data folder.
 async fn gateway(
     bin: &Path,
     dir: &Path,
-    mode: &str,
-    meaning: bool,
+    label: &str,
+    settings: &str,
     servers: &Value,
 ) -> anyhow::Result<procs::Spawned> {
-    let mode_name = mode;
-    let mode = if meaning { mode } else { "words" };
-    let config = dir.join(format!("{mode}.json"));
+    let config = dir.join(format!("{label}.json"));
     std::fs::write(
         &config,
         serde_json::to_vec(&json!({"mcpServers": servers}))?,
     )?;
-    let settings = dir.join(format!("{mode}.toml"));
-    let settings_text =
-        format!("[gateway]\ntools_mode = \"{mode_name}\"\ntools_search_meaning = {meaning}\n");
-    std::fs::write(&settings, settings_text)?;
+    let settings_file = dir.join(format!("{label}.toml"));
+    std::fs::write(&settings_file, format!("[gateway]\n{settings}\n"))?;
     procs::serve(
         &bin.join("switchboard"),
-        &[&config, &settings],
-        &dir.join(mode),
+        &[&config, &settings_file],
+        &dir.join(label),
         &[],
         "switchboard ready: ",
     )
     .await
 }
+
+/// Search mode ranking by words alone.
+const WORDS_ONLY: &str = "tools_mode = \"search\"\ntools_search_meaning = false";
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -100,14 +101,21 @@ async fn main() -> anyhow::Result<()> {
     let dir = tempfile::tempdir()?;
     let http = reqwest::Client::new();
 
-    let all = gateway(&bin, dir.path(), "all", true, &servers).await?;
+    let all = gateway(&bin, dir.path(), "all", "tools_mode = \"all\"", &servers).await?;
     let mut session = raw::RawSession::open(http.clone(), &all.url).await?;
     let listed = result_of(&session.request("tools/list", json!({})).await?)?;
     let all_count = listed["tools"].as_array().map_or(0, Vec::len);
     let all_bytes = size(&listed);
     drop(all);
 
-    let search = gateway(&bin, dir.path(), "search", true, &servers).await?;
+    let search = gateway(
+        &bin,
+        dir.path(),
+        "search",
+        "tools_mode = \"search\"",
+        &servers,
+    )
+    .await?;
     let mut session = raw::RawSession::open(http, &search.url).await?;
     let meta = result_of(&session.request("tools/list", json!({})).await?)?;
     let meta_bytes = size(&meta);
@@ -131,7 +139,7 @@ async fn main() -> anyhow::Result<()> {
     // (`tools_search_meaning = false`), same binary, both running, taking turns query by
     // query (which goes first alternates), three passes; so a slow moment of the machine
     // falls on both.
-    let words = gateway(&bin, dir.path(), "search", false, &servers).await?;
+    let words = gateway(&bin, dir.path(), "words", WORDS_ONLY, &servers).await?;
     let mut words_session = raw::RawSession::open(reqwest::Client::new(), &words.url).await?;
     let (mut times, mut words_times) = (Vec::new(), Vec::new());
     for (turn, query) in held_out.iter().cycle().take(3 * held_out.len()).enumerate() {
