@@ -1,13 +1,13 @@
-//! Control-plane commands: audit verification, orgs, API tokens, key rotation.
+//! Control-plane commands: orgs, API tokens, key rotation.
 
 use crate::args::Global;
 use crate::control::{Control, key_file};
-use crate::setup;
+
 use anyhow::{Context, bail};
 use serde_json::json;
 use std::process::ExitCode;
 use std::sync::Arc;
-use switchboard_store::{Sealer, Store, new_api_token, verify_audit};
+use switchboard_store::{Sealer, Store, new_api_token};
 
 /// Roles an API token may carry.
 const ROLES: [&str; 3] = [
@@ -15,38 +15,6 @@ const ROLES: [&str; 3] = [
     switchboard_server::api::VIEW,
     switchboard_server::api::OPERATE,
 ];
-
-pub async fn audit_verify(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
-    let control = Control::open(global).await?;
-    let bar = setup::spinner("verifying the audit chain…");
-    let outcome = verify_audit(control.store.as_ref(), &control.chain(), |n| {
-        if let Some(bar) = &bar {
-            bar.set_message(format!("verifying the audit chain… {n} rows"));
-        }
-    })
-    .await?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    match outcome {
-        Ok(rows) => {
-            if json {
-                println!("{}", json!({"ok": true, "rows": rows}));
-            } else {
-                println!("ok: {rows} audit rows verified");
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(broken) => {
-            if json {
-                println!("{}", json!({"ok": false, "problem": broken.to_string()}));
-            } else {
-                println!("broken: {broken}");
-            }
-            Ok(ExitCode::FAILURE)
-        }
-    }
-}
 
 pub async fn org_create(
     global: &Global,

@@ -272,11 +272,18 @@ pub enum ToolsCommand {
 
 #[derive(Debug, Subcommand)]
 pub enum AuditCommand {
-    /// Walk the hash chain; report the first altered, removed or inserted row (exit 1).
+    /// Walk the hash chain; report the first altered, removed or inserted row (exit 1). The
+    /// newest rows are checked against the SQLite store's checkpoint file and the anchor.
     Verify {
+        /// A head `audit anchor` printed (or a replica's `audit head` log line) to check the
+        /// chain reaches.
+        #[arg(long, value_name = "FILE")]
+        anchor: Option<std::path::PathBuf>,
         #[arg(long)]
         json: bool,
     },
+    /// Print the chain's head now, signed, as one JSON line to keep outside the database.
+    Anchor,
 }
 
 #[derive(Debug, Subcommand)]

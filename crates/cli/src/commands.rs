@@ -1,11 +1,11 @@
 //! What each subcommand does.
 
-use crate::admin;
 use crate::args::{
     AuditCommand, AuthCommand, Cli, Command, ConfigCommand, Global, KeysCommand, OrgCommand,
     TokenCommand,
 };
 use crate::control::Control;
+use crate::{admin, audit_cmds};
 use crate::{setup, table};
 use anyhow::Context;
 use rmcp::model::CallToolResult;
@@ -76,8 +76,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => crate::config_cmds::discover(json),
         Command::Input { command } => crate::inputs::run(global, command).await,
         Command::Audit {
-            command: AuditCommand::Verify { json },
-        } => admin::audit_verify(global, json).await,
+            command: AuditCommand::Verify { anchor, json },
+        } => audit_cmds::verify(global, anchor.as_deref(), json).await,
+        Command::Audit {
+            command: AuditCommand::Anchor,
+        } => audit_cmds::anchor(global).await,
         Command::Org {
             command:
                 OrgCommand::Create {

@@ -5,12 +5,15 @@ use anyhow::Context;
 use std::path::PathBuf;
 use std::sync::Arc;
 use switchboard_store::{
-    AuditOptions, AuditWriter, AuditWriterTask, Chain, Durability, Sealer, SqlStore,
+    AuditOptions, AuditWriter, AuditWriterTask, Chain, Durability, HeadFile, Sealer, SqlStore,
 };
 
 pub struct Control {
     pub store: Arc<SqlStore>,
     pub sealer: Arc<Sealer>,
+    /// The audit chain's checkpoint file (SQLite stores: in the data folder, beside the
+    /// master key file).
+    pub head_file: Option<HeadFile>,
 }
 
 pub fn key_file(global: &Global) -> PathBuf {
@@ -27,9 +30,14 @@ impl Control {
         let master = std::env::var("SWITCHBOARD_MASTER_KEY").ok();
         let sealer = Sealer::load(master.as_deref(), &key_file(global))
             .context("cannot load the master key")?;
+        let head_file = global
+            .database_url
+            .is_none()
+            .then(|| HeadFile::new(global.data.join("audit.head")));
         Ok(Self {
             store: Arc::new(store),
             sealer: Arc::new(sealer),
+            head_file,
         })
     }
 
@@ -56,6 +64,9 @@ impl Control {
         }
         if let Some(ms) = settings.strict_wait_ms {
             options = options.with_strict_wait(std::time::Duration::from_millis(ms as u64));
+        }
+        if let Some(file) = &self.head_file {
+            options = options.with_head_file(file.clone());
         }
         AuditWriter::start_with(self.store.clone(), self.chain(), options)
     }

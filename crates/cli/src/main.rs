@@ -20,6 +20,7 @@ fn heap_figures() -> Option<switchboard_metrics::HeapFigures> {
 
 mod admin;
 mod args;
+mod audit_cmds;
 mod commands;
 mod config_cmds;
 mod control;

@@ -133,6 +133,20 @@ pub(crate) async fn serve(
             )),
         shutdown.clone(),
     );
+    if switchboard_store::Store::backend(control.store.as_ref())
+        == switchboard_store::Backend::Postgres
+    {
+        // Replicas may keep no file: each logs the chain's signed head instead.
+        let every = (config.gateway.audit.head_log_secs)
+            .map(|secs| std::time::Duration::from_secs(secs as u64))
+            .unwrap_or(switchboard_store::HEAD_LOG_EVERY);
+        switchboard_store::spawn_head_log(
+            control.store.clone(),
+            control.chain(),
+            every,
+            shutdown.clone(),
+        );
+    }
     let servers = registry.servers();
     for s in &servers {
         tracing::info!(server = %s.name, status = %s.status, tools = s.tool_count, "server");

@@ -283,10 +283,12 @@ fn orgs_tokens_audit_and_key_rotation_from_the_cli() {
             .success()
     );
     let verify = in_data(d, &["audit", "verify", "--json"]);
+    let verified = serde_json::from_slice::<Value>(&verify.stdout).unwrap();
     assert_eq!(
-        serde_json::from_slice::<Value>(&verify.stdout).unwrap(),
-        json!({"ok": true, "rows": 2})
+        (&verified["ok"], &verified["rows"]),
+        (&json!(true), &json!(2))
     );
+    assert_eq!(verified["head"]["source"], "checkpoint", "{verified}");
 
     let rotate = in_data(d, &["keys", "rotate"]);
     assert!(rotate.status.success(), "{}", stderr(&rotate));

@@ -12,6 +12,8 @@ pub struct AuditSettings {
     pub queue: Option<usize>,
     /// How long a strict call waits for its row's commit, in milliseconds.
     pub strict_wait_ms: Option<usize>,
+    /// How often each replica on Postgres logs the chain's signed head, in seconds.
+    pub head_log_secs: Option<usize>,
 }
 
 impl AuditSettings {
@@ -20,6 +22,7 @@ impl AuditSettings {
         self.strict = later.strict.or(self.strict);
         self.queue = later.queue.or(self.queue);
         self.strict_wait_ms = later.strict_wait_ms.or(self.strict_wait_ms);
+        self.head_log_secs = later.head_log_secs.or(self.head_log_secs);
     }
 }
 
@@ -46,6 +49,7 @@ pub(crate) fn parse(section: &Value, r: &mut Reader<'_, '_>) -> AuditSettings {
             },
             "queue" => audit.queue = r.number(key, value),
             "strict_wait_ms" => audit.strict_wait_ms = r.number(key, value),
+            "head_log_secs" => audit.head_log_secs = r.number(key, value),
             _ => r.unknown(key),
         }
     }
@@ -67,11 +71,14 @@ mod tests {
 
     #[test]
     fn strict_durability_and_its_bounds_are_read_and_later_files_win() {
-        let audit = load("[audit]\ndurability = \"strict\"\nqueue = 100\nstrict_wait_ms = 250\n");
+        let audit = load(
+            "[audit]\ndurability = \"strict\"\nqueue = 100\nstrict_wait_ms = 250\nhead_log_secs = 5\n",
+        );
         let expected = AuditSettings {
             strict: Some(true),
             queue: Some(100),
             strict_wait_ms: Some(250),
+            head_log_secs: Some(5),
         };
         assert_eq!(audit.unwrap(), expected);
         assert_eq!(load("[gateway]\n").unwrap(), AuditSettings::default());

@@ -89,6 +89,12 @@ impl ServerSpec {
         out
     }
 
+    /// Whether the server is reached over the network (Streamable HTTP or HTTP+SSE) rather
+    /// than started as a process.
+    pub fn is_remote(&self) -> bool {
+        matches!(self.transport, Transport::Http(_))
+    }
+
     /// Whether this is a stdio server started only on its first call.
     pub fn is_lazy(&self) -> bool {
         matches!(self.transport, Transport::Stdio(_)) && self.lazy == Some(true)

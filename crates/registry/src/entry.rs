@@ -1,16 +1,17 @@
 //! One configured server: its spec, its live connection and what it last offered.
 
+mod starting;
 mod state;
 
-use crate::lifecycle::{MAX_FAILURES, backoff};
+pub(crate) use starting::connect_and_discover;
+
 use serde::Serialize;
 pub(crate) use state::State;
 pub use state::StatusChange;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
-use std::time::{Instant, SystemTime};
 use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus};
-use switchboard_upstream::{ConnectOptions, Connection, Snapshot, UpstreamError};
+use switchboard_upstream::{Connection, UpstreamError};
 
 /// What a person or a script sees about one server.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -180,186 +181,6 @@ impl ServerEntry {
         CallError::new(e.kind(), self.spec.redact(&e.to_string()))
     }
 
-    /// Connects and discovers; the outcome becomes the entry's state. Starts afresh: any run
-    /// of failures is forgotten.
-    pub async fn start(&self, connect: &ConnectOptions) {
-        if !self.spec.enabled || self.state().disabled {
-            self.state().set_status(ServerStatus::Disabled);
-            return;
-        }
-        let _one_attempt = self.connecting.lock().await;
-        {
-            let mut state = self.state();
-            state.set_status(ServerStatus::Connecting);
-            state.failures = 0;
-            state.retry_at = None;
-            state.auth_refused = false;
-        }
-        let outcome = connect_and_discover(&self.spec, connect).await;
-        if let Err(e) = &outcome
-            && self.authorize(e, connect, false).await.is_some()
-        {
-            return;
-        }
-        let mut state = self.state();
-        match outcome {
-            Ok((conn, snapshot)) => {
-                tracing::info!(
-                    server = %self.spec.name,
-                    protocol = conn.protocol_version(),
-                    upstream = conn.server_name().unwrap_or("?"),
-                    tools = snapshot.tools.len(),
-                    resources = snapshot.resources.len(),
-                    prompts = snapshot.prompts.len(),
-                    "connected"
-                );
-                let conn = Arc::new(conn);
-                crate::watch::renew(self, &conn);
-                state.connection = Some(conn);
-                state.snapshot = Some(snapshot);
-                state.set_status(ServerStatus::Ready);
-                state.last_error = None;
-                state.clear_link();
-                state.discovered_at = Some(SystemTime::now());
-                state.last_used = Some(tokio::time::Instant::now());
-            }
-            Err(e) => {
-                let message = self.spec.redact(&e.to_string());
-                tracing::warn!(server = %self.spec.name, "{message}");
-                state.set_status(ServerStatus::Error);
-                state.last_error = Some(message);
-            }
-        }
-    }
-
-    /// The live connection; starts the server if it is idle or its process died (after the
-    /// backoff its failures earned, if that fits in the call's time), without re-discovery.
-    pub async fn connection(
-        &self,
-        connect: &ConnectOptions,
-        budget: Duration,
-    ) -> Result<Arc<Connection>, CallError> {
-        if let Some(conn) = self.live_connection() {
-            return Ok(conn);
-        }
-        // Boxed: starting a server is rare, and its future would size every call's.
-        Box::pin(self.start_for_call(connect, budget)).await
-    }
-
-    async fn start_for_call(
-        &self,
-        connect: &ConnectOptions,
-        budget: Duration,
-    ) -> Result<Arc<Connection>, CallError> {
-        let _one_attempt = self.connecting.lock().await;
-        if let Some(conn) = self.live_connection() {
-            return Ok(conn);
-        }
-        self.note_crash();
-        let wait = self.startable(budget)?;
-        tokio::time::sleep(wait).await;
-        let name = &self.spec.name;
-        match self.status() {
-            ServerStatus::Idle => tracing::info!(server = %name, "starting for a call"),
-            _ => tracing::warn!(server = %name, "restarting"),
-        }
-        self.state().set_status(ServerStatus::Connecting);
-        match Connection::connect(&self.spec, connect).await {
-            Ok(conn) => {
-                let conn = Arc::new(conn);
-                let mut state = self.state();
-                state.connection = Some(conn.clone());
-                state.set_status(ServerStatus::Ready);
-                state.last_error = None;
-                state.clear_link();
-                state.retry_at = None;
-                state.last_used = Some(tokio::time::Instant::now());
-                drop(state);
-                crate::watch::renew(self, &conn);
-                Ok(conn)
-            }
-            Err(e) => {
-                if let Some(refused) = self.authorize(&e, connect, false).await {
-                    return Err(refused);
-                }
-                let error = self.call_error(e);
-                self.failed(error.message.clone());
-                Err(CallError::new(
-                    error.kind,
-                    format!("server {name}: {}", error.message),
-                ))
-            }
-        }
-    }
-
-    /// A connection that closed without us closing it is a crash: it counts as a failure,
-    /// and its last stderr lines become the server's error.
-    fn note_crash(&self) {
-        let dead = self.state().connection.take();
-        if let Some(dead) = dead {
-            let tail = dead.stderr_tail();
-            let message = match tail.last() {
-                Some(_) => format!("the server exited; stderr: {}", tail.join(" | ")),
-                None => "the connection closed".to_string(),
-            };
-            tracing::warn!(server = %self.spec.name, "{message}");
-            self.failed(message);
-        }
-    }
-
-    /// Records a failed start or a crash: back off, or give up after [`MAX_FAILURES`].
-    pub(crate) fn failed(&self, message: String) {
-        let mut state = self.state();
-        state.failures += 1;
-        state.set_status(ServerStatus::Error);
-        if state.failures >= MAX_FAILURES {
-            state.retry_at = None;
-            state.last_error = Some(format!(
-                "{message} ({} failures in a row; fix it, then refresh or enable the server)",
-                state.failures
-            ));
-        } else {
-            let wait = backoff(state.failures);
-            state.retry_at = Some(self.clock.monotonic() + wait);
-            state.last_error = Some(message);
-        }
-    }
-
-    /// How long to wait before starting, or why not to start at all.
-    fn startable(&self, budget: Duration) -> Result<Duration, CallError> {
-        let name = &self.spec.name;
-        let state = self.state();
-        if state.disabled || state.status() == ServerStatus::Disabled {
-            return Err(CallError::new(
-                ErrorKind::ToolNotFound,
-                format!("server {name} is disabled"),
-            ));
-        }
-        if state.status() == ServerStatus::Authenticating {
-            drop(state);
-            return Err(self.waiting_for_authorization());
-        }
-        let last = state.last_error.clone().unwrap_or_default();
-        let kind = match state.auth_refused {
-            true => ErrorKind::AuthUnavailable,
-            false => ErrorKind::TransportError,
-        };
-        if state.failures >= MAX_FAILURES {
-            return Err(CallError::new(kind, format!("server {name}: {last}")));
-        }
-        let wait = state
-            .retry_at
-            .map(|at| at.saturating_duration_since(self.clock.monotonic()))
-            .unwrap_or_default();
-        if wait > budget {
-            return Err(CallError::new(
-                kind,
-                format!("server {name} is restarting in {wait:.1?} after: {last}"),
-            ));
-        }
-        Ok(wait)
-    }
-
     /// Waits (at most `grace`) until no call is in flight; `false` if some still are.
     pub async fn wait_idle(&self, grace: Duration) -> bool {
         let all = u32::try_from(self.max_slots).unwrap_or(u32::MAX);
@@ -382,23 +203,6 @@ impl ServerEntry {
         let conn = self.state().connection.take();
         if let Some(conn) = conn {
             conn.close().await;
-        }
-    }
-}
-
-/// Connects and discovers within the server's one connect+discovery timeout.
-pub(crate) async fn connect_and_discover(
-    spec: &ServerSpec,
-    opts: &ConnectOptions,
-) -> Result<(Connection, Snapshot), UpstreamError> {
-    let started = Instant::now();
-    let conn = Connection::connect(spec, opts).await?;
-    let left = spec.connect_timeout().saturating_sub(started.elapsed());
-    match conn.discover(left).await {
-        Ok(snapshot) => Ok((conn, snapshot)),
-        Err(e) => {
-            conn.close().await;
-            Err(e)
         }
     }
 }

@@ -31,8 +31,10 @@ use std::task::Poll;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+mod restoring;
 mod side_queues;
 
+use restoring::Restoring;
 pub use side_queues::Registered;
 use side_queues::{Key, SideQueues};
 
@@ -50,6 +52,8 @@ pub struct OrderedSessions {
     /// Cancels that arrived before their request: a client's POSTs travel on separate
     /// connections, so a cancel can overtake the call it cancels.
     early_cancels: Mutex<std::collections::VecDeque<(Key, std::time::Instant)>>,
+    /// Sessions whose restore from the store has not replayed their handshake yet.
+    restoring: Arc<Restoring>,
 }
 
 impl OrderedSessions {
@@ -72,6 +76,7 @@ impl OrderedSessions {
             limits: limits.clone(),
             saved,
             early_cancels: Default::default(),
+            restoring: Default::default(),
         });
         limits.add_endpoint(&sessions);
         sessions
@@ -97,12 +102,15 @@ pub struct OrderedTransport {
     queues: Arc<SideQueues>,
     live: Arc<LiveSessions>,
     ticket: Ticket,
+    restoring: Arc<Restoring>,
 }
 
 impl Drop for OrderedTransport {
-    /// The session's service ended: it is no longer live for the fast path.
+    /// The session's service ended: it is no longer live for the fast path, and a restore
+    /// that failed no longer holds its requests back.
     fn drop(&mut self) {
         self.live.end(&self.session, &self.ticket);
+        self.restoring.end(&self.session);
     }
 }
 
@@ -151,6 +159,7 @@ impl OrderedSessions {
             session,
             queues: self.queues.clone(),
             live: self.live.clone(),
+            restoring: self.restoring.clone(),
         }
     }
 
@@ -242,6 +251,8 @@ impl SessionManager for OrderedSessions {
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        // A session being restored is in memory before it can take requests: wait for it.
+        self.restoring.wait(id).await;
         self.inner.has_session(id).await
     }
 
@@ -252,6 +263,7 @@ impl SessionManager for OrderedSessions {
         // while its saved row may bring it back (a DELETE is forgotten by the admission).
         self.limits
             .parked(&self.scope, id, std::time::Duration::ZERO);
+        self.restoring.end(id);
         self.inner.close_session(id).await
     }
 
@@ -297,7 +309,15 @@ impl SessionManager for OrderedSessions {
             self.cancel_call(id, request);
         }
         self.live.touch(id);
-        self.inner.accept_message(id, message).await
+        let initialized = matches!(&message, ClientJsonRpcMessage::Notification(n)
+            if matches!(n.notification, ClientNotification::InitializedNotification(_)));
+        let accepted = self.inner.accept_message(id, message).await;
+        if initialized {
+            // A restore's replayed handshake is in the session's queue: what comes next is
+            // read after it.
+            self.restoring.end(id);
+        }
+        accepted
     }
 
     async fn create_standalone_stream(
@@ -330,13 +350,21 @@ impl SessionManager for OrderedSessions {
         // Back in memory: past the bound, the longest-idle session makes room (if none is
         // idle, this one comes back all the same; new sessions are refused meanwhile).
         self.limits.make_room().await;
-        Ok(match self.inner.restore_session(id.clone()).await? {
-            RestoreOutcome::Restored(inner) => {
+        // Before the session is back in rmcp's map: from then on its other requests wait.
+        self.restoring.begin(&id);
+        let restored = self.inner.restore_session(id.clone()).await;
+        Ok(match restored {
+            Ok(RestoreOutcome::Restored(inner)) => {
                 self.limits.restored(&self.scope, &id);
                 RestoreOutcome::Restored(self.wrap(id, inner))
             }
-            RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
-            _ => RestoreOutcome::NotSupported,
+            other => {
+                self.restoring.end(&id);
+                match other? {
+                    RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
+                    _ => RestoreOutcome::NotSupported,
+                }
+            }
         })
     }
 

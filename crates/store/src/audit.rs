@@ -1,6 +1,10 @@
 //! The audit chain: each row's MAC covers its fields and the previous row's MAC, keyed by a
 //! secret derived from the master key, so edits, deletions and insertions are all detectable.
 
+mod head;
+
+pub use head::{Advance, AuditHead, HeadError, HeadFile, parse_head, read_head};
+
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
@@ -121,6 +125,25 @@ pub enum ChainBreak {
     Removed { after: i64, next: i64 },
     /// Row `seq` was not written by the gateway (inserted or forged).
     Inserted { seq: i64 },
+    /// The newest rows are gone: the chain ends before row `head`, which a head kept outside
+    /// the database names; `first_missing` is the first row not found.
+    Cut { first_missing: i64, head: i64 },
+    /// Row `seq` is not the row the head recorded: rows from there on were cut and the
+    /// chain written again in their place.
+    Rewritten { seq: i64 },
+}
+
+impl ChainBreak {
+    /// The first row that is not as it was written (missing, altered, forged or replaced).
+    pub fn first_bad_row(&self) -> i64 {
+        match *self {
+            ChainBreak::Altered { seq }
+            | ChainBreak::Inserted { seq }
+            | ChainBreak::Rewritten { seq } => seq,
+            ChainBreak::Removed { after, .. } => after + 1,
+            ChainBreak::Cut { first_missing, .. } => first_missing,
+        }
+    }
 }
 
 impl fmt::Display for ChainBreak {
@@ -133,6 +156,21 @@ impl fmt::Display for ChainBreak {
             ChainBreak::Inserted { seq } => {
                 write!(f, "row {seq} was inserted: it is not part of the chain")
             }
+            ChainBreak::Cut {
+                first_missing,
+                head,
+            } if *first_missing == *head => write!(f, "row {head}, the newest, was removed"),
+            ChainBreak::Cut {
+                first_missing,
+                head,
+            } => write!(
+                f,
+                "rows {first_missing} to {head}, the newest, were removed"
+            ),
+            ChainBreak::Rewritten { seq } => write!(
+                f,
+                "row {seq} is not the row that was written there: the rows from {seq} or before were removed and others written in their place"
+            ),
         }
     }
 }
@@ -144,6 +182,8 @@ pub struct Verifier {
     last_hash: String,
     pending: Option<AuditRow>,
     checked: u64,
+    /// A head kept outside the database: the chain reaches it, through the row it names.
+    head: Option<AuditHead>,
 }
 
 impl Verifier {
@@ -154,7 +194,15 @@ impl Verifier {
             last_hash: GENESIS.to_string(),
             pending: None,
             checked: 0,
+            head: None,
         }
+    }
+
+    /// Also checks that the chain reaches `head` (a checkpoint or an anchor, already
+    /// checked as signed by this chain's key), so a cut of the newest rows is found.
+    pub fn with_head(mut self, head: AuditHead) -> Self {
+        self.head = Some(head);
+        self
     }
 
     /// Rows accepted so far.
@@ -174,6 +222,14 @@ impl Verifier {
     pub fn finish(mut self) -> Result<u64, ChainBreak> {
         if let Some(held) = self.pending.take() {
             self.settle(held, None)?;
+        }
+        if let Some(head) = &self.head
+            && self.last_seq < head.seq
+        {
+            return Err(ChainBreak::Cut {
+                first_missing: self.last_seq + 1,
+                head: head.seq,
+            });
         }
         Ok(self.checked)
     }
@@ -195,6 +251,13 @@ impl Verifier {
                 after: self.last_seq,
                 next: row.seq,
             });
+        }
+        if self
+            .head
+            .as_ref()
+            .is_some_and(|h| h.seq == row.seq && h.hash != row.hash)
+        {
+            return Err(ChainBreak::Rewritten { seq: row.seq });
         }
         self.last_seq = row.seq;
         self.last_hash = row.hash;
@@ -264,9 +327,31 @@ mod tests {
         let mut last_deleted = rows(&chain, 5);
         last_deleted.pop();
         assert_eq!(
-            verify(&chain, last_deleted),
+            verify(&chain, last_deleted.clone()),
             Ok(4),
-            "a truncated tail is only visible against the head count"
+            "a truncated tail is only visible against a head"
+        );
+        let full = rows(&chain, 5);
+        let head = chain.sign_head(5, &full[4].hash, 0);
+        let against_head = |rows: Vec<AuditRow>| {
+            let mut v = Verifier::new(chain.clone()).with_head(head.clone());
+            for row in rows {
+                v.push(row)?;
+            }
+            v.finish()
+        };
+        assert_eq!(against_head(full.clone()), Ok(5));
+        let cut = Err(ChainBreak::Cut {
+            first_missing: 5,
+            head: 5,
+        });
+        assert_eq!(against_head(last_deleted), cut);
+        // Cut and written again: the row the head names is another.
+        let mut rewritten = full[..3].to_vec();
+        rewritten.extend(chain.link(3, &full[2].hash, &[entry(7), entry(8)]));
+        assert_eq!(
+            against_head(rewritten),
+            Err(ChainBreak::Rewritten { seq: 5 })
         );
 
         let mut inserted = rows(&chain, 5);

@@ -2,6 +2,7 @@
 //! credentials, and the audit chain. One sqlx implementation serves SQLite (the default) and
 //! Postgres with portable SQL and one set of migrations.
 
+mod anchors;
 pub mod audit;
 mod cluster;
 mod model;
@@ -14,7 +15,11 @@ mod sql_oauth;
 mod sql_servers;
 mod writer;
 
-pub use audit::{AuditEntry, AuditRow, Chain, ChainBreak, GENESIS, Verifier};
+pub use anchors::{HEAD_LOG_EVERY, spawn_head_log};
+pub use audit::{
+    Advance, AuditEntry, AuditHead, AuditRow, Chain, ChainBreak, GENESIS, HeadError, HeadFile,
+    Verifier, parse_head, read_head,
+};
 pub use cluster::{CHANNEL, Change, ChangeKind, ChangeListener, Heard, create_schema, drop_schema};
 pub use model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
 pub use policy::{Admit, PinRow, PolicyStore};
@@ -93,6 +98,8 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     ) -> Result<Vec<AuditRow>, StoreError>;
     /// Rows in `seq` order matching `filter`.
     async fn audit(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, StoreError>;
+    /// The chain's last row now, as (seq, MAC); `None` while it is empty.
+    async fn audit_last(&self) -> Result<Option<(i64, String)>, StoreError>;
 
     /// Tells every replica that a server changed (Postgres NOTIFY after the commit; nothing
     /// on SQLite, which serves one process).
@@ -150,9 +157,23 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
 pub async fn verify_audit(
     store: &dyn Store,
     chain: &Chain,
+    progress: impl FnMut(u64),
+) -> Result<Result<u64, ChainBreak>, StoreError> {
+    verify_audit_to(store, chain, None, progress).await
+}
+
+/// [`verify_audit`], and that the chain reaches `head` (read before the walk, so rows
+/// committed meanwhile only lengthen the chain past it).
+pub async fn verify_audit_to(
+    store: &dyn Store,
+    chain: &Chain,
+    head: Option<AuditHead>,
     mut progress: impl FnMut(u64),
 ) -> Result<Result<u64, ChainBreak>, StoreError> {
     let mut verifier = Verifier::new(chain.clone());
+    if let Some(head) = head {
+        verifier = verifier.with_head(head);
+    }
     let mut after = 0;
     loop {
         let page = store

@@ -489,6 +489,10 @@ impl Store for SqlStore {
         self.audit_rows(f).await
     }
 
+    async fn audit_last(&self) -> Result<Option<(i64, String)>, StoreError> {
+        self.last_audit_row().await
+    }
+
     #[instrument(
         target = "switchboard::trace::store",
         name = "store.save_input",

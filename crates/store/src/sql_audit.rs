@@ -14,6 +14,12 @@ const AUDIT_ROWS_PER_INSERT: usize = 256;
 /// Arbitrary but fixed: the advisory lock that serialises audit appends across replicas.
 const AUDIT_LOCK: i64 = 0x5357_4244_4155_4454;
 
+const LAST_ROW: &str = "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1";
+
+fn seq_and_hash(row: &AnyRow) -> Result<(i64, String), StoreError> {
+    Ok((row.try_get("seq")?, row.try_get("hash")?))
+}
+
 impl SqlStore {
     pub(crate) async fn append_audit_rows(
         &self,
@@ -24,7 +30,32 @@ impl SqlStore {
         if entries.is_empty() {
             return Ok(Vec::new());
         }
-        let mut tx = self.pool().begin().await?;
+        let mut conn = self.pool().acquire().await?;
+        let appended = self.append_on(&mut conn, chain, batch, entries).await;
+        if appended.is_err() {
+            // After some errors (SQLITE_FULL) SQLite ends the transaction by itself while
+            // sqlx still counts it open, and every later `BEGIN IMMEDIATE` on the connection
+            // would be refused: a connection whose append failed is closed, not pooled again.
+            conn.close_on_drop();
+        }
+        appended
+    }
+
+    /// One append in one transaction on `conn`. On SQLite it takes the write lock at `BEGIN
+    /// IMMEDIATE`: begun deferred, the read of the chain's last row held only a snapshot, and
+    /// a write by another connection or process meanwhile made the insert fail at once with
+    /// `SQLITE_BUSY` (5) or `SQLITE_BUSY_SNAPSHOT` (517), which `busy_timeout` cannot wait out.
+    async fn append_on(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        chain: &Chain,
+        batch: Option<&crate::BatchMark>,
+        entries: &[AuditEntry],
+    ) -> Result<Vec<AuditRow>, StoreError> {
+        let mut tx = match crate::Store::backend(self) {
+            Backend::Sqlite => sqlx::Connection::begin_with(conn, "BEGIN IMMEDIATE").await?,
+            Backend::Postgres => sqlx::Connection::begin(conn).await?,
+        };
         if crate::Store::backend(self) == Backend::Postgres {
             // Replicas append to one chain: one writer at a time, whoever it is.
             sqlx::query("SELECT pg_advisory_xact_lock($1)")
@@ -51,14 +82,9 @@ impl SqlStore {
                 return rows.iter().map(audit_from).collect();
             }
         }
-        let last = sqlx::query("SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1")
-            .fetch_optional(&mut *tx)
-            .await?;
+        let last = sqlx::query(LAST_ROW).fetch_optional(&mut *tx).await?;
         let (last_seq, last_hash) = match &last {
-            Some(row) => (
-                row.try_get::<i64, _>("seq")?,
-                row.try_get::<String, _>("hash")?,
-            ),
+            Some(row) => seq_and_hash(row)?,
             None => (0, GENESIS.to_string()),
         };
         let rows = chain.link(last_seq, &last_hash, entries);
@@ -100,6 +126,11 @@ impl SqlStore {
         }
         tx.commit().await?;
         Ok(rows)
+    }
+
+    pub(crate) async fn last_audit_row(&self) -> Result<Option<(i64, String)>, StoreError> {
+        let last = sqlx::query(LAST_ROW).fetch_optional(self.pool()).await?;
+        last.as_ref().map(seq_and_hash).transpose()
     }
 
     pub(crate) async fn audit_rows(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {

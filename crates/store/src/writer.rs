@@ -31,7 +31,7 @@ pub enum Durability {
 }
 
 /// The writer's settings (`[audit]` in switchboard.toml).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct AuditOptions {
     pub durability: Durability,
@@ -40,6 +40,8 @@ pub struct AuditOptions {
     pub queue: usize,
     /// How long a strict call waits for its row's commit before failing closed.
     pub strict_wait: Duration,
+    /// The checkpoint file each commit moves forward (SQLite stores).
+    pub head_file: Option<crate::HeadFile>,
 }
 
 impl Default for AuditOptions {
@@ -48,6 +50,7 @@ impl Default for AuditOptions {
             durability: Durability::Buffered,
             queue: 65_536,
             strict_wait: Duration::from_secs(5),
+            head_file: None,
         }
     }
 }
@@ -63,6 +66,12 @@ impl AuditOptions {
     }
     pub fn with_strict_wait(mut self, wait: Duration) -> Self {
         self.strict_wait = wait;
+        self
+    }
+    /// Moves the chain's head in `file` with every commit, so that a cut of the newest rows
+    /// is found by `audit verify`.
+    pub fn with_head_file(mut self, file: crate::HeadFile) -> Self {
+        self.head_file = Some(file);
         self
     }
 }
@@ -132,8 +141,11 @@ impl AuditWriter {
         let stats = Arc::new(AuditWriterStats::default());
         let closing = CancellationToken::new();
         let handle = tokio::spawn(commit::commit_loop(
-            store,
-            chain,
+            commit::Committing {
+                store,
+                chain,
+                head_file: options.head_file.clone(),
+            },
             rx,
             stats.clone(),
             closing.clone(),

@@ -6,7 +6,7 @@ mod postgres;
 pub mod proxy;
 mod raw_http;
 
-pub use postgres::{TestSchema, postgres_addr, postgres_url};
+pub use postgres::{TestSchema, postgres_addr, postgres_url, tamper};
 pub use raw_http::{
     initialize_request, metric, open_session, post_mcp, post_mcp_from, tool_outcome,
 };
@@ -54,13 +54,18 @@ pub fn everything_js() -> PathBuf {
     fixture("node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 }
 
-/// Our misbehaving fixture server.
+/// Our Streamable HTTP fixture on the Python SDK that counts its tools' runs in a file.
+pub fn counting_http_server() -> PathBuf {
+    repo_root().join("tests/fixtures/counting_http_server.py")
+}
+
 /// The hostile Streamable HTTP fixture (stdlib Python: invalid UTF-8, a JSON bomb, an SSE
 /// stream that never ends, a dripping body, 5xx answers, FIXTURE_TOOLS=N more tools).
 pub fn hostile_http_server() -> PathBuf {
     repo_root().join("tests/fixtures/hostile_http_server.py")
 }
 
+/// Our misbehaving fixture server.
 pub fn misbehaving_server() -> PathBuf {
     repo_root().join("tests/fixtures/misbehaving_server.py")
 }
@@ -167,7 +172,11 @@ pub struct EverythingHttp {
 impl EverythingHttp {
     /// Starts it and waits for the line that says it is listening.
     pub async fn start() -> Self {
-        let port = free_port();
+        Self::start_on(free_port()).await
+    }
+
+    /// As `start`, on `port` (to start it again where it was).
+    pub async fn start_on(port: u16) -> Self {
         let mut child = Command::new("node")
             .arg(everything_js())
             .arg("streamableHttp")
@@ -195,6 +204,11 @@ impl EverythingHttp {
             url: format!("http://127.0.0.1:{port}/mcp"),
             _child: child,
         }
+    }
+
+    /// Kills it and waits until it is gone (its port is free again).
+    pub async fn stop(mut self) {
+        let _ = self._child.kill().await;
     }
 }
 

@@ -55,3 +55,18 @@ pub fn postgres_addr(url: &str) -> SocketAddr {
         .parse()
         .expect("a loopback host:port in the test database URL")
 }
+
+/// Runs `statement` on the store at `url` (`sqlite://…` or `postgres://…`) as an attacker
+/// with database access would, outside the gateway; the rows it touched.
+pub async fn tamper(url: &str, statement: &'static str) -> u64 {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url)
+        .await
+        .expect("connect to the store");
+    let done = sqlx::query(statement)
+        .execute(&pool)
+        .await
+        .expect("run the statement");
+    pool.close().await;
+    done.rows_affected()
+}

@@ -50,6 +50,8 @@ pub struct Snapshot {
 }
 
 pub struct Connection {
+    /// Unique in the process: tells this connection from the one that replaces it.
+    id: u64,
     server: ServerSlug,
     peer: Peer<RoleClient>,
     handler: EventHandler,
@@ -184,7 +186,9 @@ impl Connection {
             .and_then(|i| i.server_info.as_ref())
             .map(|s| format!("{} {}", s.name, s.version));
         tracing::debug!(server = %spec.name, protocol = %protocol_version, upstream = ?server_name, "initialized");
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let conn = Self {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             server: spec.name.clone(),
             peer,
             handler,
@@ -207,6 +211,11 @@ impl Connection {
             tracing::debug!(server = %spec.name, "logging/setLevel: {e}");
         }
         Ok(conn)
+    }
+
+    /// This connection's number, unique in the process.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     pub fn server(&self) -> &ServerSlug {

@@ -32,6 +32,10 @@ pub enum UpstreamError {
     Timeout(std::time::Duration),
     #[error("the connection to the server is closed")]
     Closed,
+    /// No connection could be made to the server (refused, unresolvable, timed out): the
+    /// request was not sent. The server may be down or restarting.
+    #[error("could not reach the server: {0}")]
+    Unreachable(String),
     #[error("the server answered with an error: {0}")]
     Server(String),
     #[error("transport failure: {0}")]
@@ -55,6 +59,12 @@ pub enum UpstreamError {
 }
 
 impl UpstreamError {
+    /// Whether the failure says the connection is gone (the server cannot be reached, or
+    /// the transport closed) rather than that one request failed.
+    pub fn connection_lost(&self) -> bool {
+        matches!(self, UpstreamError::Unreachable(_) | UpstreamError::Closed)
+    }
+
     pub fn kind(&self) -> ErrorKind {
         match self {
             UpstreamError::Unauthorized(_) | UpstreamError::Challenged { .. } => {
@@ -70,6 +80,7 @@ impl UpstreamError {
             | UpstreamError::Handshake(_)
             | UpstreamError::HandshakeRefused(_)
             | UpstreamError::Closed
+            | UpstreamError::Unreachable(_)
             | UpstreamError::Transport(_) => ErrorKind::TransportError,
         }
     }

@@ -147,7 +147,8 @@ pub(crate) fn classify_http(
     }
 }
 
-/// An egress refusal anywhere in `inner`'s causes, else a transport error with its reasons.
+/// An egress refusal anywhere in `inner`'s causes, else a transport error with its reasons
+/// (the server unreachable when the HTTP client could not connect).
 fn classify_cause(inner: &(dyn std::error::Error + 'static)) -> UpstreamError {
     let mut cause = Some(inner);
     while let Some(c) = cause {
@@ -156,5 +157,22 @@ fn classify_cause(inner: &(dyn std::error::Error + 'static)) -> UpstreamError {
         }
         cause = c.source();
     }
-    UpstreamError::Transport(error_chain(inner))
+    match cannot_connect(inner) {
+        true => UpstreamError::Unreachable(error_chain(inner)),
+        false => UpstreamError::Transport(error_chain(inner)),
+    }
+}
+
+/// Whether the HTTP client could not connect at all (refused, unresolvable, timed out).
+pub(crate) fn cannot_connect(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if c.downcast_ref::<reqwest::Error>()
+            .is_some_and(|e| e.is_connect())
+        {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }

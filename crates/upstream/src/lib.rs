@@ -6,6 +6,7 @@ mod connection;
 mod direct;
 mod error;
 mod events;
+mod forgotten_session;
 mod handshake;
 mod http;
 mod input_rounds;

@@ -2,6 +2,7 @@
 //! caller out of the inbound stream, in order, before the call's result is handed on.
 
 use crate::direct::SessionTarget;
+use crate::forgotten_session::{as_expired, asked_on_session};
 use crate::relay::{call_notification, is_call_notification};
 use crate::route::{CallTap, Route, Taps};
 use futures::StreamExt;
@@ -66,12 +67,16 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
         let tap = record(&self.taps, &message);
         self.session.saw(&uri, session_id.as_ref(), &auth, &headers);
+        let asked = asked_on_session(&message, session_id.as_ref());
         let headers = traced(headers, &tap);
         let response = self
             .inner
             .post_message(uri, message, session_id, auth, headers)
             .await?;
-        Ok(tapped(response, tap.map(|(route, _)| route)))
+        Ok(tapped(
+            as_expired(asked, response)?,
+            tap.map(|(route, _)| route),
+        ))
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -85,12 +90,16 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
         let tap = record(&self.taps, &message);
         self.session.saw(&uri, session_id.as_ref(), &auth, &headers);
+        let asked = asked_on_session(&message, session_id.as_ref());
         let headers = traced(headers, &tap);
         let response = self
             .inner
             .post_message_with_max_sse_event_size(uri, message, session_id, auth, headers, max)
             .await?;
-        Ok(tapped(response, tap.map(|(route, _)| route)))
+        Ok(tapped(
+            as_expired(asked, response)?,
+            tap.map(|(route, _)| route),
+        ))
     }
 
     async fn delete_session(
@@ -100,9 +109,19 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
         auth: Option<String>,
         headers: Headers,
     ) -> Result<(), StreamableHttpError<C::Error>> {
-        self.inner
+        match self
+            .inner
             .delete_session(uri, session_id, auth, headers)
             .await
+        {
+            // A server that cannot be reached holds no session of ours to end (it is down,
+            // or restarting without it): not worth rmcp's ERROR line.
+            Err(StreamableHttpError::Client(e)) if crate::http::cannot_connect(&e) => {
+                tracing::debug!("the session was not ended: the server is unreachable: {e}");
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     async fn get_stream(

@@ -40,6 +40,8 @@ pub(crate) struct State {
     pub authorize_url: Option<String>,
     /// The last failure was refused credentials (calls fail as `auth_unavailable`).
     pub auth_refused: bool,
+    /// Connection attempts begun so far (calls waiting on one learn that it ran).
+    pub attempts: u64,
     /// When the server began waiting in `authenticating` (its link expires).
     pub authorize_since: Option<tokio::time::Instant>,
 }

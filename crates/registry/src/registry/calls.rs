@@ -302,6 +302,8 @@ impl Registry {
         let deadline = tokio::time::Instant::now() + limit;
         let left = || deadline.saturating_duration_since(tokio::time::Instant::now());
         let _slot = entry.acquire(limit).await?;
+        // The shared connection, to drop if the call finds it lost (not per-session ones).
+        let mut shared = None;
         let conn = match opts.session_processes.as_ref() {
             // A stdio server run once per session: this session's own process.
             Some(processes) if entry.spec.per_session => {
@@ -326,6 +328,7 @@ impl Registry {
                 if entry.status() != before {
                     self.publish(&entry);
                 }
+                shared = Some(conn.id());
                 conn
             }
         };
@@ -349,6 +352,15 @@ impl Registry {
         let outcome = match work(conn, opts.with_timeout(rest)).await {
             Ok(done) => Ok(done),
             Err(UpstreamError::Timeout(_)) => Err(timed_out()),
+            // A stdio child that died is found by the next call, with its stderr.
+            Err(e) if e.connection_lost() && entry.spec.is_remote() => {
+                if let Some(conn) = shared
+                    && entry.lost(conn, &e)
+                {
+                    self.publish(&entry);
+                }
+                Err(entry.call_error(e))
+            }
             Err(e) => match entry.authorize(&e, &self.inner.connect, true).await {
                 // Tokens revoked mid-session, or a tool needing more scope: a person must act.
                 Some(refused) => {

@@ -1,5 +1,5 @@
 //! The registry's background work: re-discovery on list-changed notices, periodic refresh,
-//! and stopping idle stdio servers.
+//! stopping idle stdio servers, and reconnecting remote servers in `error`.
 
 use super::{IDLE_CHECK, Inner, Registry, read, rebuild, relist};
 use crate::entry::ServerEntry;
@@ -104,5 +104,22 @@ pub(super) async fn reap_idle(inner: std::sync::Weak<Inner>, shutdown: Cancellat
         for entry in crate::lifecycle::expire_authorizations(&entries) {
             let _ = inner.status.send(entry.info());
         }
+        for entry in entries.into_iter().filter(|e| e.reconnect_due()) {
+            tokio::spawn(reconnect(Arc::downgrade(&inner), entry));
+        }
     }
+}
+
+/// One background reconnect of a remote server in `error`; what it offers now becomes the
+/// catalogue's when it is back.
+async fn reconnect(inner: std::sync::Weak<Inner>, entry: Arc<ServerEntry>) {
+    let Some(connect) = inner.upgrade().map(|i| i.connect.clone()) else {
+        return;
+    };
+    let back = entry.reconnect(&connect).await;
+    let Some(inner) = inner.upgrade() else { return };
+    if back {
+        rebuild(&inner);
+    }
+    let _ = inner.status.send(entry.info());
 }

@@ -3,7 +3,7 @@
 
 use super::{AuditWriterStats, Queued};
 use crate::Store;
-use crate::audit::{AuditEntry, Chain};
+use crate::audit::{Advance, AuditEntry, AuditRow, Chain, HeadFile};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -23,13 +23,25 @@ const RETRIES_WHEN_CLOSING: u32 = 3;
 /// refusing must not stall the writer).
 const COMMIT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Where the committing task writes: the store, the chain's key, and the checkpoint file
+/// that follows the chain's head (SQLite).
+pub(crate) struct Committing {
+    pub store: Arc<dyn Store>,
+    pub chain: Chain,
+    pub head_file: Option<HeadFile>,
+}
+
 pub(crate) async fn commit_loop(
-    store: Arc<dyn Store>,
-    chain: Chain,
+    committing: Committing,
     mut rx: mpsc::Receiver<Queued>,
     stats: Arc<AuditWriterStats>,
     closing: CancellationToken,
 ) {
+    let Committing {
+        store,
+        chain,
+        head_file,
+    } = committing;
     let mut batch: Vec<Queued> = Vec::with_capacity(MAX_BATCH);
     let mut outage: Option<Outage> = None;
     // Shutting down with a store that refused even the retries: the rest is counted, not tried.
@@ -43,8 +55,9 @@ pub(crate) async fn commit_loop(
             );
         } else {
             let committer = Committer {
-                store: store.as_ref(),
+                store: &store,
                 chain: &chain,
+                head_file: head_file.as_ref(),
                 stats: &stats,
                 closing: &closing,
             };
@@ -92,8 +105,9 @@ fn give_up(stats: &AuditWriterStats, rows: usize, why: &str) {
 }
 
 struct Committer<'a> {
-    store: &'a dyn Store,
+    store: &'a Arc<dyn Store>,
     chain: &'a Chain,
+    head_file: Option<&'a HeadFile>,
     stats: &'a AuditWriterStats,
     closing: &'a CancellationToken,
 }
@@ -119,7 +133,8 @@ impl Committer<'_> {
                     let micros = started.elapsed().as_micros() as u64;
                     let stats = self.stats;
                     stats.commit_micros.fetch_add(micros, Ordering::Relaxed);
-                    (stats.written).fetch_add(rows as u64, Ordering::Relaxed);
+                    (stats.written).fetch_add(rows.len() as u64, Ordering::Relaxed);
+                    self.advance_head(rows).await;
                     stats.batches.fetch_add(1, Ordering::Relaxed);
                     stats.failing.store(false, Ordering::Release);
                     if let Some(outage) = outage.take() {
@@ -153,21 +168,61 @@ impl Committer<'_> {
         }
     }
 
-    /// One try, within `COMMIT_TIMEOUT`; the number of rows in the chain for this batch.
+    /// Moves the checkpoint file past the rows just committed (before any waiter hears of
+    /// the commit: a strict call's answer implies its row is covered).
+    async fn advance_head(&self, rows: Vec<AuditRow>) {
+        let Some(file) = self.head_file.cloned() else {
+            return;
+        };
+        let (chain, store) = (self.chain.clone(), self.store.clone());
+        let runtime = tokio::runtime::Handle::current();
+        let hash_at = move |seq| runtime.block_on(hash_at(store.as_ref(), seq));
+        let moved = tokio::task::spawn_blocking(move || file.advance(&chain, &rows, hash_at)).await;
+        match moved {
+            Ok(Ok(Advance::Moved | Advance::Behind)) => {}
+            // Said once a process: every later commit finds the same cut.
+            Ok(Ok(Advance::Cut { .. })) if CUT_SAID.swap(true, Ordering::Relaxed) => {}
+            Ok(Ok(Advance::Cut { checkpoint })) => tracing::error!(
+                checkpoint_row = checkpoint.seq,
+                "the audit chain was cut: rows up to {} were committed before, and this commit wrote rows in their place; the checkpoint keeps the old head, and `switchboard audit verify` names the first missing row",
+                checkpoint.seq
+            ),
+            Ok(Err(e)) => tracing::warn!(
+                "the audit checkpoint was not moved ({e}): a cut of the newest rows is found only up to its last head"
+            ),
+            Err(e) => tracing::warn!("the audit checkpoint was not moved: {e}"),
+        }
+    }
+
+    /// One try, within `COMMIT_TIMEOUT`; the rows in the chain for this batch.
     async fn append(
         &self,
         mark: &crate::BatchMark,
         entries: &[AuditEntry],
-    ) -> Result<usize, crate::StoreError> {
+    ) -> Result<Vec<AuditRow>, crate::StoreError> {
         let append = self.store.append_audit_batch(self.chain, mark, entries);
         match tokio::time::timeout(COMMIT_TIMEOUT, append).await {
-            Ok(appended) => appended.map(|rows| rows.len()),
+            Ok(appended) => appended,
             Err(_) => Err(crate::StoreError::Database(format!(
                 "a commit took over {} s",
                 COMMIT_TIMEOUT.as_secs()
             ))),
         }
     }
+}
+
+/// Whether this process has said that the chain was cut.
+static CUT_SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The MAC of row `seq` as the store has it now; `None` when there is no such row.
+async fn hash_at(store: &dyn Store, seq: i64) -> Result<Option<String>, String> {
+    let filter = crate::AuditFilter {
+        after_seq: Some(seq - 1),
+        limit: Some(1),
+        ..Default::default()
+    };
+    let rows = store.audit(&filter).await.map_err(|e| e.to_string())?;
+    Ok(rows.into_iter().find(|r| r.seq == seq).map(|r| r.hash))
 }
 
 /// A stretch of time in which the store took no rows.
