@@ -12,7 +12,7 @@ pub struct Control {
     pub store: Arc<SqlStore>,
     pub sealer: Arc<Sealer>,
     /// The audit chain's checkpoint file (SQLite stores: in the data folder, beside the
-    /// master key file).
+    /// master key file, also for a `--database-url sqlite://…`).
     pub head_file: Option<HeadFile>,
 }
 
@@ -30,10 +30,8 @@ impl Control {
         let master = std::env::var("SWITCHBOARD_MASTER_KEY").ok();
         let sealer = Sealer::load(master.as_deref(), &key_file(global))
             .context("cannot load the master key")?;
-        let head_file = global
-            .database_url
-            .is_none()
-            .then(|| HeadFile::new(global.data.join("audit.head")));
+        let sqlite = (global.database_url.as_deref()).is_none_or(|url| url.starts_with("sqlite:"));
+        let head_file = sqlite.then(|| HeadFile::new(global.data.join("audit.head")));
         Ok(Self {
             store: Arc::new(store),
             sealer: Arc::new(sealer),

@@ -102,7 +102,8 @@ pub struct OrderedTransport {
     queues: Arc<SideQueues>,
     live: Arc<LiveSessions>,
     ticket: Ticket,
-    restoring: Arc<Restoring>,
+    /// The restore that made this transport, if one did.
+    restore: Option<(Arc<Restoring>, u64)>,
 }
 
 impl Drop for OrderedTransport {
@@ -110,7 +111,9 @@ impl Drop for OrderedTransport {
     /// that failed no longer holds its requests back.
     fn drop(&mut self) {
         self.live.end(&self.session, &self.ticket);
-        self.restoring.end(&self.session);
+        if let Some((restoring, number)) = &self.restore {
+            restoring.end_restore(&self.session, *number);
+        }
     }
 }
 
@@ -151,15 +154,21 @@ impl Transport<RoleServer> for OrderedTransport {
 }
 
 impl OrderedSessions {
-    /// A created or restored session's transport; the session now waits for its handshake.
-    fn wrap(&self, session: SessionId, inner: SessionTransport) -> OrderedTransport {
+    /// A created or restored (by restore `restore`) session's transport; the session now
+    /// waits for its handshake.
+    fn wrap(
+        &self,
+        session: SessionId,
+        inner: SessionTransport,
+        restore: Option<u64>,
+    ) -> OrderedTransport {
         OrderedTransport {
             ticket: self.live.begin(session.clone()),
             inner,
             session,
             queues: self.queues.clone(),
             live: self.live.clone(),
-            restoring: self.restoring.clone(),
+            restore: restore.map(|number| (self.restoring.clone(), number)),
         }
     }
 
@@ -239,7 +248,7 @@ impl SessionManager for OrderedSessions {
 
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
         let (id, inner) = self.inner.create_session().await?;
-        Ok((id.clone(), self.wrap(id, inner)))
+        Ok((id.clone(), self.wrap(id, inner, None)))
     }
 
     async fn initialize_session(
@@ -252,8 +261,12 @@ impl SessionManager for OrderedSessions {
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
         // A session being restored is in memory before it can take requests: wait for it.
-        self.restoring.wait(id).await;
-        self.inner.has_session(id).await
+        // (Its restore is marked before it is put back, so one found here is marked.)
+        let present = self.inner.has_session(id).await?;
+        if present {
+            self.restoring.wait(id).await;
+        }
+        Ok(present)
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
@@ -263,7 +276,6 @@ impl SessionManager for OrderedSessions {
         // while its saved row may bring it back (a DELETE is forgotten by the admission).
         self.limits
             .parked(&self.scope, id, std::time::Duration::ZERO);
-        self.restoring.end(id);
         self.inner.close_session(id).await
     }
 
@@ -351,15 +363,15 @@ impl SessionManager for OrderedSessions {
         // idle, this one comes back all the same; new sessions are refused meanwhile).
         self.limits.make_room().await;
         // Before the session is back in rmcp's map: from then on its other requests wait.
-        self.restoring.begin(&id);
+        let number = self.restoring.begin(&id);
         let restored = self.inner.restore_session(id.clone()).await;
         Ok(match restored {
             Ok(RestoreOutcome::Restored(inner)) => {
                 self.limits.restored(&self.scope, &id);
-                RestoreOutcome::Restored(self.wrap(id, inner))
+                RestoreOutcome::Restored(self.wrap(id, inner, Some(number)))
             }
             other => {
-                self.restoring.end(&id);
+                self.restoring.end_restore(&id, number);
                 match other? {
                     RestoreOutcome::AlreadyPresent => RestoreOutcome::AlreadyPresent,
                     _ => RestoreOutcome::NotSupported,

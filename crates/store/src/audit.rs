@@ -3,7 +3,7 @@
 
 mod head;
 
-pub use head::{Advance, AuditHead, HeadError, HeadFile, parse_head, read_head};
+pub use head::{Advance, AuditHead, HEAD_WAIT, HeadError, HeadFile, parse_head, read_head};
 
 use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,7 @@
 //! caller out of the inbound stream, in order, before the call's result is handed on.
 
 use crate::direct::SessionTarget;
-use crate::forgotten_session::{as_expired, asked_on_session};
+use crate::forgotten_session::{as_expired, request_on_session};
 use crate::relay::{call_notification, is_call_notification};
 use crate::route::{CallTap, Route, Taps};
 use futures::StreamExt;
@@ -67,14 +67,14 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
         let tap = record(&self.taps, &message);
         self.session.saw(&uri, session_id.as_ref(), &auth, &headers);
-        let asked = asked_on_session(&message, session_id.as_ref());
+        let on_session = request_on_session(&message, session_id.as_ref());
         let headers = traced(headers, &tap);
         let response = self
             .inner
             .post_message(uri, message, session_id, auth, headers)
             .await?;
         Ok(tapped(
-            as_expired(asked, response)?,
+            as_expired(on_session, response)?,
             tap.map(|(route, _)| route),
         ))
     }
@@ -90,14 +90,14 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<C::Error>> {
         let tap = record(&self.taps, &message);
         self.session.saw(&uri, session_id.as_ref(), &auth, &headers);
-        let asked = asked_on_session(&message, session_id.as_ref());
+        let on_session = request_on_session(&message, session_id.as_ref());
         let headers = traced(headers, &tap);
         let response = self
             .inner
             .post_message_with_max_sse_event_size(uri, message, session_id, auth, headers, max)
             .await?;
         Ok(tapped(
-            as_expired(asked, response)?,
+            as_expired(on_session, response)?,
             tap.map(|(route, _)| route),
         ))
     }

@@ -50,27 +50,49 @@ impl ServerEntry {
 
     /// A connection and what it offers become the server's state: `ready`.
     fn connected(&self, conn: Connection, snapshot: Snapshot) {
-        tracing::info!(
-            server = %self.spec.name,
-            protocol = conn.protocol_version(),
-            upstream = conn.server_name().unwrap_or("?"),
-            tools = snapshot.tools.len(),
-            resources = snapshot.resources.len(),
-            prompts = snapshot.prompts.len(),
-            "connected"
-        );
-        let conn = Arc::new(conn);
+        let _ = self.connected_if(conn, snapshot, false);
+    }
+
+    /// As `connected`; when `still_in_error`, only if the server still waits for a reconnect
+    /// (checked under the same lock), else the connection comes back unused.
+    fn connected_if(
+        &self,
+        conn: Connection,
+        snapshot: Snapshot,
+        still_in_error: bool,
+    ) -> Option<Connection> {
+        let conn = {
+            let mut state = self.state();
+            let waiting = state.status() == ServerStatus::Error
+                && !state.disabled
+                && state.connection.is_none();
+            if still_in_error && !waiting {
+                return Some(conn);
+            }
+            let conn = Arc::new(conn);
+            state.connection = Some(conn.clone());
+            state.snapshot = Some(snapshot);
+            state.set_status(ServerStatus::Ready);
+            state.last_error = None;
+            state.clear_link();
+            state.failures = 0;
+            state.retry_at = None;
+            state.discovered_at = Some(SystemTime::now());
+            state.last_used = Some(tokio::time::Instant::now());
+            let snapshot = state.snapshot.as_ref();
+            tracing::info!(
+                server = %self.spec.name,
+                protocol = conn.protocol_version(),
+                upstream = conn.server_name().unwrap_or("?"),
+                tools = snapshot.map_or(0, |s| s.tools.len()),
+                resources = snapshot.map_or(0, |s| s.resources.len()),
+                prompts = snapshot.map_or(0, |s| s.prompts.len()),
+                "connected"
+            );
+            conn
+        };
         crate::watch::renew(self, &conn);
-        let mut state = self.state();
-        state.connection = Some(conn);
-        state.snapshot = Some(snapshot);
-        state.set_status(ServerStatus::Ready);
-        state.last_error = None;
-        state.clear_link();
-        state.failures = 0;
-        state.retry_at = None;
-        state.discovered_at = Some(SystemTime::now());
-        state.last_used = Some(tokio::time::Instant::now());
+        None
     }
 
     /// The live connection; starts the server if it is idle or its process died (after the
@@ -152,8 +174,12 @@ impl ServerEntry {
         }
     }
 
-    /// Why a call cannot have this server now: its last failure, as a transport error.
+    /// Why a call cannot have this server now: its last failure, as a transport error (or
+    /// the authorization it waits for).
     fn unavailable(&self) -> CallError {
+        if self.status() == ServerStatus::Authenticating {
+            return self.waiting_for_authorization();
+        }
         let state = self.state();
         let kind = match state.auth_refused {
             true => ErrorKind::AuthUnavailable,
@@ -207,42 +233,51 @@ impl ServerEntry {
     /// Whether a background reconnect is due: a remote server in `error` whose backoff is
     /// over, with no attempt running (credentials refused wait for a person).
     pub fn reconnect_due(&self) -> bool {
-        if !self.spec.is_remote() {
-            return false;
-        }
+        self.spec.is_remote() && self.connecting.try_lock().is_ok() && self.awaits_reconnect(true)
+    }
+
+    /// In `error` without a connection, neither disabled nor refused its credentials; and,
+    /// when `backoff_over`, past its backoff.
+    fn awaits_reconnect(&self, backoff_over: bool) -> bool {
         let state = self.state();
         state.status() == ServerStatus::Error
             && !state.disabled
             && !state.auth_refused
             && state.connection.is_none()
-            && state
-                .retry_at
-                .is_some_and(|at| at <= self.clock.monotonic())
+            && (!backoff_over || (state.retry_at).is_some_and(|at| at <= self.clock.monotonic()))
     }
 
     /// One background attempt to bring a remote server in `error` back: connect and discover
-    /// (it may offer other tools after a restart). Whether it is ready again.
+    /// (it may offer other tools after a restart). Whether an attempt ran (its outcome is the
+    /// server's state).
     pub async fn reconnect(&self, connect: &ConnectOptions) -> bool {
         let Ok(_one_attempt) = self.connecting.try_lock() else {
             return false;
         };
-        if !self.reconnect_due() {
+        if !self.spec.is_remote() || !self.awaits_reconnect(true) {
             return false;
         }
         self.state().attempts += 1;
-        match connect_and_discover(&self.spec, connect).await {
-            Ok((conn, snapshot)) => {
-                self.connected(conn, snapshot);
-                tracing::info!(server = %self.spec.name, "reconnected");
-                true
-            }
-            Err(e) => {
+        let outcome = connect_and_discover(&self.spec, connect).await;
+        if let Err(e) = &outcome
+            && self.authorize(e, connect, false).await.is_some()
+        {
+            return true;
+        }
+        match outcome {
+            Ok((conn, snapshot)) => match self.connected_if(conn, snapshot, true) {
+                None => tracing::info!(server = %self.spec.name, "reconnected"),
+                // Disabled or refreshed meanwhile: that is the server's state now.
+                Some(unwanted) => unwanted.close().await,
+            },
+            Err(e) if self.awaits_reconnect(false) => {
                 let message = self.spec.redact(&e.to_string());
                 tracing::debug!(server = %self.spec.name, "reconnect failed: {message}");
                 self.failed(message);
-                false
             }
+            Err(_) => {}
         }
+        true
     }
 
     /// Records a failed start or a crash: back off, or give up after [`MAX_FAILURES`] (a

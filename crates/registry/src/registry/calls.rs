@@ -328,6 +328,11 @@ impl Registry {
                 if entry.status() != before {
                     self.publish(&entry);
                 }
+                if before == ServerStatus::Error && entry.spec.is_remote() {
+                    // Back after an outage (or a restart): it may offer other tools now.
+                    let (registry, server) = (self.clone(), server.to_string());
+                    tokio::spawn(async move { registry.rediscover(&server).await });
+                }
                 shared = Some(conn.id());
                 conn
             }

@@ -116,9 +116,11 @@ async fn reconnect(inner: std::sync::Weak<Inner>, entry: Arc<ServerEntry>) {
     let Some(connect) = inner.upgrade().map(|i| i.connect.clone()) else {
         return;
     };
-    let back = entry.reconnect(&connect).await;
+    if !entry.reconnect(&connect).await {
+        return;
+    }
     let Some(inner) = inner.upgrade() else { return };
-    if back {
+    if entry.status() == ServerStatus::Ready {
         rebuild(&inner);
     }
     let _ = inner.status.send(entry.info());

@@ -13,29 +13,45 @@ use tokio::sync::watch;
 /// ends the wait too: its session's transport is dropped).
 const RESTORE_WAIT: Duration = Duration::from_secs(10);
 
-/// The sessions whose restore has begun and whose replayed handshake is not in yet; each
-/// entry's sender is dropped when it is, which wakes whoever waits.
+/// The sessions whose restore has begun and whose replayed handshake is not in yet, each with
+/// its restore's number; an entry's sender is dropped when it ends, which wakes whoever waits.
 #[derive(Default)]
-pub(super) struct Restoring(Mutex<HashMap<SessionId, watch::Sender<()>>>);
+pub(super) struct Restoring {
+    sessions: Mutex<HashMap<SessionId, (u64, watch::Sender<()>)>>,
+    next: std::sync::atomic::AtomicU64,
+}
 
 impl Restoring {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, watch::Sender<()>>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, (u64, watch::Sender<()>)>> {
+        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// `id`'s restore begins: its requests wait until [`Restoring::end`].
-    pub(super) fn begin(&self, id: &SessionId) {
-        self.lock().insert(id.clone(), watch::channel(()).0);
+    /// `id`'s restore begins: its requests wait until it ends. Its number, for
+    /// [`Restoring::end_restore`].
+    pub(super) fn begin(&self, id: &SessionId) -> u64 {
+        let number = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.lock()
+            .insert(id.clone(), (number, watch::channel(()).0));
+        number
     }
 
-    /// `id`'s replayed handshake is in (or its restore failed): its requests go on.
+    /// `id`'s replayed handshake is in: its requests go on.
     pub(super) fn end(&self, id: &SessionId) {
         self.lock().remove(id);
     }
 
+    /// Restore `number` of `id` is over (its session's service ended, maybe failing): its
+    /// requests go on, unless a later restore of the same session is under way.
+    pub(super) fn end_restore(&self, id: &SessionId, number: u64) {
+        let mut sessions = self.lock();
+        if sessions.get(id).is_some_and(|(n, _)| *n == number) {
+            sessions.remove(id);
+        }
+    }
+
     /// Waits while `id` is being restored.
     pub(super) async fn wait(&self, id: &SessionId) {
-        let Some(mut ended) = self.lock().get(id).map(watch::Sender::subscribe) else {
+        let Some(mut ended) = self.lock().get(id).map(|(_, tx)| tx.subscribe()) else {
             return;
         };
         // Nothing is ever sent: the wait ends when the sender is dropped.
@@ -57,7 +73,7 @@ mod tests {
         let restoring = std::sync::Arc::new(Restoring::default());
         let id = SessionId::from("s-1");
         restoring.wait(&id).await; // not restoring: no wait
-        restoring.begin(&id);
+        let first = restoring.begin(&id);
         let waiting = tokio::spawn({
             let (restoring, id) = (restoring.clone(), id.clone());
             async move { restoring.wait(&id).await }
@@ -66,5 +82,12 @@ mod tests {
         assert!(!waiting.is_finished());
         restoring.end(&id);
         waiting.await.unwrap();
+
+        // An earlier restore's end does not end a later one's wait.
+        let second = restoring.begin(&id);
+        restoring.end_restore(&id, first);
+        assert!(restoring.lock().contains_key(&id));
+        restoring.end_restore(&id, second);
+        assert!(!restoring.lock().contains_key(&id));
     }
 }

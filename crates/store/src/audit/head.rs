@@ -119,7 +119,16 @@ pub enum Advance {
     /// The commit reused rows the checkpoint had seen: rows were cut from the end of the
     /// chain and written again. The checkpoint stays where it was.
     Cut { checkpoint: AuditHead },
+    /// The checkpoint file is not a head of this chain (edited, or another store's): it is
+    /// left as it is, as evidence.
+    Invalid { why: String },
+    /// Another process held the checkpoint's lock too long: a later commit moves it.
+    Busy,
 }
+
+/// The longest a commit waits for the checkpoint's lock, and for the store's answer about the
+/// row the checkpoint names: one stalled process must not stall every commit.
+pub const HEAD_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The checkpoint file of an SQLite store, moved forward by each commit under a file lock
 /// (several processes write one store: `serve`, `call`, `org create`…).
@@ -140,8 +149,9 @@ impl HeadFile {
 
     /// Moves the checkpoint to the last of `rows`, the rows one commit wrote in `seq` order,
     /// unless it is already past them; refuses when they take the place of rows it had seen.
-    /// When the checkpoint is further back than the row before them (other processes
-    /// committed in between), `hash_at` reads the MAC of the row it names from the store.
+    /// When the checkpoint names a row other than these and the one before them (other
+    /// processes committed in between, or the end was cut), `hash_at` reads that row's MAC
+    /// from the store (`None`: no such row).
     pub fn advance(
         &self,
         chain: &Chain,
@@ -156,16 +166,27 @@ impl HeadFile {
             .truncate(false)
             .write(true)
             .open(self.path.with_extension("head.lock"))?;
-        lock.lock()?;
-        if let Some(current) = read_head(chain, &self.path).ok().flatten() {
+        let deadline = std::time::Instant::now() + HEAD_WAIT;
+        loop {
+            match lock.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => return Ok(Advance::Busy),
+                Err(std::fs::TryLockError::Error(e)) => return Err(e),
+            }
+        }
+        let current = match read_head(chain, &self.path) {
+            Ok(current) => current,
+            Err(HeadError::Invalid { why, .. }) => return Ok(Advance::Invalid { why }),
+            Err(HeadError::Io { source, .. }) => return Err(source),
+        };
+        if let Some(current) = current {
             // The row the checkpoint names, as the chain has it now.
             let now = match current.seq - first.seq {
                 -1 => Some(first.prev_hash.clone()),
-                i if i >= 0 => match rows.get(i as usize) {
-                    Some(row) => Some(row.hash.clone()),
-                    // Past these rows: another process committed after them.
-                    None => return Ok(Advance::Behind),
-                },
+                i if i >= 0 && (i as usize) < rows.len() => Some(rows[i as usize].hash.clone()),
                 _ => match hash_at(current.seq) {
                     Ok(found) => found,
                     // Not checked now: a later commit moves it.
@@ -177,6 +198,7 @@ impl HeadFile {
                     checkpoint: current,
                 });
             }
+            // At or past these rows: another process committed after them.
             if current.seq >= last.seq {
                 return Ok(Advance::Behind);
             }
@@ -242,11 +264,22 @@ mod tests {
             Advance::Moved
         );
         assert_eq!(read_head(&chain, file.path()).unwrap().unwrap().seq, 4);
-        // A commit another process's commit overtook: the checkpoint stays ahead.
+        // A commit another process's commit overtook: the checkpoint stays ahead, once the
+        // store shows the row it names.
+        let row_4 = |seq| {
+            assert_eq!(seq, 4);
+            Ok(Some(rows[3].hash.clone()))
+        };
         assert_eq!(
-            file.advance(&chain, &rows[..2], none).unwrap(),
+            file.advance(&chain, &rows[..2], row_4).unwrap(),
             Advance::Behind
         );
+        // Cut below it and written again only in part: the row it names is gone.
+        let gone = |_| Ok(None);
+        assert!(matches!(
+            file.advance(&chain, &rows[..2], gone).unwrap(),
+            Advance::Cut { .. }
+        ));
         assert_eq!(
             file.advance(&chain, &rows[4..], none).unwrap(),
             Advance::Moved
@@ -286,15 +319,16 @@ mod tests {
             Advance::Moved
         );
 
-        // A forged or foreign checkpoint is not a head of this chain.
-        std::fs::write(
-            file.path(),
-            "{\"seq\": 2, \"hash\": \"x\", \"at_ms\": 0, \"mac\": \"00\"}",
-        )
-        .unwrap();
+        // A forged or foreign checkpoint is not a head of this chain, and is left as it is.
+        let forged = "{\"seq\": 2, \"hash\": \"x\", \"at_ms\": 0, \"mac\": \"00\"}";
+        std::fs::write(file.path(), forged).unwrap();
         assert!(matches!(
             read_head(&chain, file.path()),
             Err(HeadError::Invalid { .. })
         ));
+        let next = chain.link(10, "h10", &entries(1, "e"));
+        let refused = file.advance(&chain, &next, none).unwrap();
+        assert!(matches!(refused, Advance::Invalid { .. }), "{refused:?}");
+        assert_eq!(std::fs::read_to_string(file.path()).unwrap(), forged);
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{AuditWriterStats, Queued};
 use crate::Store;
-use crate::audit::{Advance, AuditEntry, AuditRow, Chain, HeadFile};
+use crate::audit::{Advance, AuditEntry, AuditRow, Chain, HEAD_WAIT, HeadFile};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -176,12 +176,24 @@ impl Committer<'_> {
         };
         let (chain, store) = (self.chain.clone(), self.store.clone());
         let runtime = tokio::runtime::Handle::current();
-        let hash_at = move |seq| runtime.block_on(hash_at(store.as_ref(), seq));
+        let hash_at = move |seq| {
+            let lookup = tokio::time::timeout(HEAD_WAIT, hash_at(store.as_ref(), seq));
+            runtime
+                .block_on(lookup)
+                .map_err(|_| "the store did not answer in time".to_string())?
+        };
         let moved = tokio::task::spawn_blocking(move || file.advance(&chain, &rows, hash_at)).await;
         match moved {
             Ok(Ok(Advance::Moved | Advance::Behind)) => {}
-            // Said once a process: every later commit finds the same cut.
-            Ok(Ok(Advance::Cut { .. })) if CUT_SAID.swap(true, Ordering::Relaxed) => {}
+            // Said once a process: every later commit finds the same.
+            Ok(Ok(Advance::Cut { .. } | Advance::Invalid { .. }))
+                if HEAD_ALARM_SAID.swap(true, Ordering::Relaxed) => {}
+            Ok(Ok(Advance::Invalid { why })) => tracing::error!(
+                "the audit checkpoint is not a head of this chain ({why}); it is left as it is, and `switchboard audit verify` reports it"
+            ),
+            Ok(Ok(Advance::Busy)) => tracing::warn!(
+                "the audit checkpoint's lock was held over {HEAD_WAIT:?} by another process; a later commit moves it"
+            ),
             Ok(Ok(Advance::Cut { checkpoint })) => tracing::error!(
                 checkpoint_row = checkpoint.seq,
                 "the audit chain was cut: rows up to {} were committed before, and this commit wrote rows in their place; the checkpoint keeps the old head, and `switchboard audit verify` names the first missing row",
@@ -211,8 +223,8 @@ impl Committer<'_> {
     }
 }
 
-/// Whether this process has said that the chain was cut.
-static CUT_SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Whether this process has said that the chain was cut or the checkpoint is not its own.
+static HEAD_ALARM_SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// The MAC of row `seq` as the store has it now; `None` when there is no such row.
 async fn hash_at(store: &dyn Store, seq: i64) -> Result<Option<String>, String> {
