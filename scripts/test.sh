@@ -12,4 +12,11 @@ export CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
 # this machine's kernel keyring.
 cargo test --workspace --all-targets --no-fail-fast --features switchboard/keychain
 cargo test --workspace --doc --features switchboard/keychain
+# The library without the embedding model: the registry's tree links none, and search ranks
+# by words alone (the workspace build above has the model in).
+if cargo tree -q -p switchboard-registry --no-default-features -e normal --prefix none | grep -q '^switchboard-embed '; then
+  echo "switchboard-registry --no-default-features still links the embedding model" >&2
+  exit 1
+fi
+cargo test -q -p switchboard-search --no-default-features --lib
 bash scripts/conformance.sh

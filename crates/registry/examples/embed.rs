@@ -1,7 +1,10 @@
-//! Embedding Switchboard as a library: load config files, connect, list, call, shut down.
+//! Embedding Switchboard as a library: load config files, connect, list, call or search the
+//! tools, shut down.
 //!
-//! `cargo run -p switchboard-registry --example embed -- examples/switchboard.toml [TOOL [ARGS_JSON]]`
+//! `cargo run -p switchboard-registry --example embed -- examples/switchboard.toml [TOOL [ARGS_JSON] | --search QUERY]`
+//! (built with `--no-default-features`, search ranks by words alone and links no model).
 
+use switchboard_core::Caller;
 use switchboard_registry::{CallOptions, Registry, RegistryOptions};
 
 #[tokio::main]
@@ -9,7 +12,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let config_path = args
         .next()
-        .ok_or("usage: embed CONFIG [TOOL [ARGS_JSON]]")?;
+        .ok_or("usage: embed CONFIG [TOOL [ARGS_JSON] | --search QUERY]")?;
     let config = switchboard_config::load(&[config_path.into()])?;
 
     let registry = Registry::new(RegistryOptions::default());
@@ -26,7 +29,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for tool in registry.tools() {
         println!("  {}  ->  {}", tool.exposed_name, tool.action_id);
     }
-    if let Some(tool) = args.next() {
+    let first = args.next();
+    if first.as_deref() == Some("--search") {
+        let query = args.next().ok_or("--search needs a query")?;
+        for found in (registry.search_tools(&Caller::default(), &query, None, 5)).await {
+            println!("{:.3}  {}", found.score, found.tool.exposed_name);
+        }
+    } else if let Some(tool) = first {
         let arguments = args.next().map(|a| serde_json::from_str(&a)).transpose()?;
         let options = CallOptions::default().with_end_user("example-user");
         match registry.call_tool(&tool, arguments, options).await {

@@ -94,7 +94,7 @@ pub struct Index {
     /// The distinct server names, as terms.
     server_terms: Vec<String>,
     /// Each document's embedding (none when the meaning ranking is off or knows no word).
-    meanings: Vec<Option<switchboard_embed::Packed>>,
+    meanings: Vec<Option<meaning::Packed>>,
     weights: Weights,
 }
 
@@ -131,8 +131,7 @@ impl Index {
             }
             servers.push(d.server.clone());
             meanings.push(if w.semantic > 0.0 {
-                switchboard_embed::embed(&meaning::text(d))
-                    .map(|e| switchboard_embed::Packed::new(&e))
+                meaning::embed(&meaning::text(d))
             } else {
                 None
             });
@@ -223,10 +222,7 @@ impl Index {
             .collect();
         hits.sort_by(meaning::best_first);
         let w = self.weights;
-        let asked = (w.semantic > 0.0)
-            .then(|| switchboard_embed::embed(query))
-            .flatten()
-            .map(|e| switchboard_embed::Packed::new(&e));
+        let asked = (w.semantic > 0.0).then(|| meaning::embed(query)).flatten();
         let Some(asked) = asked else {
             hits.truncate(limit);
             return hits;

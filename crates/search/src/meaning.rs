@@ -1,7 +1,34 @@
 //! Ranking by meaning (the static embedding model) and its fusion with the lexical ranking.
+//! Without the `meaning` feature no model is built in and nothing has a meaning: the ranking
+//! is the lexical one alone.
 
 use crate::{Document, Hit, text};
-use switchboard_embed::Packed;
+#[cfg(feature = "meaning")]
+pub(crate) use switchboard_embed::Packed;
+
+/// What `text` means, packed for comparison; `None` when the model knows none of its words.
+#[cfg(feature = "meaning")]
+pub(crate) fn embed(text: &str) -> Option<Packed> {
+    switchboard_embed::embed(text).map(|e| Packed::new(&e))
+}
+
+/// Built without the model: nothing has a meaning.
+#[cfg(not(feature = "meaning"))]
+pub(crate) fn embed(_: &str) -> Option<Packed> {
+    None
+}
+
+/// Built without the model, no meaning exists: this type has no values.
+#[cfg(not(feature = "meaning"))]
+#[derive(Debug, Clone)]
+pub(crate) enum Packed {}
+
+#[cfg(not(feature = "meaning"))]
+impl Packed {
+    pub(crate) fn similarity(&self, _: &Packed) -> f32 {
+        match *self {}
+    }
+}
 
 /// How many of each ranking's best take part in the fusion (or the limit asked for, if more).
 pub(crate) const CANDIDATES: usize = 50;

@@ -88,6 +88,7 @@ fn lexical_only(docs: &[Document]) -> Index {
 }
 
 #[test]
+#[cfg(feature = "meaning")]
 fn meaning_finds_what_shares_no_word_and_fused_scores_run_to_one() {
     let docs = catalogue();
     let lexical = lexical_only(&docs);
@@ -111,4 +112,23 @@ fn the_lexical_ranking_alone_is_the_fusion_without_meaning() {
     let hits = lexical.search("delete the file", 10, |_| true);
     assert_eq!(docs[hits[0].doc].name, "delete_file");
     assert!(hits[0].score > 1.0, "BM25 scores are not scaled: {hits:?}");
+}
+
+#[test]
+#[cfg(not(feature = "meaning"))]
+fn built_without_the_model_the_default_ranking_is_the_lexical_one() {
+    let docs = catalogue();
+    let default = Index::build(&docs);
+    let lexical = lexical_only(&docs);
+    for query in [
+        "delete the file",
+        "new issue in jira",
+        "photos in the cloud",
+    ] {
+        assert_eq!(
+            default.search(query, 10, |_| true),
+            lexical.search(query, 10, |_| true),
+            "{query}"
+        );
+    }
 }
