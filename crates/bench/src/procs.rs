@@ -9,7 +9,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 /// target/release, where scripts/bench.sh put the binaries.
-pub fn release_dir() -> anyhow::Result<PathBuf> {
+pub(crate) fn release_dir() -> anyhow::Result<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/release");
     for bin in ["echo-server", "switchboard"] {
         if !dir.join(bin).exists() {
@@ -22,7 +22,7 @@ pub fn release_dir() -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-pub struct Spawned {
+pub(crate) struct Spawned {
     pub url: String,
     pub pid: u32,
     _child: Child,
@@ -30,7 +30,7 @@ pub struct Spawned {
 
 impl Spawned {
     /// Starts `bin` and reads its output until the line with `url_prefix` (and `ready`, if given).
-    pub async fn start(
+    pub(crate) async fn start(
         bin: PathBuf,
         args: &[&str],
         url_prefix: &str,
@@ -81,7 +81,7 @@ impl Spawned {
 impl Spawned {
     /// Starts `bin` with its output discarded and waits until it accepts connections on
     /// `port` of 127.0.0.1 (for servers that print nothing when quiet); `url` is its endpoint.
-    pub async fn start_on_port(
+    pub(crate) async fn start_on_port(
         bin: PathBuf,
         args: &[&str],
         port: u16,
@@ -114,7 +114,7 @@ impl Spawned {
 }
 
 /// The rmcp echo server of `bin` (the release folder) over Streamable HTTP on loopback.
-pub async fn echo_http(bin: &std::path::Path) -> anyhow::Result<Spawned> {
+pub(crate) async fn echo_http(bin: &std::path::Path) -> anyhow::Result<Spawned> {
     Spawned::start(
         bin.join("echo-server"),
         &["--http", "127.0.0.1:0"],
@@ -127,7 +127,7 @@ pub async fn echo_http(bin: &std::path::Path) -> anyhow::Result<Spawned> {
 
 /// `switchboard serve --dev` on a free loopback port with `configs` (each `-c`), its store
 /// under `data` and `extra` arguments, ready once it printed a line starting with `ready`.
-pub async fn serve(
+pub(crate) async fn serve(
     bin: &std::path::Path,
     configs: &[&std::path::Path],
     data: &std::path::Path,
@@ -151,21 +151,21 @@ pub async fn serve(
 }
 
 /// Resident memory of `pid` in KiB (VmRSS), if it is still running.
-pub fn rss_kib(pid: u32) -> Option<u64> {
+pub(crate) fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// A port that was free on 127.0.0.1 a moment ago.
-pub fn free_port() -> anyhow::Result<u16> {
+pub(crate) fn free_port() -> anyhow::Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?
         .local_addr()?
         .port())
 }
 
 /// The middle value (the upper one of an even count).
-pub fn median<T: Copy + PartialOrd>(mut values: Vec<T>) -> T {
+pub(crate) fn median<T: Copy + PartialOrd>(mut values: Vec<T>) -> T {
     values.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     values[values.len() / 2]
 }
@@ -180,8 +180,9 @@ async fn forward<R: tokio::io::AsyncBufRead + Unpin>(
 }
 
 /// User+system CPU time per named process.
-pub fn cpu_times(pids: &[(&'static str, u32)]) -> HashMap<&'static str, Duration> {
+pub(crate) fn cpu_times(pids: &[(&'static str, u32)]) -> HashMap<&'static str, Duration> {
     // SAFETY: sysconf has no preconditions.
+    #[allow(unsafe_code)]
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
     pids.iter()
         .filter_map(|(name, pid)| {
@@ -199,7 +200,7 @@ pub fn cpu_times(pids: &[(&'static str, u32)]) -> HashMap<&'static str, Duration
         })
 }
 
-pub fn cpu_delta(
+pub(crate) fn cpu_delta(
     before: &HashMap<&'static str, Duration>,
     after: &HashMap<&'static str, Duration>,
 ) -> HashMap<&'static str, Duration> {
@@ -216,14 +217,14 @@ pub fn cpu_delta(
 
 /// A gateway under test: `switchboard serve` (or `BENCH_SWITCHBOARD`, an older build) with
 /// the HTTP echo server as its one upstream, `echo`; its files live as long as it does.
-pub struct EchoGateway {
+pub(crate) struct EchoGateway {
     pub gateway: Spawned,
     pub upstream: Spawned,
     _dir: tempfile::TempDir,
 }
 
 impl EchoGateway {
-    pub async fn start(bin: &std::path::Path) -> anyhow::Result<Self> {
+    pub(crate) async fn start(bin: &std::path::Path) -> anyhow::Result<Self> {
         let dir = tempfile::tempdir()?;
         let upstream = echo_http(bin).await?;
         let config = dir.path().join("echo.json");

@@ -5,10 +5,10 @@ use anyhow::ensure;
 use serde_json::json;
 
 const ACCEPT: &str = "application/json, text/event-stream";
-pub const VERSION: &str = "2025-06-18";
+pub(crate) const VERSION: &str = "2025-06-18";
 
 /// One MCP session (initialize, then initialized) on `http`'s connections.
-pub struct RawSession {
+pub(crate) struct RawSession {
     http: reqwest::Client,
     url: String,
     id: Option<String>,
@@ -16,7 +16,7 @@ pub struct RawSession {
 }
 
 impl RawSession {
-    pub async fn open(http: reqwest::Client, url: &str) -> anyhow::Result<Self> {
+    pub(crate) async fn open(http: reqwest::Client, url: &str) -> anyhow::Result<Self> {
         let mut session = Self {
             http,
             url: url.to_string(),
@@ -39,7 +39,7 @@ impl RawSession {
     }
 
     /// One JSON-RPC message in this session; fails on a non-2xx answer.
-    pub async fn post(&self, body: &serde_json::Value) -> anyhow::Result<reqwest::Response> {
+    pub(crate) async fn post(&self, body: &serde_json::Value) -> anyhow::Result<reqwest::Response> {
         let mut request = self
             .http
             .post(&self.url)
@@ -55,7 +55,7 @@ impl RawSession {
     }
 
     /// A request of `method` with `params`, under the next id; the whole answer as text.
-    pub async fn request(
+    pub(crate) async fn request(
         &mut self,
         method: &str,
         params: serde_json::Value,
@@ -70,7 +70,7 @@ impl RawSession {
 /// the gateway at `url`: it opens a session and calls `echo__echo`. One line saying so, with
 /// how long that took.
 #[allow(dead_code)] // not every bench has a second client
-pub async fn second_client_served(url: &str) -> String {
+pub(crate) async fn second_client_served(url: &str) -> String {
     let asked = std::time::Instant::now();
     let served = async {
         let other = reqwest::Client::builder()
@@ -95,7 +95,7 @@ pub async fn second_client_served(url: &str) -> String {
 
 /// The lines of a `/metrics` scrape that start with `name`, joined with "; ".
 #[allow(dead_code)]
-pub fn metric_lines(scrape: &str, name: &str) -> String {
+pub(crate) fn metric_lines(scrape: &str, name: &str) -> String {
     (scrape.lines())
         .filter(|l| l.starts_with(name))
         .collect::<Vec<_>>()

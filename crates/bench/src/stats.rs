@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::time::Duration;
 
-pub struct Phase {
+pub(crate) struct Phase {
     pub target: &'static str,
     pub mode: &'static str,
     pub p50: Duration,
@@ -15,7 +15,7 @@ pub struct Phase {
 }
 
 impl Phase {
-    pub fn new(
+    pub(crate) fn new(
         target: &'static str,
         mode: &'static str,
         mut latencies: Vec<Duration>,
@@ -44,7 +44,7 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-pub struct Row {
+pub(crate) struct Row {
     target: &'static str,
     mode: &'static str,
     p50_us: f64,
@@ -53,12 +53,12 @@ pub struct Row {
     cpu: HashMap<&'static str, f64>,
 }
 
-pub struct Summary {
+pub(crate) struct Summary {
     rows: Vec<Row>,
 }
 
 impl Summary {
-    pub fn from_phases(phases: &[Phase]) -> Self {
+    pub(crate) fn from_phases(phases: &[Phase]) -> Self {
         let mut rows = Vec::new();
         for mode in ["sequential", "concurrent"] {
             for target in ["direct", "gateway", "no-audit", "policy"] {
@@ -96,7 +96,7 @@ impl Summary {
             .expect("row")
     }
 
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut out = format!(
             "{:<11} {:<8} {:>9} {:>9} {:>10} {:>14} {:>14} {:>12}\n",
             "mode",
@@ -142,7 +142,7 @@ impl Summary {
         out
     }
 
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         Value::Array(
             self.rows
                 .iter()

@@ -16,7 +16,7 @@ const ROLES: [&str; 3] = [
     switchboard_server::api::OPERATE,
 ];
 
-pub async fn org_create(
+pub(crate) async fn org_create(
     global: &Global,
     name: &str,
     features: &[String],
@@ -41,7 +41,7 @@ pub async fn org_create(
     Ok(ExitCode::SUCCESS)
 }
 
-pub async fn token_create(
+pub(crate) async fn token_create(
     global: &Global,
     org: &str,
     roles: &[String],
@@ -73,7 +73,7 @@ pub async fn token_create(
     Ok(ExitCode::SUCCESS)
 }
 
-pub async fn keys_rotate(global: &Global) -> anyhow::Result<ExitCode> {
+pub(crate) async fn keys_rotate(global: &Global) -> anyhow::Result<ExitCode> {
     if std::env::var("SWITCHBOARD_MASTER_KEY").is_ok() {
         bail!(
             "the master key comes from SWITCHBOARD_MASTER_KEY; rotating is for the key file: unset it, or rotate the key where you manage it"

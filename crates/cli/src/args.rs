@@ -9,7 +9,7 @@ use std::path::PathBuf;
     version,
     about = "One MCP endpoint, CLI and library in front of all your MCP servers"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(flatten)]
     pub global: Global,
     #[command(subcommand)]
@@ -17,13 +17,13 @@ pub struct Cli {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum LogFormat {
+pub(crate) enum LogFormat {
     Text,
     Json,
 }
 
 #[derive(Debug, Clone, Args)]
-pub struct Global {
+pub(crate) struct Global {
     /// Config file (mcp.json, settings.json, workspace.yaml, config.yaml or switchboard.toml).
     /// Repeatable: later files win on a server-name collision. Default: the first of
     /// ./switchboard.toml, ./.mcp.json, ./mcp.json that exists.
@@ -78,7 +78,7 @@ pub struct Global {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run the gateway: the aggregated MCP endpoint at /mcp, plus /healthz and /readyz.
     Serve {
         /// Address to listen on.
@@ -191,7 +191,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum AuthCommand {
+pub(crate) enum AuthCommand {
     /// Authorize a server (auth type authorizationCode): prints the URL to open, waits for the
     /// browser on a loopback callback, saves the tokens where `serve` finds them.
     Login {
@@ -217,7 +217,7 @@ pub enum AuthCommand {
 
 /// How to reach a running gateway's REST API.
 #[derive(Debug, Clone, Args)]
-pub struct Remote {
+pub(crate) struct Remote {
     /// The gateway's base URL.
     #[arg(long, default_value = "http://127.0.0.1:8750", value_name = "URL")]
     pub url: String,
@@ -232,7 +232,7 @@ pub struct Remote {
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum ServerOperation {
+pub(crate) enum ServerOperation {
     Refresh,
     Disable,
     Enable,
@@ -242,7 +242,7 @@ pub enum ServerOperation {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ToolsCommand {
+pub(crate) enum ToolsCommand {
     /// Show definitions waiting for approval next to the approved ones.
     Diff {
         server: String,
@@ -271,7 +271,7 @@ pub enum ToolsCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum AuditCommand {
+pub(crate) enum AuditCommand {
     /// Walk the hash chain; report the first altered, removed or inserted row (exit 1). The
     /// newest rows are checked against the SQLite store's checkpoint file and the anchor.
     Verify {
@@ -287,7 +287,7 @@ pub enum AuditCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum OrgCommand {
+pub(crate) enum OrgCommand {
     /// Create an organisation, optionally with features (e.g. mcp_external_servers).
     Create {
         name: String,
@@ -299,7 +299,7 @@ pub enum OrgCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum TokenCommand {
+pub(crate) enum TokenCommand {
     /// Create an API token (printed once; only its hash is stored).
     Create {
         #[arg(long, value_name = "ORG")]
@@ -314,13 +314,13 @@ pub enum TokenCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum KeysCommand {
+pub(crate) enum KeysCommand {
     /// Add a new master key and re-seal every stored credential with it.
     Rotate,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum ConfigCommand {
+pub(crate) enum ConfigCommand {
     /// Validate the files: each problem with file, line and fix; exit 1 on errors.
     Check {
         #[arg(long)]
@@ -335,7 +335,7 @@ pub enum ConfigCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum InputCommand {
+pub(crate) enum InputCommand {
     /// Store a value for `${input:ID}`, sealed: typed hidden on a terminal, else read from
     /// stdin. `SWITCHBOARD_INPUT_<ID>` in the environment overrides it.
     Set { id: String },

@@ -53,7 +53,7 @@ fn read_anchor(chain: &Chain, path: &Path) -> anyhow::Result<AuditHead> {
     Ok(head)
 }
 
-pub async fn verify(
+pub(crate) async fn verify(
     global: &Global,
     anchor: Option<&Path>,
     json: bool,
@@ -156,7 +156,7 @@ fn broken(
 
 /// Prints the chain's head now, signed: one JSON line to keep where the database's writers
 /// cannot reach (`audit verify --anchor FILE` checks against it).
-pub async fn anchor(global: &Global) -> anyhow::Result<ExitCode> {
+pub(crate) async fn anchor(global: &Global) -> anyhow::Result<ExitCode> {
     let control = Control::open(global).await?;
     let Some((seq, hash)) = control.store.audit_last().await? else {
         bail!("the audit chain is empty: there is no head to anchor yet");

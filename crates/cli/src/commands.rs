@@ -16,9 +16,9 @@ use switchboard_core::{CallError, Caller, ErrorKind};
 use switchboard_registry::CallOptions;
 use switchboard_server::serve_stdio;
 
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
+pub(crate) const DEFAULT_LISTEN: &str = "127.0.0.1:8750";
 
-pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+pub(crate) async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let global = &cli.global;
     match cli.command {
         Command::Serve {

@@ -9,7 +9,7 @@ use switchboard_config::Severity;
 use switchboard_config::discover::{self, HostFile, Places};
 
 /// `config check`: every problem of the files, inputs without a value included.
-pub fn check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
+pub(crate) fn check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let paths = setup::config_paths(global)?;
     let (problems, servers) = match setup::load_files(global, &paths, Ask::Never) {
         Ok(config) => {
@@ -66,7 +66,7 @@ struct Found {
 }
 
 /// `config discover`: each host's MCP file present for this user, with its servers.
-pub fn discover(json: bool) -> anyhow::Result<ExitCode> {
+pub(crate) fn discover(json: bool) -> anyhow::Result<ExitCode> {
     let env = |name: &str| std::env::var(name).ok();
     let cwd = std::env::current_dir()?;
     let Some(places) = Places::from_env(&env, cwd) else {

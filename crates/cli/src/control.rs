@@ -8,7 +8,7 @@ use switchboard_store::{
     AuditOptions, AuditWriter, AuditWriterTask, Chain, Durability, HeadFile, Sealer, SqlStore,
 };
 
-pub struct Control {
+pub(crate) struct Control {
     pub store: Arc<SqlStore>,
     pub sealer: Arc<Sealer>,
     /// The audit chain's checkpoint file (SQLite stores: in the data folder, beside the
@@ -16,12 +16,12 @@ pub struct Control {
     pub head_file: Option<HeadFile>,
 }
 
-pub fn key_file(global: &Global) -> PathBuf {
+pub(crate) fn key_file(global: &Global) -> PathBuf {
     global.data.join("master.key")
 }
 
 impl Control {
-    pub async fn open(global: &Global) -> anyhow::Result<Self> {
+    pub(crate) async fn open(global: &Global) -> anyhow::Result<Self> {
         let store = match &global.database_url {
             Some(url) => SqlStore::open(url).await,
             None => SqlStore::open_sqlite(&global.data).await,
@@ -39,17 +39,17 @@ impl Control {
         })
     }
 
-    pub fn chain(&self) -> Chain {
+    pub(crate) fn chain(&self) -> Chain {
         Chain::new(self.sealer.audit_key())
     }
 
     /// Discovery snapshots in the store (lazy stdio servers list their tools from these).
-    pub fn snapshots(&self) -> Arc<dyn switchboard_registry::SnapshotCache> {
+    pub(crate) fn snapshots(&self) -> Arc<dyn switchboard_registry::SnapshotCache> {
         Arc::new(switchboard_server::StoreSnapshots(self.store.clone()))
     }
 
     /// Starts the audit writer (group commit) as `[audit]` asks.
-    pub fn audit(
+    pub(crate) fn audit(
         &self,
         settings: &switchboard_config::AuditSettings,
     ) -> (AuditWriter, AuditWriterTask) {

@@ -17,7 +17,7 @@ const FIELD: &str = "input";
 /// Whether a missing input may be asked for on the terminal (one-off commands only: never
 /// under `serve`, and never under `stdio`, whose stdin is the MCP stream).
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Ask {
+pub(crate) enum Ask {
     OnTerminal,
     Never,
 }
@@ -25,7 +25,7 @@ pub enum Ask {
 /// Values for the inputs `paths` use that the environment does not give, keyed by their
 /// `SWITCHBOARD_INPUT_*` variable: stored ones, then (with [`Ask::OnTerminal`]) typed ones.
 /// Inputs with no value stay missing; loading the config names each with its fix.
-pub fn values(
+pub(crate) fn values(
     global: &Global,
     paths: &[PathBuf],
     ask: Ask,
@@ -89,7 +89,7 @@ fn stored(global: &Global) -> anyhow::Result<Vec<(String, String)>> {
     .map_err(|_| anyhow::anyhow!("reading the stored inputs failed"))?
 }
 
-pub async fn run(global: &Global, command: InputCommand) -> anyhow::Result<ExitCode> {
+pub(crate) async fn run(global: &Global, command: InputCommand) -> anyhow::Result<ExitCode> {
     match command {
         InputCommand::Set { id } => set(global, &id).await,
         InputCommand::List { json } => list(global, json).await,
@@ -159,7 +159,7 @@ async fn list(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
 }
 
 /// Seals every stored input again with the newest key; how many.
-pub async fn reseal(
+pub(crate) async fn reseal(
     control: &Control,
     sealer: &switchboard_store::Sealer,
 ) -> anyhow::Result<usize> {

@@ -13,7 +13,7 @@ use switchboard_registry::ServerInfo;
 /// Authorizations in one login, at most (a server asking for more scope each time stops here).
 const MAX_ROUNDS: usize = 3;
 
-pub async fn run(
+pub(crate) async fn run(
     global: &Global,
     server: &str,
     open_with: Option<String>,

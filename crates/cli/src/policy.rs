@@ -8,7 +8,7 @@ use switchboard_store::AuditWriter;
 use switchboard_upstream::UpstreamHttp;
 
 /// Every `[policy]` section layered, or every problem in them (each with file and line).
-pub fn operator_doc(config: &Config) -> Result<PolicyDoc, Vec<Problem>> {
+pub(crate) fn operator_doc(config: &Config) -> Result<PolicyDoc, Vec<Problem>> {
     let mut doc = PolicyDoc::default();
     let mut problems = Vec::new();
     for source in &config.policy {
@@ -34,7 +34,7 @@ pub fn operator_doc(config: &Config) -> Result<PolicyDoc, Vec<Problem>> {
 }
 
 /// The pipeline for a command: the operator's policy, pins from the store.
-pub async fn pipeline(
+pub(crate) async fn pipeline(
     config: &Config,
     http: UpstreamHttp,
     control: &Control,

@@ -20,7 +20,7 @@ fn truncate(s: &str, max: usize) -> String {
 }
 
 /// The exposed tools; quarantined ones and those a config withholds are listed with why.
-pub async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
+pub(crate) async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let config = setup::load_config(global)?;
     let oauth = setup::oauth_if_used(global, &config).await?;
     let control = Control::open(global).await?;
@@ -116,7 +116,10 @@ async fn owner(control: &Control, org: Option<&str>) -> anyhow::Result<Owner> {
     Ok(Owner::Org(org.id))
 }
 
-pub async fn tools_command(global: &Global, command: ToolsCommand) -> anyhow::Result<ExitCode> {
+pub(crate) async fn tools_command(
+    global: &Global,
+    command: ToolsCommand,
+) -> anyhow::Result<ExitCode> {
     let control = Control::open(global).await?;
     let config = setup::load_config_if_any(global)?;
     let http = setup::http(global, &config);
@@ -228,7 +231,7 @@ type ToScan = (Value, Vec<String>, Option<String>);
 
 /// `scan --tools FILE`, or every configured server live; exits 1 when a tool would be
 /// quarantined or blocked.
-pub async fn scan(
+pub(crate) async fn scan(
     global: &Global,
     file: Option<std::path::PathBuf>,
     json: bool,

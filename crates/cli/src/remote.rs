@@ -40,7 +40,7 @@ fn detail(server: &Value) -> String {
     }
 }
 
-pub async fn status(remote: &Remote, watch: bool, json: bool) -> anyhow::Result<ExitCode> {
+pub(crate) async fn status(remote: &Remote, watch: bool, json: bool) -> anyhow::Result<ExitCode> {
     if watch {
         return watch_status(remote, json).await;
     }
@@ -122,7 +122,7 @@ async fn watch_status(remote: &Remote, json: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub async fn operate(
+pub(crate) async fn operate(
     remote: &Remote,
     operation: ServerOperation,
     id: &str,

@@ -18,7 +18,7 @@ const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
 
 /// Starts logging (stderr) and, for `serve` and `stdio` with a `[telemetry]` section, the
 /// export of traces; the returned exporter sends its last spans when dropped.
-pub fn init_logging(cli: &Cli) -> Option<switchboard_telemetry::Exporting> {
+pub(crate) fn init_logging(cli: &Cli) -> Option<switchboard_telemetry::Exporting> {
     use tracing_subscriber::prelude::*;
     // rmcp logs each peer's whole `initialize` answer (instructions included) and every
     // keep-alive at INFO: below the gateway's own one line per event, so at WARN by default.
@@ -82,7 +82,7 @@ fn start_telemetry(
     switchboard_telemetry::Exporting::start(&settings).map(Some)
 }
 
-pub fn config_paths(global: &Global) -> anyhow::Result<Vec<PathBuf>> {
+pub(crate) fn config_paths(global: &Global) -> anyhow::Result<Vec<PathBuf>> {
     if !global.config.is_empty() {
         return Ok(global.config.clone());
     }
@@ -97,7 +97,7 @@ pub fn config_paths(global: &Global) -> anyhow::Result<Vec<PathBuf>> {
 
 /// The configuration of a one-off command: a VS Code input with no value is asked for on a
 /// terminal.
-pub fn load_config(global: &Global) -> anyhow::Result<Config> {
+pub(crate) fn load_config(global: &Global) -> anyhow::Result<Config> {
     load_config_asking(global, Ask::OnTerminal)
 }
 
@@ -113,7 +113,7 @@ fn load_config_asking(global: &Global, ask: Ask) -> anyhow::Result<Config> {
 
 /// Loads `paths` with the environment plus the VS Code inputs it does not give (stored, or
 /// typed when `ask` allows); an input that cannot be read is a problem of its own.
-pub fn load_files(
+pub(crate) fn load_files(
     global: &Global,
     paths: &[PathBuf],
     ask: Ask,
@@ -135,7 +135,7 @@ pub fn load_files(
 }
 
 /// Whether no file is given and none of the default files exists here.
-pub fn no_config_files(global: &Global) -> bool {
+pub(crate) fn no_config_files(global: &Global) -> bool {
     global.config.is_empty()
         && !DEFAULT_FILES
             .iter()
@@ -144,7 +144,7 @@ pub fn no_config_files(global: &Global) -> bool {
 
 /// The configuration, or an empty one when no file is given and none of the default files
 /// exists (commands that work without upstreams); a file that is given must load.
-pub fn load_config_if_any(global: &Global) -> anyhow::Result<Config> {
+pub(crate) fn load_config_if_any(global: &Global) -> anyhow::Result<Config> {
     if no_config_files(global) {
         return Ok(Config::default());
     }
@@ -153,7 +153,7 @@ pub fn load_config_if_any(global: &Global) -> anyhow::Result<Config> {
 
 /// The files to watch for `serve --watch`: the ones in force, or, when there are none, the
 /// default files here (one created later is loaded).
-pub fn watched_paths(global: &Global) -> Vec<PathBuf> {
+pub(crate) fn watched_paths(global: &Global) -> Vec<PathBuf> {
     match no_config_files(global) {
         true => DEFAULT_FILES.iter().map(PathBuf::from).collect(),
         false => config_paths(global).unwrap_or_default(),
@@ -161,7 +161,7 @@ pub fn watched_paths(global: &Global) -> Vec<PathBuf> {
 }
 
 /// [`load_config_if_any`] for `serve` and `stdio`, saying in one line when there is no file.
-pub fn load_serving_config(global: &Global) -> anyhow::Result<Config> {
+pub(crate) fn load_serving_config(global: &Global) -> anyhow::Result<Config> {
     if no_config_files(global) {
         tracing::info!(
             "no config file given and none of {} here: starting with no config-file servers (add servers through the REST API, POST /api/integrations/mcp/servers, or pass -c FILE)",
@@ -171,7 +171,7 @@ pub fn load_serving_config(global: &Global) -> anyhow::Result<Config> {
     load_config_if_any(global)
 }
 
-pub fn naming(global: &Global, config: &Config) -> anyhow::Result<NamingTemplate> {
+pub(crate) fn naming(global: &Global, config: &Config) -> anyhow::Result<NamingTemplate> {
     let template = global
         .naming
         .as_deref()
@@ -185,7 +185,7 @@ pub fn naming(global: &Global, config: &Config) -> anyhow::Result<NamingTemplate
 }
 
 /// The configured server `name`, or an error listing the names there are.
-pub fn server_spec<'c>(config: &'c Config, name: &str) -> anyhow::Result<&'c ServerSpec> {
+pub(crate) fn server_spec<'c>(config: &'c Config, name: &str) -> anyhow::Result<&'c ServerSpec> {
     config
         .servers
         .iter()
@@ -204,7 +204,7 @@ pub fn server_spec<'c>(config: &'c Config, name: &str) -> anyhow::Result<&'c Ser
 }
 
 /// Whether any configured server gets its tokens through OAuth.
-pub fn uses_oauth(config: &Config) -> bool {
+pub(crate) fn uses_oauth(config: &Config) -> bool {
     config
         .servers
         .iter()
@@ -213,7 +213,7 @@ pub fn uses_oauth(config: &Config) -> bool {
 
 /// Where OAuth tokens live for this command (`[oauth] token_store`: sealed in the store by
 /// default, or a 0600 JSON file) and the redirect base authorization servers send people to.
-pub fn oauth(
+pub(crate) fn oauth(
     global: &Global,
     config: &Config,
     control: Option<&crate::control::Control>,
@@ -262,7 +262,7 @@ fn keychain() -> anyhow::Result<Arc<dyn TokenStore>> {
 
 /// The OAuth context of a command that does not open the store otherwise: opens it only
 /// when some server needs it.
-pub async fn oauth_if_used(
+pub(crate) async fn oauth_if_used(
     global: &Global,
     config: &Config,
 ) -> anyhow::Result<Option<OAuthContext>> {
@@ -274,7 +274,10 @@ pub async fn oauth_if_used(
 
 /// [`oauth`] for a command that has not opened the store: opens it when the tokens are
 /// kept there.
-pub async fn oauth_opening_store(global: &Global, config: &Config) -> anyhow::Result<OAuthContext> {
+pub(crate) async fn oauth_opening_store(
+    global: &Global,
+    config: &Config,
+) -> anyhow::Result<OAuthContext> {
     let control = match config.gateway.oauth_token_store.as_deref() {
         Some("file" | "keychain") => None,
         _ => Some(crate::control::Control::open(global).await?),
@@ -283,7 +286,7 @@ pub async fn oauth_opening_store(global: &Global, config: &Config) -> anyhow::Re
 }
 
 /// The outbound HTTP client every upstream and webhook goes through (egress-checked).
-pub fn http(global: &Global, config: &Config) -> switchboard_registry::UpstreamHttp {
+pub(crate) fn http(global: &Global, config: &Config) -> switchboard_registry::UpstreamHttp {
     switchboard_registry::UpstreamHttp::new(egress(global, config))
 }
 
@@ -299,7 +302,7 @@ fn egress(global: &Global, config: &Config) -> EgressPolicy {
 
 /// The policy pipeline and a registry whose calls pass it, sharing one egress-checked HTTP
 /// client.
-pub async fn guarded_registry(
+pub(crate) async fn guarded_registry(
     global: &Global,
     config: &Config,
     control: &crate::control::Control,
@@ -322,7 +325,7 @@ pub async fn guarded_registry(
 }
 
 /// A registry whose calls pass `guard`'s pipeline (when given, with the HTTP client it uses).
-pub fn registry(
+pub(crate) fn registry(
     global: &Global,
     config: &Config,
     observer: Option<Arc<dyn CallObserver>>,
@@ -373,7 +376,7 @@ pub fn registry(
 }
 
 /// Connects every configured server, with a spinner on a terminal.
-pub async fn connect_all(registry: &Registry, config: &Config) {
+pub(crate) async fn connect_all(registry: &Registry, config: &Config) {
     let spinner = spinner(&format!("connecting {} server(s)…", config.servers.len()));
     registry.apply_config(config).await;
     if let Some(spinner) = spinner {
@@ -386,7 +389,7 @@ pub async fn connect_all(registry: &Registry, config: &Config) {
     }
 }
 
-pub fn spinner(message: &str) -> Option<ProgressBar> {
+pub(crate) fn spinner(message: &str) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
@@ -396,7 +399,7 @@ pub fn spinner(message: &str) -> Option<ProgressBar> {
     Some(bar)
 }
 
-pub fn progress_bar(len: u64, message: &str) -> Option<ProgressBar> {
+pub(crate) fn progress_bar(len: u64, message: &str) -> Option<ProgressBar> {
     if !std::io::stderr().is_terminal() {
         return None;
     }

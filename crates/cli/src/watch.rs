@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 const SETTLE: Duration = Duration::from_millis(300);
 
 /// Starts watching `global`'s config files; the task ends at `shutdown`.
-pub fn spawn(
+pub(crate) fn spawn(
     global: Global,
     registry: Registry,
     pipeline: switchboard_policy::Pipeline,

@@ -63,7 +63,10 @@ async fn python_client_through_the_http_endpoint() {
     // Graceful shutdown on SIGTERM: the process exits by itself, successfully.
     let pid = gateway.id().unwrap() as i32;
     // SAFETY: sending a signal to our own child process.
-    unsafe { libc::kill(pid, libc::SIGTERM) };
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::kill(pid, libc::SIGTERM)
+    };
     let status = tokio::time::timeout(std::time::Duration::from_secs(20), gateway.wait())
         .await
         .expect("switchboard stops after SIGTERM")

@@ -112,7 +112,10 @@ async fn sigterm_lets_a_call_in_flight_finish() {
         .await
         .expect("the slow call started");
     // SAFETY: signalling our own child process.
-    unsafe { libc::kill(gateway.id().unwrap() as i32, libc::SIGTERM) };
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::kill(gateway.id().unwrap() as i32, libc::SIGTERM)
+    };
     // While the call finishes, /readyz tells load balancers to send nothing new.
     let readyz = url.replace("/mcp", "/readyz");
     let drained = tokio::time::timeout(WAIT, async {

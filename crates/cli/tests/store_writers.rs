@@ -95,7 +95,10 @@ async fn short_sessions_beside_a_second_writer_log_no_error_and_lose_no_row() {
 
     // Stopped, the gateway commits its last rows and ends its log: every line is read.
     // SAFETY: signalling our own child process.
-    unsafe { libc::kill(gateway.child.id().unwrap() as i32, libc::SIGTERM) };
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::kill(gateway.child.id().unwrap() as i32, libc::SIGTERM)
+    };
     let mut errors = Vec::new();
     while let Some(line) = gateway.log.recv().await {
         if line.contains(" ERROR ") {

@@ -139,7 +139,10 @@ reason = "secrets stay here"
 
     // Spans are exported in batches; stopping the gateway sends what is left.
     // SAFETY: signalling our own child process.
-    unsafe { libc::kill(gateway.child.id().unwrap() as i32, libc::SIGTERM) };
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::kill(gateway.child.id().unwrap() as i32, libc::SIGTERM)
+    };
     let stopped = tokio::time::timeout(Duration::from_secs(30), gateway.child.wait()).await;
     assert!(stopped.expect("serve stops on SIGTERM").unwrap().success());
     let spans = collector

@@ -115,7 +115,10 @@ impl Replica {
     async fn stop(mut self) {
         let pid = self.child.id().expect("running") as i32;
         // SAFETY: sending a signal to our own child process.
-        unsafe { libc::kill(pid, libc::SIGTERM) };
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::kill(pid, libc::SIGTERM)
+        };
         let status = tokio::time::timeout(WAIT, self.child.wait())
             .await
             .expect("switchboard stops after SIGTERM")

@@ -15,7 +15,7 @@ mod transport;
 
 use transport::transport;
 
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub file: &'a str,
     pub text: &'a str,
     pub workspace_root: &'a Path,
@@ -26,7 +26,7 @@ pub struct Context<'a> {
 
 impl Context<'_> {
     /// The line of `segments` under this context's scope.
-    pub fn line(&self, segments: &[&str]) -> Option<usize> {
+    pub(crate) fn line(&self, segments: &[&str]) -> Option<usize> {
         let mut path: Vec<&str> = self.scope.iter().map(String::as_str).collect();
         path.extend_from_slice(segments);
         line_of(self.text, &path)
@@ -35,7 +35,7 @@ impl Context<'_> {
 
 /// File-wide settings that apply to each entry (workspace.yaml's tool allowlist).
 #[derive(Default)]
-pub struct Defaults {
+pub(crate) struct Defaults {
     pub allowlist: Option<BTreeSet<String>>,
 }
 
@@ -235,7 +235,7 @@ impl Entry<'_> {
 
 /// Builds the spec for entry `key` at `path` (already in the common keys); returns warnings
 /// alongside, or every error.
-pub fn server(
+pub(crate) fn server(
     slug: &ServerSlug,
     key: &str,
     path: &str,

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 /// Whose keys a server table uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
+pub(crate) enum Dialect {
     /// mcpServers / servers / mcp.servers / mcp_registry.servers (Claude, Cursor, VS Code,
     /// Windsurf's `serverUrl` included) and the native file.
     Common,
@@ -19,7 +19,7 @@ pub enum Dialect {
 
 /// An entry in the common keys, with the key in the file each rewritten field came from
 /// (so problems name what the user wrote) or why the host's entry cannot run here.
-pub struct Rewritten {
+pub(crate) struct Rewritten {
     pub map: Map<String, Value>,
     pub written_as: BTreeMap<String, String>,
     pub skip: Option<String>,
@@ -97,7 +97,7 @@ fn seconds_as_ms(v: &Value) -> Option<Value> {
     Some(json!((secs * 1000.0).round() as u64))
 }
 
-pub fn rewrite(dialect: Dialect, map: &Map<String, Value>) -> Rewritten {
+pub(crate) fn rewrite(dialect: Dialect, map: &Map<String, Value>) -> Rewritten {
     let mut r = Rewritten::new(map);
     match dialect {
         Dialect::Common => r.rename("serverUrl", "url"),

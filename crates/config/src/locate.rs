@@ -3,7 +3,7 @@
 /// 1-based line of the first `path` segment sequence found in order in `text`: the first
 /// segment's line, then the next segment on or after it, and so on. Best effort: `None` when
 /// a segment is absent (e.g. the key is implied by a default).
-pub fn line_of(text: &str, path: &[&str]) -> Option<usize> {
+pub(crate) fn line_of(text: &str, path: &[&str]) -> Option<usize> {
     let mut offset = 0;
     let mut found = None;
     for segment in path {
@@ -18,12 +18,12 @@ pub fn line_of(text: &str, path: &[&str]) -> Option<usize> {
 }
 
 /// Byte offset of the first `token` (as an identifier) at or after `from`.
-pub fn offset_of(text: &str, token: &str, from: usize) -> Option<usize> {
+pub(crate) fn offset_of(text: &str, token: &str, from: usize) -> Option<usize> {
     find_token(&text[from..], token).map(|at| at + from)
 }
 
 /// Byte offset of the `n`-th (0-based) plain occurrence of `needle` at or after `from`.
-pub fn nth_offset(text: &str, needle: &str, n: usize, from: usize) -> Option<usize> {
+pub(crate) fn nth_offset(text: &str, needle: &str, n: usize, from: usize) -> Option<usize> {
     let mut at = from;
     for i in 0..=n {
         let found = text[at..].find(needle)? + at;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PlaceholderError {
+pub(crate) enum PlaceholderError {
     /// Placeholder-shaped but not a variable name, e.g. `{env:ctx7sk-abc}` (often a pasted secret).
     InvalidName(String),
     Unset(String),
@@ -28,7 +28,7 @@ pub fn input_variable(id: &str) -> String {
 }
 
 /// Every `${input:ID}` id in `text` (valid ids only; bad ones are reported when loading).
-pub fn input_ids(text: &str) -> Vec<String> {
+pub(crate) fn input_ids(text: &str) -> Vec<String> {
     text.match_indices("${input:")
         .filter_map(|(at, m)| {
             let rest = &text[at + m.len()..];
@@ -46,7 +46,7 @@ fn is_input_id(id: &str) -> bool {
 }
 
 impl PlaceholderError {
-    pub fn message(&self) -> String {
+    pub(crate) fn message(&self) -> String {
         match self {
             PlaceholderError::InvalidName(p) => {
                 format!("{p} looks like a placeholder but does not name a valid variable")
@@ -60,7 +60,7 @@ impl PlaceholderError {
         }
     }
 
-    pub fn fix(&self) -> String {
+    pub(crate) fn fix(&self) -> String {
         match self {
             PlaceholderError::InvalidName(_) => "write {env:NAME} or ${NAME} with NAME made of letters, digits and '_' (not starting with a digit); put secret values in the environment, not in the file".into(),
             PlaceholderError::Unset(var) => format!("export {var}=... before starting switchboard, or remove the placeholder"),
@@ -79,7 +79,7 @@ fn is_var_name(name: &str) -> bool {
 
 /// Substitutes every placeholder in `value`; values read from the environment are also pushed
 /// onto `secrets` so they can be redacted wherever they might be printed.
-pub fn resolve(
+pub(crate) fn resolve(
     value: &str,
     workspace_root: &Path,
     env: &dyn Fn(&str) -> Option<String>,

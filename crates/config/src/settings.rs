@@ -7,7 +7,7 @@ use crate::{GatewaySettings, Problem};
 use serde_json::{Map, Value};
 
 /// The top-level tables this module reads.
-pub const SECTIONS: [&str; 8] = [
+pub(crate) const SECTIONS: [&str; 8] = [
     "gateway",
     "egress",
     "limits",
@@ -124,7 +124,7 @@ fn table<'v>(
         .flatten()
 }
 
-pub fn parse(
+pub(crate) fn parse(
     root: &Map<String, Value>,
     ctx: &Context<'_>,
     problems: &mut Vec<Problem>,

@@ -11,7 +11,7 @@ use std::path::Path;
 use switchboard_core::ServerSlug;
 
 /// Parses JSON (with comments and trailing commas), YAML or TOML into one JSON value.
-pub fn parse_document(path: &Path, text: &str) -> Result<Value, Problem> {
+pub(crate) fn parse_document(path: &Path, text: &str) -> Result<Value, Problem> {
     let file = path.display().to_string();
     let ext = path
         .extension()
@@ -177,7 +177,7 @@ fn tables<'a>(
 }
 
 /// The server entries of whichever shapes `doc` has.
-pub fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
+pub(crate) fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
     let mut parsed = ParsedFile {
         servers: Vec::new(),
         gateway: GatewaySettings::default(),

@@ -8,42 +8,42 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct CallLabels {
+pub(crate) struct CallLabels {
     pub server: String,
     pub action: String,
     pub outcome: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct ServerLabel {
+pub(crate) struct ServerLabel {
     pub server: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct StatusLabels {
+pub(crate) struct StatusLabels {
     pub server: String,
     pub status: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct TransitionLabels {
+pub(crate) struct TransitionLabels {
     pub server: String,
     pub to: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct ConnectLabels {
+pub(crate) struct ConnectLabels {
     pub server: String,
     pub outcome: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct LimitLabel {
+pub(crate) struct LimitLabel {
     pub limit: String,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub struct VerdictLabels {
+pub(crate) struct VerdictLabels {
     pub stage: String,
     pub effect: String,
 }
@@ -115,7 +115,7 @@ const STATUSES: [&str; 6] = [
     "idle",
 ];
 
-pub struct Families {
+pub(crate) struct Families {
     registry: Registry,
     pub calls: Family<CallLabels, Counter>,
     pub call_seconds: Histograms<ServerLabel>,
@@ -150,7 +150,7 @@ pub struct Families {
 }
 
 impl Families {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let mut r = Registry::with_prefix("switchboard");
         let f = Self {
             calls: Family::default(),
@@ -325,7 +325,7 @@ impl Families {
         Self { registry: r, ..f }
     }
 
-    pub fn render(&self, now: &Snapshot) -> String {
+    pub(crate) fn render(&self, now: &Snapshot) -> String {
         let _one = self.rendering.lock().unwrap_or_else(|e| e.into_inner());
         // Servers come and go: the per-server gauges hold exactly the servers there now.
         self.in_flight.clear();

@@ -51,7 +51,7 @@ impl ReviewSettings {
 }
 
 /// Scans and pins, with what it persists and audits.
-pub struct Reviewer {
+pub(crate) struct Reviewer {
     pub settings: RwLock<ReviewSettings>,
     pub book: PinBook,
     scans: Mutex<HashMap<String, Arc<ScanReport>>>,
@@ -62,7 +62,7 @@ pub struct Reviewer {
 }
 
 impl Reviewer {
-    pub fn new(store: Option<Arc<dyn PolicyStore>>, audit: Option<AuditWriter>) -> Self {
+    pub(crate) fn new(store: Option<Arc<dyn PolicyStore>>, audit: Option<AuditWriter>) -> Self {
         Self {
             settings: RwLock::new(ReviewSettings::default()),
             book: PinBook::default(),
@@ -73,7 +73,7 @@ impl Reviewer {
         }
     }
 
-    pub fn audit(&self) -> Option<&AuditWriter> {
+    pub(crate) fn audit(&self) -> Option<&AuditWriter> {
         self.audit.as_ref()
     }
 
@@ -82,7 +82,7 @@ impl Reviewer {
     }
 
     /// The scanner's report for a definition, computed once per distinct definition.
-    pub fn scan(&self, hash: &str, tool: &Value) -> Arc<ScanReport> {
+    pub(crate) fn scan(&self, hash: &str, tool: &Value) -> Arc<ScanReport> {
         if let Some(hit) = self
             .scans
             .lock()
@@ -102,7 +102,7 @@ impl Reviewer {
 
     /// `elsewhere` maps name skeletons to a tool of another server (`server.tool`), for
     /// look-alike names across servers.
-    pub fn review(
+    pub(crate) fn review(
         &self,
         owner: &Owner,
         server: &ServerSlug,
@@ -282,7 +282,7 @@ impl Reviewer {
 
     /// Forgets what was persisted for one tool (after an approval), so a later change or a
     /// flip back is held and audited again.
-    pub fn forget(&self, owner: &str, server: &str, tool: &str) {
+    pub(crate) fn forget(&self, owner: &str, server: &str, tool: &str) {
         self.persisted
             .lock()
             .unwrap_or_else(|p| p.into_inner())

@@ -17,7 +17,7 @@ impl ServerEntry {
     /// Reacts to a refusal; `None` when `e` is not about authorization (the caller goes on as
     /// with any failure), else the error the call gets. `mid_call`: the connection works and
     /// one request was refused (a tool wanting more scope leaves the others usable).
-    pub async fn authorize(
+    pub(crate) async fn authorize(
         &self,
         e: &UpstreamError,
         connect: &ConnectOptions,
@@ -124,7 +124,7 @@ impl ServerEntry {
     /// What a call gets while the server cannot be used without a person. The authorize URL
     /// itself is not in it: whoever opens it links their account to the server, so it is
     /// shown to operators (status, dashboard), not to agents.
-    pub fn waiting_for_authorization(&self) -> CallError {
+    pub(crate) fn waiting_for_authorization(&self) -> CallError {
         let state = self.state();
         let name = &self.spec.name;
         let message = match state.status() {

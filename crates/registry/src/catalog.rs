@@ -9,7 +9,7 @@ use switchboard_core::{
 use switchboard_upstream::Snapshot;
 
 /// Prefix for resource URIs that more than one server offers.
-pub const RESOURCE_PREFIX: &str = "switchboard://";
+pub(crate) const RESOURCE_PREFIX: &str = "switchboard://";
 
 #[derive(Debug, Clone)]
 pub struct ExposedTool {
@@ -391,7 +391,7 @@ impl Catalog {
     }
 }
 
-pub fn prefixed_uri(server: &ServerSlug, uri: &str) -> String {
+pub(crate) fn prefixed_uri(server: &ServerSlug, uri: &str) -> String {
     format!("{RESOURCE_PREFIX}{server}/{uri}")
 }
 

@@ -55,7 +55,11 @@ pub(crate) struct ServerEntry {
 }
 
 impl ServerEntry {
-    pub fn new(spec: ServerSpec, limits: &Limits, clock: switchboard_core::SharedClock) -> Self {
+    pub(crate) fn new(
+        spec: ServerSpec,
+        limits: &Limits,
+        clock: switchboard_core::SharedClock,
+    ) -> Self {
         let slots = spec
             .max_concurrent_calls
             .unwrap_or(limits.max_concurrent_calls);
@@ -77,19 +81,19 @@ impl ServerEntry {
         }
     }
 
-    pub fn state(&self) -> MutexGuard<'_, State> {
+    pub(crate) fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub fn status(&self) -> ServerStatus {
+    pub(crate) fn status(&self) -> ServerStatus {
         self.state().status()
     }
 
-    pub fn live_connection(&self) -> Option<Arc<Connection>> {
+    pub(crate) fn live_connection(&self) -> Option<Arc<Connection>> {
         self.state().connection.clone().filter(|c| !c.is_closed())
     }
 
-    pub fn info(&self) -> ServerInfo {
+    pub(crate) fn info(&self) -> ServerInfo {
         let state = self.state();
         let snapshot = state.snapshot.as_ref();
         ServerInfo {
@@ -122,12 +126,12 @@ impl ServerEntry {
         }
     }
 
-    pub fn in_flight(&self) -> usize {
+    pub(crate) fn in_flight(&self) -> usize {
         self.max_slots - self.slots.available_permits()
     }
 
     /// A call ended: restart the idle clock; a success also ends a run of failures.
-    pub fn mark_used(&self, succeeded: bool) {
+    pub(crate) fn mark_used(&self, succeeded: bool) {
         let mut state = self.state();
         state.last_used = Some(tokio::time::Instant::now());
         if succeeded {
@@ -138,7 +142,7 @@ impl ServerEntry {
 
 impl ServerEntry {
     /// Waits (at most `timeout`, the call's whole budget) for a free call slot on this server.
-    pub async fn acquire(
+    pub(crate) async fn acquire(
         &self,
         timeout: Duration,
     ) -> Result<tokio::sync::OwnedSemaphorePermit, CallError> {
@@ -177,12 +181,12 @@ impl ServerEntry {
     }
 
     /// An upstream failure as callers see it: classified, with this server's secrets hidden.
-    pub fn call_error(&self, e: UpstreamError) -> CallError {
+    pub(crate) fn call_error(&self, e: UpstreamError) -> CallError {
         CallError::new(e.kind(), self.spec.redact(&e.to_string()))
     }
 
     /// Waits (at most `grace`) until no call is in flight; `false` if some still are.
-    pub async fn wait_idle(&self, grace: Duration) -> bool {
+    pub(crate) async fn wait_idle(&self, grace: Duration) -> bool {
         let all = u32::try_from(self.max_slots).unwrap_or(u32::MAX);
         tokio::time::timeout(grace, self.slots.acquire_many(all))
             .await
@@ -191,7 +195,7 @@ impl ServerEntry {
 
     /// Waits (at most `grace`) for the calls in flight to finish, then closes: a replaced or
     /// removed server (no longer routed to) ends without cutting anyone off.
-    pub async fn drain_and_close(&self, grace: Duration) {
+    pub(crate) async fn drain_and_close(&self, grace: Duration) {
         if !self.wait_idle(grace).await {
             tracing::warn!(server = %self.spec.name, "calls still running after {grace:?}; closing anyway");
         }
@@ -199,7 +203,7 @@ impl ServerEntry {
     }
 
     /// Ends the connection (a stdio child dies with its process group).
-    pub async fn close(&self) {
+    pub(crate) async fn close(&self) {
         let conn = self.state().connection.take();
         if let Some(conn) = conn {
             conn.close().await;

@@ -31,14 +31,19 @@ impl std::fmt::Debug for dyn SnapshotCache {
 
 /// How long to wait before start attempt number `failures + 1`: doubling from 0.5 s up to
 /// 30 s, with ±20% jitter so servers that failed together do not retry together.
-pub fn backoff(failures: u32) -> Duration {
+pub(crate) fn backoff(failures: u32) -> Duration {
     let doubled = FIRST_RETRY.saturating_mul(1 << failures.saturating_sub(1).min(16));
     let base = doubled.min(LONGEST_RETRY);
     base.mul_f64(rand::rng().random_range(0.8..=1.2))
 }
 
 /// Whether a running server has been without calls for its whole idle timeout.
-pub fn idle_due(spec: &ServerSpec, last_used: Instant, in_flight: usize, now: Instant) -> bool {
+pub(crate) fn idle_due(
+    spec: &ServerSpec,
+    last_used: Instant,
+    in_flight: usize,
+    now: Instant,
+) -> bool {
     match spec.idle_after() {
         Some(after) => in_flight == 0 && now.saturating_duration_since(last_used) >= after,
         None => false,
@@ -46,14 +51,14 @@ pub fn idle_due(spec: &ServerSpec, last_used: Instant, in_flight: usize, now: In
 }
 
 /// Whether an authorization link handed out at `since` has expired by `now`.
-pub fn authorization_expired(since: Instant, now: Instant) -> bool {
+pub(crate) fn authorization_expired(since: Instant, now: Instant) -> bool {
     now.saturating_duration_since(since) >= switchboard_upstream::auth::FLOW_LIFETIME
 }
 
 /// Servers whose authorization link expired unused leave `authenticating` for `error`, so
 /// nobody is shown a dead link (a working server's link for more scope is just dropped);
 /// returns them.
-pub fn expire_authorizations(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
+pub(crate) fn expire_authorizations(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
     let now = Instant::now();
     let mut expired = Vec::new();
     for entry in entries {
@@ -81,7 +86,7 @@ pub fn expire_authorizations(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntr
 
 /// Stops the stdio servers that sat idle too long (their tools stay listed, status `idle`);
 /// returns the ones stopped.
-pub async fn stop_idle(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
+pub(crate) async fn stop_idle(entries: &[Arc<ServerEntry>]) -> Vec<Arc<ServerEntry>> {
     let now = Instant::now();
     let mut stopped = Vec::new();
     for entry in entries {

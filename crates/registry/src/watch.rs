@@ -21,7 +21,7 @@ pub(crate) struct WatchCounts {
 impl WatchCounts {
     /// Counts one more watcher of `uri`; the first is subscribed upstream by `subscribe`,
     /// and counted only once that succeeded.
-    pub async fn add<F, Fut>(&self, uri: &str, subscribe: F) -> Result<(), CallError>
+    pub(crate) async fn add<F, Fut>(&self, uri: &str, subscribe: F) -> Result<(), CallError>
     where
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<(), CallError>>,
@@ -38,7 +38,7 @@ impl WatchCounts {
     }
 
     /// True while any resource of the server is watched (it is then never stopped as idle).
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.watched.load(Ordering::Relaxed) > 0
     }
 }

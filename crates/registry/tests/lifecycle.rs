@@ -154,7 +154,10 @@ async fn kill_9_mid_call_fails_that_call_only() {
         tokio::task::yield_now().await;
     }
     // SAFETY: killing our own child process.
-    unsafe { libc::kill(pid, libc::SIGKILL) };
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::kill(pid, libc::SIGKILL)
+    };
     let err = tokio::time::timeout(Duration::from_secs(10), hanging)
         .await
         .expect("the call ends when its server dies")

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 /// Where a string sits in the definition; rules weigh the same words differently by place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// The tool's `name`.
     Name,
     /// `title` or `annotations.title`.
@@ -27,21 +27,21 @@ pub enum Kind {
 
 impl Kind {
     /// Text that describes what to put into an argument: a request there is a request to the model.
-    pub fn is_parameter(self) -> bool {
+    pub(crate) fn is_parameter(self) -> bool {
         matches!(self, Kind::PropertyName | Kind::SchemaText | Kind::Value)
     }
 }
 
 /// One string of the definition.
 #[derive(Debug, Clone)]
-pub struct Field {
+pub(crate) struct Field {
     pub location: String,
     pub kind: Kind,
     pub text: String,
 }
 
 /// Every string of `tool` with its location, in document order.
-pub fn collect(tool: &Value) -> Vec<Field> {
+pub(crate) fn collect(tool: &Value) -> Vec<Field> {
     let mut out = Vec::new();
     let Some(obj) = tool.as_object() else {
         return out;

@@ -15,13 +15,13 @@ static ANSI: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A string prepared for matching, in one to three views (normalised, confusables folded,
 /// identifier words split). Rules try each view in turn.
-pub struct Text {
+pub(crate) struct Text {
     pub kind: Kind,
     pub views: Vec<String>,
 }
 
 impl Text {
-    pub fn new(raw: &str, kind: Kind) -> Text {
+    pub(crate) fn new(raw: &str, kind: Kind) -> Text {
         let norm = normalize(raw);
         let mut views = Vec::with_capacity(3);
         if let Some(folded) = fold_confusables(&norm) {
@@ -40,12 +40,12 @@ impl Text {
     }
 
     /// The main (normalised) view.
-    pub fn main(&self) -> &str {
+    pub(crate) fn main(&self) -> &str {
         &self.views[0]
     }
 
     /// First match of `re` in any view, with the view it was found in.
-    pub fn find<'a>(&'a self, re: &Regex) -> Option<(&'a str, regex::Match<'a>)> {
+    pub(crate) fn find<'a>(&'a self, re: &Regex) -> Option<(&'a str, regex::Match<'a>)> {
         self.views
             .iter()
             .find_map(|v| re.find(v).map(|m| (v.as_str(), m)))
@@ -53,7 +53,7 @@ impl Text {
 }
 
 /// Characters that render as nothing (or nearly) but survive copy and paste.
-pub fn is_invisible(c: char) -> bool {
+pub(crate) fn is_invisible(c: char) -> bool {
     matches!(c as u32,
         0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
         | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F
@@ -63,7 +63,7 @@ pub fn is_invisible(c: char) -> bool {
 
 /// NFKC, strip invisible characters and ANSI escapes, lowercase, fold quotes and dashes,
 /// collapse whitespace (a run holding a newline becomes one newline).
-pub fn normalize(raw: &str) -> String {
+pub(crate) fn normalize(raw: &str) -> String {
     let stripped;
     let raw = if raw.contains('\x1b') {
         stripped = ANSI.replace_all(raw, "");
@@ -108,7 +108,7 @@ pub fn normalize(raw: &str) -> String {
 
 /// Replaces non-ASCII letters whose UTS #39 prototype is one ASCII letter or digit
 /// (Cyrillic `е`, Greek `ο`, Cherokee…) by that letter. `None` when nothing changed.
-pub fn fold_confusables(s: &str) -> Option<String> {
+pub(crate) fn fold_confusables(s: &str) -> Option<String> {
     if s.is_ascii() {
         return None;
     }
@@ -133,7 +133,7 @@ pub fn fold_confusables(s: &str) -> Option<String> {
 }
 
 /// `content_from_readingSshKey` → `content from reading ssh key`.
-pub fn identifier_words(s: &str) -> String {
+pub(crate) fn identifier_words(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 8);
     let mut prev_lower = false;
     for c in s.chars() {
@@ -153,7 +153,7 @@ pub fn identifier_words(s: &str) -> String {
 }
 
 /// Sentences (and lines) of a normalised text, with their byte offsets.
-pub fn sentences(s: &str) -> Vec<(usize, &str)> {
+pub(crate) fn sentences(s: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut chars = s.char_indices().peekable();
@@ -181,7 +181,7 @@ pub fn sentences(s: &str) -> Vec<(usize, &str)> {
 }
 
 /// The sentence of `s` that contains byte offset `at`.
-pub fn sentence_at(s: &str, at: usize) -> &str {
+pub(crate) fn sentence_at(s: &str, at: usize) -> &str {
     sentences(s)
         .into_iter()
         .find(|(start, sent)| at >= *start && at < start + sent.len())
@@ -195,7 +195,7 @@ static EXAMPLE_MARK: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether the match `start..end` of `s` is a quoted example ("attempts such as
 /// 'ignore previous instructions'"), which documents an attack rather than making one.
-pub fn quoted_example(s: &str, start: usize, end: usize) -> bool {
+pub(crate) fn quoted_example(s: &str, start: usize, end: usize) -> bool {
     let before = &s[..start];
     let after = &s[end..];
     let opens = before
@@ -211,7 +211,7 @@ pub fn quoted_example(s: &str, start: usize, end: usize) -> bool {
 }
 
 /// Printable, short form of `s` for evidence: invisible and control characters escaped.
-pub fn printable(s: &str, max: usize) -> String {
+pub(crate) fn printable(s: &str, max: usize) -> String {
     let mut out = String::new();
     let mut last_space = false;
     for (n, c) in s.chars().enumerate() {

@@ -7,13 +7,13 @@ use crate::fields::{Field, Kind};
 use crate::{Severity, Sink, rules};
 
 /// Total characters of a definition above which it is reported.
-pub const MAX_TOTAL: usize = 20_000;
+pub(crate) const MAX_TOTAL: usize = 20_000;
 /// Characters of one string above which it is reported.
-pub const MAX_FIELD: usize = 8_000;
+pub(crate) const MAX_FIELD: usize = 8_000;
 /// Entries of one enum above which it is reported.
-pub const MAX_ENUM: usize = 500;
+pub(crate) const MAX_ENUM: usize = 500;
 /// Characters of a tool name above which it is reported.
-pub const MAX_NAME: usize = 64;
+pub(crate) const MAX_NAME: usize = 64;
 
 /// Size checks over all fields of one definition (or one free text).
 pub(crate) fn check_tool(fields: &[Field], sink: &mut Sink) {

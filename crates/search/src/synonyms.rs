@@ -215,7 +215,7 @@ const PHRASES: &[(&str, &str)] = &[
 ];
 
 /// `query` with the words its phrases stand for appended.
-pub fn expand_phrases(query: &str) -> String {
+pub(crate) fn expand_phrases(query: &str) -> String {
     let lower = query.to_lowercase();
     let mut out = query.to_string();
     for (phrase, word) in PHRASES {
@@ -245,7 +245,7 @@ static COMPANIONS: LazyLock<HashMap<String, Vec<String>>> = LazyLock::new(|| {
 });
 
 /// The terms that stand in for `term` (already stemmed).
-pub fn companions(term: &str) -> &'static [String] {
+pub(crate) fn companions(term: &str) -> &'static [String] {
     COMPANIONS.get(term).map_or(&[], Vec::as_slice)
 }
 

@@ -12,7 +12,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// The middleware form of [`admitted`] for an endpoint's router.
-pub async fn admit(
+pub(crate) async fn admit(
     State(sessions): State<Arc<OrderedSessions>>,
     request: Request,
     next: Next,
@@ -23,7 +23,11 @@ pub async fn admit(
 /// Runs `serve` on `request` unless it opens a session past a bound; then answers with the
 /// refusal. A session its client closes is forgotten. (A parked session brought back makes
 /// its own room: see `OrderedSessions::restore_session`.)
-pub async fn admitted<F, Fut>(sessions: &OrderedSessions, request: Request, serve: F) -> Response
+pub(crate) async fn admitted<F, Fut>(
+    sessions: &OrderedSessions,
+    request: Request,
+    serve: F,
+) -> Response
 where
     F: FnOnce(Request) -> Fut,
     Fut: Future<Output = Response>,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 /// What `/mcp` accepts: the operator's `[gateway] token`, or an org's API token (which
 /// scopes the endpoint to that org's servers plus the config-file ones).
 #[derive(Clone)]
-pub struct TokenCheck {
+pub(crate) struct TokenCheck {
     pub token: Option<Arc<str>>,
     pub api: Option<crate::api::ApiState>,
 }
@@ -26,7 +26,7 @@ fn refused(status: StatusCode, message: &str) -> Response {
 
 /// Lets a request through as the operator (no token configured, or the right one), or as
 /// the org whose API token it carries.
-pub async fn require_token(
+pub(crate) async fn require_token(
     State(check): State<Arc<TokenCheck>>,
     mut request: Request,
     next: Next,

@@ -71,7 +71,7 @@ fn file(content_type: &'static str, body: &'static str) -> impl IntoResponse {
 }
 
 /// `/`, its scripts, style sheet and icon.
-pub fn router() -> Router {
+pub(crate) fn router() -> Router {
     FILES
         .iter()
         .fold(Router::new(), |router, &(path, content_type, body)| {

@@ -37,7 +37,7 @@ use tokio_util::sync::CancellationToken;
 const STREAM_AFTER: Duration = Duration::from_secs(1);
 
 /// What one endpoint's fast path needs: its sessions and rmcp's settings for the endpoint.
-pub struct FastPath {
+pub(crate) struct FastPath {
     sessions: Arc<OrderedSessions>,
     /// Allowed `Host` names without a port, lower-case; `None` when every host is allowed.
     hosts: Option<Vec<String>>,
@@ -60,7 +60,7 @@ struct Envelope<'a> {
 }
 
 /// What the fast path did with a request.
-pub enum Answered {
+pub(crate) enum Answered {
     /// It answered.
     Here(Response),
     /// It is not for the fast path: the endpoint's rmcp service answers it.
@@ -71,7 +71,7 @@ impl FastPath {
     /// The fast path of one endpoint; its idle sessions are parked after `park_after` (when
     /// there is a session store to restore them from; without one, not before
     /// [`STATEFUL_IDLE_LIMIT`], and the client then starts a new session).
-    pub fn new(
+    pub(crate) fn new(
         sessions: Arc<OrderedSessions>,
         config: &StreamableHttpServerConfig,
         park_after: Option<Duration>,
@@ -104,7 +104,7 @@ impl FastPath {
     }
 
     /// Answers `request` when it is a plain call on a live session; else hands it back.
-    pub async fn answer(&self, request: Request) -> Answered {
+    pub(crate) async fn answer(&self, request: Request) -> Answered {
         let Some(session) = self.plain_post(request.headers(), request.method()) else {
             return Answered::Elsewhere(request);
         };
@@ -277,7 +277,7 @@ fn parse_request(envelope: &Envelope, body: &[u8]) -> Option<ClientRequest> {
 }
 
 /// Middleware: the fast path first, then the rest of the endpoint.
-pub async fn first(
+pub(crate) async fn first(
     axum::extract::State(fast): axum::extract::State<Arc<FastPath>>,
     request: Request,
     next: axum::middleware::Next,

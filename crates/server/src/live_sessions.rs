@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 /// How long a session may take from its creation to `notifications/initialized`.
-pub const HANDSHAKE_LIMIT: Duration = Duration::from_secs(60);
+pub(crate) const HANDSHAKE_LIMIT: Duration = Duration::from_secs(60);
 
 /// How long a session that holds state of its own (a log level, subscriptions, its own
 /// processes) stays idle in memory before it is parked anyway, losing that state.
-pub const STATEFUL_IDLE_LIMIT: Duration = Duration::from_secs(300);
+pub(crate) const STATEFUL_IDLE_LIMIT: Duration = Duration::from_secs(300);
 
 /// One live session: its gateway (with the session's own state) and the peer that reaches
 /// its client.

@@ -9,21 +9,21 @@ use serde::Deserialize;
 use switchboard_registry::Registry;
 
 #[derive(Clone)]
-pub struct CallbackState {
+pub(crate) struct CallbackState {
     pub registry: Registry,
     pub api: Option<ApiState>,
 }
 
 /// `GET /oauth/callback/{server}`: config-file servers of `registry`, and the orgs' API
 /// servers when `api` is given.
-pub fn router(registry: Registry, api: Option<ApiState>) -> axum::Router {
+pub(crate) fn router(registry: Registry, api: Option<ApiState>) -> axum::Router {
     axum::Router::new()
         .route("/oauth/callback/{server}", axum::routing::get(finish))
         .with_state(CallbackState { registry, api })
 }
 
 #[derive(Debug, Deserialize)]
-pub struct CallbackQuery {
+pub(crate) struct CallbackQuery {
     code: Option<String>,
     state: Option<String>,
     iss: Option<String>,
@@ -61,7 +61,7 @@ async fn failed(cb: &CallbackState, server: &str, state: &str, title: &str, why:
     )
 }
 
-pub async fn finish(
+pub(crate) async fn finish(
     State(cb): State<CallbackState>,
     Path(server): Path<String>,
     Query(q): Query<CallbackQuery>,

@@ -35,7 +35,7 @@ mod restoring;
 mod side_queues;
 
 use restoring::Restoring;
-pub use side_queues::Registered;
+pub(crate) use side_queues::Registered;
 use side_queues::{Key, SideQueues};
 
 /// [`LocalSessionManager`] with tagged notifications on their request's own stream.

@@ -12,12 +12,12 @@ use switchboard_upstream::{Declined, RelayNotes, Upcall, level_rank};
 use tokio::sync::{mpsc, oneshot};
 
 /// How many upcalls may wait for the caller before the upstream's stream is held back.
-pub const UPCALL_QUEUE: usize = 64;
+pub(crate) const UPCALL_QUEUE: usize = 64;
 
 /// Runs `call` while relaying its upcalls to the caller behind `ctx`. Everything here runs
 /// in the downstream request's own task, so rmcp sends the relayed requests on that
 /// request's stream (never another session's).
-pub async fn relay_while<T>(
+pub(crate) async fn relay_while<T>(
     // Pinned by the caller: a future moved in and pinned here would take its room twice in
     // this function's own future.
     mut call: std::pin::Pin<&mut impl Future<Output = T>>,
@@ -45,7 +45,7 @@ pub async fn relay_while<T>(
 
 /// After a call's result: what the upstream sent before it is queued already and goes
 /// first; a request still queued can no longer be answered.
-pub async fn drain(
+pub(crate) async fn drain(
     upcalls: &mut mpsc::Receiver<Upcall>,
     ctx: &RequestContext<RoleServer>,
     min_log: u8,
@@ -63,7 +63,7 @@ pub async fn drain(
 
 /// Sends one notification of the call to its caller (progress under the caller's own token;
 /// log lines below the level the caller's session asked for are left out).
-pub async fn deliver(
+pub(crate) async fn deliver(
     notification: ServerNotification,
     ctx: &RequestContext<RoleServer>,
     min_log: u8,
@@ -124,7 +124,7 @@ async fn answer(
 
 /// Whether the caller declared the capability the request needs.
 #[allow(deprecated)] // sampling and roots: deprecated by 2026-07-28, live in older revisions
-pub fn can_answer(request: &ServerRequest, caps: &ClientCapabilities) -> bool {
+pub(crate) fn can_answer(request: &ServerRequest, caps: &ClientCapabilities) -> bool {
     match request {
         ServerRequest::PingRequest(_) | ServerRequest::CustomRequest(_) => true,
         ServerRequest::CreateMessageRequest(_) => caps.sampling.is_some(),

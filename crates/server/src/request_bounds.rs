@@ -302,7 +302,7 @@ fn notice_or_reply(body: &[u8]) -> bool {
 /// What the front door's middleware keeps: the bounds, and the count of answers being
 /// written that a graceful shutdown waits for.
 #[derive(Clone)]
-pub struct FrontDoor {
+pub(crate) struct FrontDoor {
     pub bounds: Arc<RequestBounds>,
     pub in_flight: crate::InFlight,
 }
@@ -318,7 +318,7 @@ struct Entered {
 /// body (not GET, HEAD or OPTIONS) has it read within the bounds before the route sees it,
 /// is counted while its answer is written, and, unless it is a JSON-RPC notification or
 /// response, is counted against its session's and caller's requests in flight.
-pub async fn bound(
+pub(crate) async fn bound(
     State(FrontDoor { bounds, in_flight }): State<FrontDoor>,
     request: Request,
     next: Next,

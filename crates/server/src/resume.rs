@@ -18,13 +18,13 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 /// How long a parked call waits for its caller to come back with answers.
-pub const PARKED_TTL: Duration = Duration::from_secs(300);
+pub(crate) const PARKED_TTL: Duration = Duration::from_secs(300);
 
 type Reply = oneshot::Sender<Result<ClientResult, ErrorData>>;
 
 /// A call in flight between rounds: its task keeps running (timeouts and cancellation still
 /// apply) while the upstream waits for the answers.
-pub struct Flight {
+pub(crate) struct Flight {
     call: JoinHandle<CallToolResult>,
     upcalls: mpsc::Receiver<Upcall>,
     pending: HashMap<String, (Kind, Reply)>,
@@ -50,7 +50,7 @@ impl Drop for Flight {
 }
 
 impl Flight {
-    pub fn start(
+    pub(crate) fn start(
         call: impl Future<Output = CallToolResult> + Send + 'static,
         upcalls: mpsc::Receiver<Upcall>,
         owner: String,
@@ -75,7 +75,7 @@ fn parked() -> std::sync::MutexGuard<'static, HashMap<String, Flight>> {
 }
 
 /// Takes back a parked call for its owner and hands it the caller's answers.
-pub fn resume(
+pub(crate) fn resume(
     state: &str,
     owner: &str,
     responses: Option<InputResponses>,
@@ -125,7 +125,7 @@ fn parse(kind: Kind, value: Value) -> Result<ClientResult, ErrorData> {
 
 /// Runs the call until it ends or its upstream asks something: then parks it and answers
 /// `input_required` with the questions.
-pub async fn drive(
+pub(crate) async fn drive(
     mut flight: Flight,
     ctx: &RequestContext<RoleServer>,
     min_log: u8,

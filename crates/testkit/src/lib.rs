@@ -279,6 +279,7 @@ pub fn text(result: &rmcp::model::CallToolResult) -> String {
 /// once it has exited (a zombie counts).
 pub fn wait_for_exit(pid: i32, timeout_ms: i32) -> bool {
     // SAFETY: plain syscalls on an fd we own and close.
+    #[allow(unsafe_code)]
     unsafe {
         let fd = libc::syscall(libc::SYS_pidfd_open, pid, 0) as i32;
         if fd < 0 {

@@ -105,7 +105,7 @@ pub(crate) struct CancelOnDrop {
 }
 
 impl CancelOnDrop {
-    pub fn new(peer: Peer<RoleClient>, id: RequestId) -> Self {
+    pub(crate) fn new(peer: Peer<RoleClient>, id: RequestId) -> Self {
         Self {
             peer: Some(peer),
             id,
@@ -113,11 +113,11 @@ impl CancelOnDrop {
         }
     }
 
-    pub fn set_reason(&mut self, reason: &'static str) {
+    pub(crate) fn set_reason(&mut self, reason: &'static str) {
         self.reason = reason;
     }
 
-    pub fn disarm(&mut self) {
+    pub(crate) fn disarm(&mut self) {
         self.peer = None;
     }
 }

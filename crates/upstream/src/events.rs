@@ -24,7 +24,7 @@ pub enum UpstreamEvent {
 }
 
 #[derive(Clone)]
-pub struct EventHandler {
+pub(crate) struct EventHandler {
     server: ServerSlug,
     info: ClientConfig,
     events: Option<mpsc::Sender<UpstreamEvent>>,
@@ -35,7 +35,7 @@ pub struct EventHandler {
 }
 
 impl EventHandler {
-    pub fn new(
+    pub(crate) fn new(
         server: ServerSlug,
         protocol: ProtocolVersion,
         events: Option<mpsc::Sender<UpstreamEvent>>,
@@ -55,7 +55,7 @@ impl EventHandler {
     }
 
     /// The operator's roots, answered when the server asks outside any call.
-    pub fn with_roots(mut self, roots: &[String]) -> Self {
+    pub(crate) fn with_roots(mut self, roots: &[String]) -> Self {
         self.roots = ListRootsResult::new(
             roots
                 .iter()

@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 /// Errors of the legacy transport after the stream is open.
 #[derive(Debug, thiserror::Error)]
-pub enum LegacySseError {
+pub(crate) enum LegacySseError {
     #[error("POST to the SSE server's message endpoint failed: {0}")]
     Post(String),
     #[error("the SSE server answered the POST with HTTP {0}")]
@@ -21,7 +21,7 @@ pub enum LegacySseError {
 }
 
 /// An open HTTP+SSE session.
-pub struct LegacySse {
+pub(crate) struct LegacySse {
     client: reqwest::Client,
     endpoint: reqwest::Url,
     headers: HeaderMap,
@@ -38,7 +38,7 @@ impl Drop for LegacySse {
 impl LegacySse {
     /// Opens the stream at `url` and waits for the `endpoint` event. `checked` vets the
     /// announced endpoint with the same egress rules as `url`; it must share its origin.
-    pub async fn connect(
+    pub(crate) async fn connect(
         client: reqwest::Client,
         url: reqwest::Url,
         headers: HeaderMap,

@@ -25,7 +25,7 @@ pub(crate) enum Route {
 }
 
 impl Route {
-    pub fn of(opts: &CallOptions) -> Self {
+    pub(crate) fn of(opts: &CallOptions) -> Self {
         match &opts.upcalls {
             Some(tap) => Route::Caller(tap.clone()),
             None => Route::Decline {
@@ -36,7 +36,7 @@ impl Route {
     }
 
     /// Asks the caller and waits for its answer (or refuses, when there is nobody to ask).
-    pub async fn ask(&self, request: ServerRequest) -> Result<ClientResult, ErrorData> {
+    pub(crate) async fn ask(&self, request: ServerRequest) -> Result<ClientResult, ErrorData> {
         match self {
             Route::Caller(tap) => {
                 let what = method_name(&request).to_string();
@@ -53,7 +53,7 @@ impl Route {
 
     /// Hands the caller one of its call's notifications: waiting while the caller is busy
     /// (`wait`, where one stream serves only this call) or dropping it (a shared stream).
-    pub async fn notify(&self, notification: ServerNotification, wait: bool) {
+    pub(crate) async fn notify(&self, notification: ServerNotification, wait: bool) {
         match self {
             Route::Caller(tap) => {
                 let upcall = Upcall::Notification(notification);
@@ -101,7 +101,7 @@ pub(crate) struct CallTap {
 /// The calls in flight on one connection, by upstream request id (and progress token),
 /// recorded when their request goes out.
 #[derive(Clone, Default)]
-pub struct Taps(Arc<Mutex<TapTable>>);
+pub(crate) struct Taps(Arc<Mutex<TapTable>>);
 
 /// A call in flight: its route and its audit notes.
 struct InFlight {

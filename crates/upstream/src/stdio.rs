@@ -14,7 +14,7 @@ const STDERR_TAIL_LINES: usize = 20;
 
 /// The last lines a child wrote to stderr, for error messages.
 #[derive(Clone, Default)]
-pub struct StderrTail {
+pub(crate) struct StderrTail {
     lines: Arc<Mutex<VecDeque<String>>>,
     /// Cancelled when the child's stderr reached end of file.
     closed: CancellationToken,
@@ -23,7 +23,7 @@ pub struct StderrTail {
 impl StderrTail {
     /// Waits (at most `limit`) until the child's stderr is fully read, so an error about a
     /// child that exited carries its last words.
-    pub async fn wait_closed(&self, limit: std::time::Duration) {
+    pub(crate) async fn wait_closed(&self, limit: std::time::Duration) {
         let _ = tokio::time::timeout(limit, self.closed.cancelled()).await;
     }
 
@@ -35,7 +35,7 @@ impl StderrTail {
         lines.push_back(line);
     }
 
-    pub fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         self.lines
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -48,7 +48,7 @@ impl StderrTail {
 /// Starts the child: no shell, an environment built from [`BASE_ENV`] plus what the server
 /// declares (runtime-hijacking variables refused unless allowed), its own process group, and
 /// the configured OS limits.
-pub fn spawn(
+pub(crate) fn spawn(
     spec: &ServerSpec,
     stdio: &StdioSpec,
     allow_env: &[String],
@@ -76,6 +76,7 @@ pub fn spawn(
         if !limits.is_empty() {
             // SAFETY: the closure runs between fork and exec and only calls setrlimit, which
             // is async-signal-safe; it allocates nothing.
+            #[allow(unsafe_code)]
             unsafe {
                 c.pre_exec(move || apply_limits(&limits));
             }
@@ -111,14 +112,16 @@ pub fn spawn(
 
 /// Kills what is left of a stdio server's process group (it was started as the group leader, so
 /// the group id is its pid). Grandchildren that outlived a graceful exit die here too.
-pub fn kill_group(pid: u32) {
+pub(crate) fn kill_group(pid: u32) {
     let Ok(pgid) = i32::try_from(pid) else { return };
     // SAFETY: killpg has no memory-safety preconditions; ESRCH (group gone) is expected.
+    #[allow(unsafe_code)]
     unsafe {
         libc::killpg(pgid, libc::SIGKILL);
     }
 }
 
+#[allow(unsafe_code)] // setrlimit: see the SAFETY line below
 fn apply_limits(limits: &ProcessLimits) -> std::io::Result<()> {
     let set = |resource, value: Option<u64>| -> std::io::Result<()> {
         let Some(value) = value else { return Ok(()) };

@@ -47,7 +47,7 @@ fn traced(mut headers: Headers, tap: &Option<(Route, TraceHeaders)>) -> Headers 
 /// A Streamable HTTP client that hands each tapped call the notifications its POST's
 /// response stream carries (that stream is what ties them to the call).
 #[derive(Clone)]
-pub struct TapClient<C> {
+pub(crate) struct TapClient<C> {
     pub inner: C,
     pub taps: Taps,
     /// The session rmcp's transport posts on, for calls sent directly (see `direct`).
@@ -189,7 +189,7 @@ fn tapped(
 
 /// A stdio (or any message) transport that routes call notifications to the call that is
 /// waiting for them: progress by its token, log lines to the one tapped call in flight.
-pub struct TapTransport<T> {
+pub(crate) struct TapTransport<T> {
     pub inner: T,
     pub taps: Taps,
 }

@@ -104,7 +104,10 @@ async fn round(bin: &std::path::Path, durability: &str) -> anyhow::Result<Round>
     let elapsed = started.elapsed();
     let cpu = procs::cpu_delta(&cpu_before, &procs::cpu_times(&pids));
     // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
-    unsafe { libc::kill(gateway.pid as i32, libc::SIGKILL) };
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::kill(gateway.pid as i32, libc::SIGKILL)
+    };
     for worker in workers {
         let _ = worker.await;
     }

@@ -22,8 +22,12 @@ const ROUNDS: usize = 5;
 
 fn cpu_time() -> Duration {
     // SAFETY: getrusage fills the struct it is given.
+    #[allow(unsafe_code)]
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    #[allow(unsafe_code)]
+    unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, &mut usage)
+    };
     let tv = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }

@@ -11,7 +11,7 @@ use switchboard_upstream::{ConnectOptions, Connection, Snapshot, UpstreamError};
 impl ServerEntry {
     /// Connects and discovers; the outcome becomes the entry's state. Starts afresh: any run
     /// of failures is forgotten.
-    pub async fn start(&self, connect: &ConnectOptions) {
+    pub(crate) async fn start(&self, connect: &ConnectOptions) {
         if !self.spec.enabled || self.state().disabled {
             self.state().set_status(ServerStatus::Disabled);
             return;
@@ -98,7 +98,7 @@ impl ServerEntry {
     /// The live connection; starts the server if it is idle or its process died (after the
     /// backoff its failures earned, if that fits in the call's time), without re-discovery.
     /// A remote server is tried at once, so the first call after it is back succeeds.
-    pub async fn connection(
+    pub(crate) async fn connection(
         &self,
         connect: &ConnectOptions,
         budget: Duration,
@@ -207,7 +207,7 @@ impl ServerEntry {
     /// A call found the connection numbered `conn` to a remote server gone (the server
     /// unreachable, or its transport closed): it is dropped, and the server is in `error`
     /// until a call or the background reconnect brings it back. Whether the state changed.
-    pub fn lost(&self, conn: u64, e: &UpstreamError) -> bool {
+    pub(crate) fn lost(&self, conn: u64, e: &UpstreamError) -> bool {
         let dropped = {
             let mut state = self.state();
             match &state.connection {
@@ -232,7 +232,7 @@ impl ServerEntry {
 
     /// Whether a background reconnect is due: a remote server in `error` whose backoff is
     /// over, with no attempt running (credentials refused wait for a person).
-    pub fn reconnect_due(&self) -> bool {
+    pub(crate) fn reconnect_due(&self) -> bool {
         self.spec.is_remote() && self.connecting.try_lock().is_ok() && self.awaits_reconnect(true)
     }
 
@@ -250,7 +250,7 @@ impl ServerEntry {
     /// One background attempt to bring a remote server in `error` back: connect and discover
     /// (it may offer other tools after a restart). Whether an attempt ran (its outcome is the
     /// server's state).
-    pub async fn reconnect(&self, connect: &ConnectOptions) -> bool {
+    pub(crate) async fn reconnect(&self, connect: &ConnectOptions) -> bool {
         let Ok(_one_attempt) = self.connecting.try_lock() else {
             return false;
         };

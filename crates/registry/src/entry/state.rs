@@ -10,7 +10,7 @@ use switchboard_core::ServerStatus;
 use switchboard_upstream::{Connection, Snapshot};
 
 /// How many state changes a server keeps.
-pub const HISTORY: usize = 20;
+pub(super) const HISTORY: usize = 20;
 
 /// One state change of a server: to what, and when (milliseconds since the Unix epoch).
 #[derive(Debug, Clone, Copy, Serialize, PartialEq)]
@@ -47,21 +47,21 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub fn starting(status: ServerStatus) -> Self {
+    pub(crate) fn starting(status: ServerStatus) -> Self {
         let mut state = State::default();
         state.set_status(status);
         state
     }
 
     /// The server's state now (`connecting` before any was set).
-    pub fn status(&self) -> ServerStatus {
+    pub(crate) fn status(&self) -> ServerStatus {
         self.history
             .back()
             .map_or(ServerStatus::Connecting, |c| c.status)
     }
 
     /// Moves to `status`, noting the change (a state set again is not a change).
-    pub fn set_status(&mut self, status: ServerStatus) {
+    pub(crate) fn set_status(&mut self, status: ServerStatus) {
         if self.history.back().is_some_and(|c| c.status == status) {
             return;
         }
@@ -75,12 +75,12 @@ impl State {
     }
 
     /// The last changes, oldest first.
-    pub fn history(&self) -> impl Iterator<Item = StatusChange> + '_ {
+    pub(crate) fn history(&self) -> impl Iterator<Item = StatusChange> + '_ {
         self.history.iter().copied()
     }
 
     /// Drops the authorization link (and its age).
-    pub fn clear_link(&mut self) {
+    pub(crate) fn clear_link(&mut self) {
         self.authorize_url = None;
         self.authorize_since = None;
     }
@@ -89,7 +89,7 @@ impl State {
     /// `message` until the server is refreshed, reauthorized or given new credentials; calls
     /// fail at once as `auth_unavailable` instead of quietly starting over. Returns the
     /// connection to close.
-    pub fn refuse(&mut self, message: String) -> Option<Arc<Connection>> {
+    pub(crate) fn refuse(&mut self, message: String) -> Option<Arc<Connection>> {
         self.set_status(ServerStatus::Error);
         self.failures = MAX_FAILURES;
         self.retry_at = None;

@@ -19,12 +19,12 @@ type AgentService = StreamableHttpService<Gateway, OrderedSessions>;
 
 /// The per-agent MCP services, made on first use, each with its fast path.
 #[derive(Clone, Default)]
-pub struct AgentEndpoints(Arc<Mutex<HashMap<(String, String), AgentEndpoint>>>);
+pub(super) struct AgentEndpoints(Arc<Mutex<HashMap<(String, String), AgentEndpoint>>>);
 
 /// One agent's MCP service, the fast path in front of it and its sessions.
 type AgentEndpoint = (AgentService, Arc<FastPath>, Arc<OrderedSessions>);
 
-pub async fn handle(
+pub(super) async fn handle(
     State(state): State<ApiState>,
     Path(agent): Path<String>,
     request: Request,

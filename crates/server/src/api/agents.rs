@@ -29,7 +29,7 @@ pub(super) fn check_agent(agent: &str) -> Result<(), ApiError> {
     }
 }
 
-pub async fn list(
+pub(super) async fn list(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Path(agent): Path<String>,
@@ -65,7 +65,7 @@ pub async fn list(
     Ok(Json(json!({"agent": agent, "integrations": integrations})))
 }
 
-pub async fn set(
+pub(super) async fn set(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Path((agent, action_id)): Path<(String, String)>,
@@ -104,7 +104,7 @@ pub async fn set(
     ))
 }
 
-pub async fn invoke(
+pub(super) async fn invoke(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Path((agent, action_id)): Path<(String, String)>,

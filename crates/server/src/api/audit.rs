@@ -11,7 +11,7 @@ use switchboard_store::AuditFilter;
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AuditQuery {
+pub(super) struct AuditQuery {
     agent_id: Option<String>,
     action_id: Option<String>,
     server: Option<String>,
@@ -21,7 +21,7 @@ pub struct AuditQuery {
     limit: Option<i64>,
 }
 
-pub async fn list(
+pub(super) async fn list(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Query(q): Query<AuditQuery>,
@@ -50,7 +50,7 @@ pub async fn list(
 
 /// Walks the audit chain from its first row: `{"ok": true, "rows": N}`, or where it breaks
 /// (`{"ok": false, "problem": "row 12 was altered…"}`), as `switchboard audit verify --json`.
-pub async fn verify(
+pub(super) async fn verify(
     State(state): State<ApiState>,
     caller: ApiCaller,
 ) -> Result<Json<Value>, ApiError> {

@@ -14,20 +14,20 @@ pub const VIEW: &str = "integrations:view";
 pub const OPERATE: &str = "gateway:operate";
 
 /// An authenticated API caller.
-pub struct ApiCaller {
+pub(crate) struct ApiCaller {
     pub org: Org,
     pub token: ApiToken,
 }
 
 impl ApiCaller {
     /// Whether the token carries `role` (manage implies view).
-    pub fn has_role(&self, role: &str) -> bool {
+    pub(crate) fn has_role(&self, role: &str) -> bool {
         let has = |r: &str| self.token.roles.iter().any(|t| t == r);
         has(role) || (role == VIEW && has(MANAGE))
     }
 
     /// Requires `role` (manage implies view).
-    pub fn require_role(&self, role: &str) -> Result<(), ApiError> {
+    pub(crate) fn require_role(&self, role: &str) -> Result<(), ApiError> {
         if self.has_role(role) {
             return Ok(());
         }
@@ -38,7 +38,7 @@ impl ApiCaller {
     }
 
     /// Requires `role` and the org's `mcp_external_servers` feature (the integration routes).
-    pub fn require(&self, role: &str) -> Result<(), ApiError> {
+    pub(crate) fn require(&self, role: &str) -> Result<(), ApiError> {
         self.require_role(role)?;
         if !self.org.has_feature(FEATURE) {
             return Err(ApiError::Forbidden(format!(
@@ -101,7 +101,7 @@ impl ApiState {
 
 /// `GET /api/me`: the caller's org, roles and features (never the token), so a client offers
 /// only what those roles allow.
-pub async fn me(caller: ApiCaller) -> axum::Json<serde_json::Value> {
+pub(crate) async fn me(caller: ApiCaller) -> axum::Json<serde_json::Value> {
     axum::Json(serde_json::json!({
         "org": caller.org.name,
         "org_id": caller.org.id,

@@ -23,7 +23,7 @@ pub enum ApiError {
 }
 
 /// The HTTP status of a failed call's kind: the one place REST maps kinds to statuses.
-pub fn call_status(kind: ErrorKind) -> StatusCode {
+pub(super) fn call_status(kind: ErrorKind) -> StatusCode {
     match kind {
         ErrorKind::AuthUnavailable => StatusCode::BAD_GATEWAY,
         ErrorKind::TransportError | ErrorKind::ServerError => StatusCode::BAD_GATEWAY,

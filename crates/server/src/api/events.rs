@@ -13,7 +13,7 @@ use tokio::sync::broadcast;
 
 /// One server's state as the API shows it. A config-file server's authorize URL is for
 /// operators only: whoever opens it links their account to a server every org shares.
-pub fn status_json(info: &ServerInfo, source: Source, operator: bool) -> serde_json::Value {
+pub(super) fn status_json(info: &ServerInfo, source: Source, operator: bool) -> serde_json::Value {
     let authorize_url = match source {
         Source::Config if !operator => None,
         _ => info.authorize_url.clone(),
@@ -61,7 +61,7 @@ fn changes(
     })
 }
 
-pub async fn stream(
+pub(super) async fn stream(
     State(state): State<ApiState>,
     caller: ApiCaller,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {

@@ -7,7 +7,7 @@ fn error_response(description: &str) -> Value {
     json!({"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}})
 }
 
-pub async fn document() -> Json<Value> {
+pub(super) async fn document() -> Json<Value> {
     let errors = json!({
         "400": error_response("Invalid input; the message says what to fix"),
         "401": error_response("Missing or unknown API token"),

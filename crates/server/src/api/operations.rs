@@ -55,7 +55,7 @@ impl Operation {
     }
 }
 
-pub async fn run(
+pub(super) async fn run(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Path((id, operation)): Path<(String, String)>,

@@ -13,7 +13,7 @@ use switchboard_core::Owner;
 use switchboard_policy::ApproveError;
 use switchboard_store::{Change, ChangeKind};
 
-pub async fn get(
+pub(super) async fn get(
     State(state): State<ApiState>,
     caller: ApiCaller,
 ) -> Result<Json<Value>, ApiError> {
@@ -27,7 +27,7 @@ pub async fn get(
 }
 
 /// Replaces the org's document; a bad one is a 400 naming each field, and changes nothing.
-pub async fn put(
+pub(super) async fn put(
     State(state): State<ApiState>,
     caller: ApiCaller,
     body: Result<Json<Value>, JsonRejection>,
@@ -52,7 +52,7 @@ pub async fn put(
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct OwnerQuery {
+pub(super) struct OwnerQuery {
     /// `operator` for the config-file servers' pins (needs gateway:operate).
     owner: Option<String>,
 }
@@ -73,7 +73,7 @@ fn owner_for(caller: &ApiCaller, owner: Option<&str>, write: bool) -> Result<Own
     }
 }
 
-pub async fn pending(
+pub(super) async fn pending(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Query(q): Query<OwnerQuery>,
@@ -87,7 +87,7 @@ pub async fn pending(
     Ok(Json(json!({"pending": waiting})))
 }
 
-pub async fn approve(
+pub(super) async fn approve(
     State(state): State<ApiState>,
     caller: ApiCaller,
     body: Result<Json<ApproveBody>, JsonRejection>,
@@ -125,7 +125,7 @@ pub async fn approve(
 }
 
 /// Every tool the org's endpoint could offer, with whether it is exposed and why not.
-pub async fn tools(
+pub(super) async fn tools(
     State(state): State<ApiState>,
     caller: ApiCaller,
 ) -> Result<Json<Value>, ApiError> {

@@ -12,9 +12,9 @@ use tokio_util::sync::CancellationToken;
 const PIN_POLL: Duration = Duration::from_secs(3);
 
 /// Scheduled job: list every API server's offer again.
-pub const REFRESH_JOB: &str = "refresh_servers";
+pub(super) const REFRESH_JOB: &str = "refresh_servers";
 /// Scheduled job: forget downstream MCP sessions unused for longer than they may be.
-pub const PRUNE_JOB: &str = "prune_sessions";
+pub(super) const PRUNE_JOB: &str = "prune_sessions";
 
 /// How often the scheduled jobs run (across the whole cluster).
 #[derive(Debug, Clone)]

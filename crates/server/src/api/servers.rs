@@ -13,7 +13,7 @@ use switchboard_registry::{Registry, ServerInfo};
 use switchboard_store::{AuditEntry, ChangeKind, ServerRow, now_ms};
 
 mod credentials;
-pub use credentials::Credentials;
+pub(super) use credentials::Credentials;
 use credentials::{CREDENTIALS, UpstreamAuth, stored_auth, stored_credentials, upstream_auth};
 use switchboard_api_types::{CreateServer, UpdateServer, validate_name};
 
@@ -21,7 +21,7 @@ use switchboard_api_types::{CreateServer, UpdateServer, validate_name};
 pub(super) const DISABLED: &str = "disabled";
 
 #[derive(Debug, Default, Deserialize)]
-pub struct ListQuery {
+pub(super) struct ListQuery {
     #[serde(default)]
     include_deleted: bool,
 }
@@ -193,7 +193,7 @@ impl ApiState {
     }
 }
 
-pub async fn create(
+pub(super) async fn create(
     State(state): State<ApiState>,
     caller: ApiCaller,
     body: Result<Json<CreateServer>, JsonRejection>,
@@ -257,7 +257,7 @@ pub async fn create(
     ))
 }
 
-pub async fn list(
+pub(super) async fn list(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Query(query): Query<ListQuery>,
@@ -309,7 +309,7 @@ pub(super) fn refuse_config_server(id: &str) -> Result<(), ApiError> {
     }
 }
 
-pub async fn update(
+pub(super) async fn update(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Path(id): Path<String>,
@@ -353,7 +353,7 @@ pub async fn update(
     Ok(Json(live_view(&row, &state.org_registry(&row.org_id))))
 }
 
-pub async fn delete(
+pub(super) async fn delete(
     State(state): State<ApiState>,
     caller: ApiCaller,
     Path(id): Path<String>,

@@ -49,13 +49,13 @@ fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
 
 impl SessionWatches {
     /// Whether the session watches nothing.
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         lock(&self.state).by_uri.is_empty()
     }
 
     /// Subscribes this session to `uri` (again: nothing changes) and starts delivering its
     /// updates to `peer`.
-    pub async fn subscribe(
+    pub(super) async fn subscribe(
         &self,
         registries: &[Registry],
         uri: &str,
@@ -81,7 +81,7 @@ impl SessionWatches {
 
     /// Ends this session's subscription to `uri` (the upstream one too when no other
     /// session watches it); false if it had none.
-    pub async fn unsubscribe(&self, uri: &str) -> bool {
+    pub(super) async fn unsubscribe(&self, uri: &str) -> bool {
         let _one_at_a_time = self.changing.lock().await;
         let removed = lock(&self.state).by_uri.remove(uri);
         match removed {

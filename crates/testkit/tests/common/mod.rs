@@ -10,16 +10,16 @@ use switchboard_server::{HttpOptions, serve_http};
 use switchboard_store::{SqlStore, Store, new_api_token};
 use tokio_util::sync::CancellationToken;
 
-pub const ECHO: &str = env!("CARGO_BIN_EXE_echo-server");
-pub const SECRET: &str = "upstream-bearer-token-that-must-stay-sealed";
+pub(crate) const ECHO: &str = env!("CARGO_BIN_EXE_echo-server");
+pub(crate) const SECRET: &str = "upstream-bearer-token-that-must-stay-sealed";
 
-pub struct Api {
+pub(crate) struct Api {
     pub base: String,
     pub http: reqwest::Client,
 }
 
 impl Api {
-    pub async fn call(
+    pub(crate) async fn call(
         &self,
         method: &str,
         path: &str,
@@ -46,7 +46,7 @@ impl Api {
 }
 
 /// The gateway with the REST API on a free loopback port.
-pub async fn serve_api(
+pub(crate) async fn serve_api(
     registry: Registry,
     state: ApiState,
 ) -> (
@@ -68,7 +68,7 @@ pub async fn serve_api(
     (api, shutdown, server)
 }
 
-pub async fn token(store: &SqlStore, org_id: &str, roles: &[&str]) -> String {
+pub(crate) async fn token(store: &SqlStore, org_id: &str, roles: &[&str]) -> String {
     let (token, hash) = new_api_token();
     let roles: Vec<String> = roles.iter().map(|r| r.to_string()).collect();
     store.create_token(org_id, &roles, &hash).await.unwrap();
@@ -76,7 +76,7 @@ pub async fn token(store: &SqlStore, org_id: &str, roles: &[&str]) -> String {
 }
 
 /// The JSON `data:` of each server-sent event in `response`.
-pub fn sse_events(
+pub(crate) fn sse_events(
     response: reqwest::Response,
 ) -> std::pin::Pin<Box<dyn futures::Stream<Item = Value> + Send>> {
     use futures::StreamExt;
@@ -96,7 +96,7 @@ pub fn sse_events(
     Box::pin(lines.flatten())
 }
 
-pub async fn next_event(
+pub(crate) async fn next_event(
     events: &mut std::pin::Pin<Box<dyn futures::Stream<Item = Value> + Send>>,
 ) -> Value {
     use futures::StreamExt;
@@ -107,7 +107,7 @@ pub async fn next_event(
 }
 
 /// Reads events until `server` reports `status`.
-pub async fn until_status(
+pub(crate) async fn until_status(
     events: &mut std::pin::Pin<Box<dyn futures::Stream<Item = Value> + Send>>,
     server: &str,
     status: &str,
@@ -120,12 +120,12 @@ pub async fn until_status(
     }
 }
 
-pub fn kind(body: &Value) -> &str {
+pub(crate) fn kind(body: &Value) -> &str {
     body["error"]["kind"].as_str().unwrap_or_default()
 }
 
 /// An rmcp client on the Streamable HTTP endpoint `url`, sending `token` as its bearer.
-pub async fn mcp_client(
+pub(crate) async fn mcp_client(
     url: &str,
     token: &str,
 ) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {

@@ -19,7 +19,7 @@ pub(crate) struct GuardedOAuthHttp {
 }
 
 impl GuardedOAuthHttp {
-    pub fn new(client: reqwest::Client, policy: Arc<EgressPolicy>) -> Self {
+    pub(crate) fn new(client: reqwest::Client, policy: Arc<EgressPolicy>) -> Self {
         Self { client, policy }
     }
 }

@@ -52,7 +52,7 @@ pub(super) fn now_ms() -> u64 {
 pub(super) struct CapturedState(pub Arc<Mutex<Option<StoredAuthorizationState>>>);
 
 impl CapturedState {
-    pub fn take(&self) -> Option<StoredAuthorizationState> {
+    pub(super) fn take(&self) -> Option<StoredAuthorizationState> {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }

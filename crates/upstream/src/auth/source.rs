@@ -31,7 +31,7 @@ pub(crate) enum TokenSource {
 impl TokenSource {
     /// The token to send now; `None` sends the request without one (the server's challenge
     /// then says what it wants).
-    pub async fn token(&self) -> Result<Option<String>, AuthError> {
+    pub(crate) async fn token(&self) -> Result<Option<String>, AuthError> {
         match self {
             // Read from the kept record (cached), without the manager's lock: concurrent
             // requests do not queue behind one another. Expiry is the gateway's clock's call;
@@ -84,7 +84,7 @@ impl TokenSource {
 
     /// A new token after `rejected` was refused; `None` when none can be had without a
     /// person (no refresh token, or it was refused).
-    pub async fn renew(&self, rejected: &str) -> Result<Option<String>, AuthError> {
+    pub(crate) async fn renew(&self, rejected: &str) -> Result<Option<String>, AuthError> {
         match self {
             TokenSource::Refreshing {
                 manager,

@@ -204,7 +204,7 @@ fn store_error(e: String) -> AuthError {
 
 impl KeyedCredentials {
     /// Reads the store again on the next use.
-    pub fn forget_cached(&self) {
+    pub(crate) fn forget_cached(&self) {
         self.cache
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -248,7 +248,7 @@ impl KeyedCredentials {
             .unwrap_or_default())
     }
 
-    pub async fn record(&self) -> Result<TokenRecord, AuthError> {
+    pub(crate) async fn record(&self) -> Result<TokenRecord, AuthError> {
         Ok(self.shared_record().await?.as_ref().clone())
     }
 
@@ -282,7 +282,10 @@ impl KeyedCredentials {
     /// Changes the record: read from the store (never the cache: writing back an old copy
     /// would undo a refresh made meanwhile), changed, written. rmcp calls it (through `save`)
     /// inside or outside its refresh guard; our own writers use [`Self::update_guarded`].
-    pub async fn update(&self, change: impl FnOnce(&mut TokenRecord)) -> Result<(), AuthError> {
+    pub(crate) async fn update(
+        &self,
+        change: impl FnOnce(&mut TokenRecord),
+    ) -> Result<(), AuthError> {
         let fresh = self.load_fresh().await?;
         let mut record = match self.for_this_url(&fresh) {
             true => fresh,
@@ -306,7 +309,7 @@ impl KeyedCredentials {
 impl KeyedCredentials {
     /// [`Self::update`] while holding the refresh guard, so no refresh (here or on another
     /// replica) writes between the read and the write. Never call it inside the guard.
-    pub async fn update_guarded(
+    pub(crate) async fn update_guarded(
         &self,
         change: impl FnOnce(&mut TokenRecord),
     ) -> Result<(), AuthError> {

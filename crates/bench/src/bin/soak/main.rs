@@ -398,7 +398,10 @@ async fn main() -> anyhow::Result<()> {
     // Stop both replicas gracefully (they commit their audit queues), then count.
     for pid in pids {
         // SAFETY: kill has no memory-safety preconditions; the pid is our child's.
-        unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::kill(pid as i32, libc::SIGTERM)
+        };
     }
     for pid in pids {
         let gone = tokio::time::timeout(Duration::from_secs(60), async {

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 /// One replica's figures at one moment.
-pub struct Sample {
+pub(crate) struct Sample {
     pub rss_kib: u64,
     /// Anonymous memory (heap, stacks) and file-backed pages (the binary's code) of the RSS.
     pub anon_kib: u64,
@@ -20,7 +20,7 @@ pub struct Sample {
 }
 
 /// `pid`'s figures from /proc, and its allocator's from `metrics` (its `/metrics` URL).
-pub async fn sample(pid: u32, metrics: &str) -> Option<Sample> {
+pub(crate) async fn sample(pid: u32, metrics: &str) -> Option<Sample> {
     let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count();
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     let field = |name: &str| -> Option<u64> {
@@ -48,7 +48,7 @@ pub async fn sample(pid: u32, metrics: &str) -> Option<Sample> {
 }
 
 /// Processes whose parent is `pid`.
-pub fn children(pid: u32) -> usize {
+pub(crate) fn children(pid: u32) -> usize {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0;
     };
@@ -63,7 +63,7 @@ pub fn children(pid: u32) -> usize {
 }
 
 /// Processes running the fixture script (to find any left behind).
-pub fn fixture_processes(script: &Path) -> usize {
+pub(crate) fn fixture_processes(script: &Path) -> usize {
     let needle = script.to_string_lossy().to_string();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return 0;

@@ -2,7 +2,7 @@
 //! checks are in switchboard-api-types).
 
 use super::{ApiError, ApiState};
-pub use switchboard_api_types::{Credentials, UpstreamAuth, upstream_auth};
+pub(crate) use switchboard_api_types::{Credentials, UpstreamAuth, upstream_auth};
 use switchboard_store::ServerRow;
 
 pub(super) const CREDENTIALS: &str = "credentials";
