@@ -54,13 +54,8 @@ fn own_client() -> reqwest::Client {
 #[tokio::test(flavor = "multi_thread")]
 async fn parked_sessions_woken_at_the_same_moment_are_all_restored_and_answered() {
     let dir = tempfile::tempdir().unwrap();
-    let entry = kit::everything_stdio_entry();
-    let config = dir.path().join("switchboard.toml");
-    let toml = format!(
-        "[limits]\nsession_park_secs = 1\n\n[servers.ev]\ncommand = {}\nargs = {}\n",
-        entry["command"], entry["args"]
-    );
-    std::fs::write(&config, toml).unwrap();
+    let settings = "[limits]\nsession_park_secs = 1\n";
+    let config = kit::server_toml(dir.path(), settings, "ev", &kit::everything_stdio_entry());
     let log = "info,switchboard_server::parking=debug";
     let mut gateway = kit::Gateway::start(
         std::path::Path::new(BIN),

@@ -323,7 +323,7 @@ pub(crate) fn server(
             ctx.line(&[key, unknown]),
             &format!("{path}.{unknown}"),
             "unknown key, ignored",
-            "check the spelling against the README's list of server keys",
+            "check the spelling against the server keys in docs/configuration.md",
         ));
     }
     // Header values, tokens and env values are credentials whether or not they came from a

@@ -48,7 +48,7 @@ fn parse_json(file: &str, text: &str) -> Result<Value, Problem> {
             Some(1),
             "",
             "the file is empty",
-            "declare servers (see the README)",
+            "declare servers (docs/configuration.md has each shape)",
         )
     })
 }
@@ -190,7 +190,7 @@ pub(crate) fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
             Some(1),
             "",
             "the file is not an object/table of settings",
-            "start from an example in the README",
+            "start from an example in docs/configuration.md",
         ));
         return parsed;
     };
@@ -200,7 +200,7 @@ pub(crate) fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
                 None,
                 "",
                 "no MCP servers found",
-                "declare servers under one of: mcpServers, servers, mcp.servers, mcp_registry.servers, mcp_servers (Codex), context_servers (Zed), extensions (Goose) (see the README)",
+                "declare servers under one of: mcpServers, servers, mcp.servers, mcp_registry.servers, mcp_servers (Codex), context_servers (Zed), extensions (Goose) (docs/configuration.md)",
             ));
         return parsed;
     };

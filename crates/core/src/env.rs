@@ -1,7 +1,7 @@
 //! The environment a stdio server starts with: a small inherited base plus what it declares,
 //! never the variables that let one hijack a language runtime.
 
-/// Inherited from the gateway's own environment when set (documented in the README).
+/// Inherited from the gateway's own environment when set (documented in docs/configuration.md).
 pub const BASE_ENV: &[&str] = &[
     "PATH",
     "HOME",

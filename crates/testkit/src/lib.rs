@@ -114,9 +114,14 @@ pub fn relay_entry() -> serde_json::Value {
 /// A switchboard.toml in `dir` with `settings` (TOML tables such as `[limits]`) and the relay
 /// fixture as server `relay`; its path.
 pub fn relay_toml(dir: &Path, settings: &str) -> PathBuf {
-    let entry = relay_entry();
+    server_toml(dir, settings, "relay", &relay_entry())
+}
+
+/// A switchboard.toml in `dir` with `settings` and the stdio server `entry` (a `command` and
+/// its `args`) as server `name`; its path.
+pub fn server_toml(dir: &Path, settings: &str, name: &str, entry: &serde_json::Value) -> PathBuf {
     let text = format!(
-        "{settings}\n[servers.relay]\ncommand = {}\nargs = {}\n",
+        "{settings}\n[servers.{name}]\ncommand = {}\nargs = {}\n",
         entry["command"], entry["args"]
     );
     let path = dir.join("switchboard.toml");
