@@ -225,12 +225,33 @@ async fn a_call_whose_stream_is_cut_after_the_upstream_took_it_is_not_sent_again
     let cut = slow.await.unwrap().expect_err("its stream was cut");
     assert_eq!(cut.kind, ErrorKind::TransportError, "{cut:?}");
 
-    // The upstream finishes the call it took; the gateway asks it nothing more of it.
-    let counted = call(&registry, "py__runs", json!({})).await.unwrap();
-    assert_eq!(
-        serde_json::from_str::<Value>(&counted).unwrap(),
-        json!({"slow": 1})
-    );
+    // The upstream finishes the call it took, and ran it once: the gateway did not send it
+    // again (a second run would have been counted as it started, before the one it took ended).
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while runs(&counts)["slow_done"] != 1 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the upstream finished the call it took");
+    assert_eq!(runs(&counts), json!({"slow": 1, "slow_done": 1}));
+
+    // The gateway still reaches the upstream. A keep-alive connection the cut closed while it
+    // sat idle in the pool may fail the first call (the client cannot know the request never
+    // left: `connection closed before message completed`); it never reached the upstream,
+    // so echo runs exactly once.
+    let echoed = match call(&registry, "py__echo", json!({"text": "after"})).await {
+        Err(stale)
+            if stale
+                .message
+                .contains("connection closed before message completed") =>
+        {
+            call(&registry, "py__echo", json!({"text": "after"})).await
+        }
+        other => other,
+    };
+    assert_eq!(echoed.unwrap(), "after");
+    assert_eq!(runs(&counts)["echo"], 1);
     assert_eq!(info(&registry, "py").status, ServerStatus::Ready);
     registry.shutdown().await;
 }
