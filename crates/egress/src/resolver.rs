@@ -1,12 +1,13 @@
 //! Name resolution for the outbound HTTP client: every answer checked, checked answers used.
 
 use crate::policy::{EgressError, EgressPolicy};
+use parking_lot::RwLock;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 type LookupFuture<'a> = Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>>;
 
@@ -35,21 +36,13 @@ pub struct StaticLookup(Arc<RwLock<HashMap<String, Vec<IpAddr>>>>);
 
 impl StaticLookup {
     pub fn set(&self, host: &str, ips: Vec<IpAddr>) {
-        self.0
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(host.to_ascii_lowercase(), ips);
+        self.0.write().insert(host.to_ascii_lowercase(), ips);
     }
 }
 
 impl Lookup for StaticLookup {
     fn lookup<'a>(&'a self, host: &'a str) -> LookupFuture<'a> {
-        let answer = self
-            .0
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&host.to_ascii_lowercase())
-            .cloned();
+        let answer = self.0.read().get(&host.to_ascii_lowercase()).cloned();
         Box::pin(async move {
             answer.ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such host"))
         })

@@ -1,10 +1,11 @@
 //! The ledger of open connections: how many in all and per client address, the refusals
 //! past those bounds, and the connections closed for a slow request head.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Spare file descriptors kept beside the connections: the store, upstreams, stdio servers.
@@ -94,7 +95,7 @@ impl Connections {
     /// Counts a connection from `client` in, or says which bound it would pass.
     pub fn open(self: &Arc<Self>, client: IpAddr) -> Result<Held, Refused> {
         let client = client_key(client);
-        let mut counts = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        let mut counts = self.counts.lock();
         let refused = if counts.open >= self.bounds.max_connections {
             Some(Refused::Total)
         } else if counts.per_client.get(&client).copied().unwrap_or(0)
@@ -118,7 +119,7 @@ impl Connections {
 
     /// Connections open now.
     pub fn open_count(&self) -> usize {
-        self.counts.lock().unwrap_or_else(|p| p.into_inner()).open
+        self.counts.lock().open
     }
 
     /// Connections refused so far, by bound.
@@ -155,11 +156,7 @@ impl Held {
 
 impl Drop for Held {
     fn drop(&mut self) {
-        let mut counts = self
-            .connections
-            .counts
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut counts = self.connections.counts.lock();
         counts.open -= 1;
         if let Some(n) = counts.per_client.get_mut(&self.client) {
             *n -= 1;

@@ -142,7 +142,7 @@ pub(crate) struct Families {
     audit_batches: Counter,
     audit_commit_seconds: Counter<f64, std::sync::atomic::AtomicU64>,
     /// One scrape at a time sets the scrape-time figures.
-    rendering: std::sync::Mutex<()>,
+    rendering: parking_lot::Mutex<()>,
     store_connections: Gauge,
     store_idle: Gauge,
     heap_allocated: Gauge,
@@ -177,7 +177,7 @@ impl Families {
             audit_failing: Gauge::default(),
             audit_batches: Counter::default(),
             audit_commit_seconds: Counter::default(),
-            rendering: std::sync::Mutex::new(()),
+            rendering: parking_lot::Mutex::new(()),
             store_connections: Gauge::default(),
             store_idle: Gauge::default(),
             heap_allocated: Gauge::default(),
@@ -326,7 +326,7 @@ impl Families {
     }
 
     pub(crate) fn render(&self, now: &Snapshot) -> String {
-        let _one = self.rendering.lock().unwrap_or_else(|e| e.into_inner());
+        let _one = self.rendering.lock();
         // Servers come and go: the per-server gauges hold exactly the servers there now.
         self.in_flight.clear();
         self.queued.clear();

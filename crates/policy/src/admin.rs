@@ -151,7 +151,6 @@ impl Pipeline {
         self.inner
             .orgs
             .write()
-            .unwrap_or_else(|p| p.into_inner())
             .insert(org.to_string(), Arc::new(compiled));
         Ok(doc)
     }

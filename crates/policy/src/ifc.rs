@@ -6,9 +6,10 @@
 use crate::doc::{IfcDoc, Label, PolicyDoc};
 use crate::rules::Glob;
 use crate::rules::verify::Evaluator;
+use parking_lot::Mutex;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use switchboard_core::{CallContext, CallError, Effect, ErrorKind, Verdict};
 use switchboard_store::PolicyStore;
 
@@ -188,7 +189,7 @@ impl TaintBook {
     /// lost still taints the session here (a lost taint must never let data out).
     pub async fn add(&self, session: &str, label: Label, source: &str) -> Result<(), String> {
         {
-            let mut local = self.local.lock().unwrap_or_else(|p| p.into_inner());
+            let mut local = self.local.lock();
             if local.len() >= MAX_LOCAL_SESSIONS && !local.contains_key(session) {
                 // Bounded: the store holds the rest.
                 local.clear();
@@ -213,7 +214,7 @@ impl TaintBook {
             Some(store) if self.shared => store.taints(session).await.map_err(|e| e.to_string())?,
             _ => Vec::new(),
         };
-        let local = self.local.lock().unwrap_or_else(|p| p.into_inner());
+        let local = self.local.lock();
         for (label, source) in local.get(session).into_iter().flatten() {
             if !held.iter().any(|(l, _)| l == label) {
                 held.push((label.clone(), source.clone()));

@@ -22,10 +22,11 @@ pub use doc::{DocProblem, PolicyDoc};
 pub use review::ReviewSettings;
 
 use ifc::{Labels, TaintBook};
+use parking_lot::{Mutex, RwLock};
 use ratelimit::{Limiter, LocalLimiter, StoreLimiter};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 use switchboard_core::{
     ActionId, Admission, CallContext, CallGuard, Caller, GuardFuture, Owner, Review, ServerSlug,
     ToolRef, ToolsMode, Verdict, Visibility,
@@ -121,7 +122,7 @@ impl Pipeline {
             .as_ref()
             .is_some_and(|s| s.backend() == switchboard_store::Backend::Postgres);
         let reviewer = review::Reviewer::new(policy_store.clone(), options.audit);
-        *reviewer.settings.write().unwrap_or_else(|p| p.into_inner()) = settings;
+        *reviewer.settings.write() = settings;
         Ok(Self {
             inner: Arc::new(Inner {
                 operator: RwLock::new(Arc::new(compiled)),
@@ -155,28 +156,15 @@ impl Pipeline {
 
     /// The operator's compiled set.
     pub fn operator(&self) -> Arc<Compiled> {
-        self.inner
-            .operator
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.inner.operator.read().clone()
     }
 
     /// Replaces the operator's document (a config reload), keeping the old one on error.
     pub fn set_operator(&self, doc: PolicyDoc) -> Result<(), Vec<DocProblem>> {
         let settings = ReviewSettings::from_doc(doc.scan.as_ref(), doc.pinning);
         let compiled = Compiled::compile(doc)?;
-        *self
-            .inner
-            .operator
-            .write()
-            .unwrap_or_else(|p| p.into_inner()) = Arc::new(compiled);
-        *self
-            .inner
-            .reviewer
-            .settings
-            .write()
-            .unwrap_or_else(|p| p.into_inner()) = settings;
+        *self.inner.operator.write() = Arc::new(compiled);
+        *self.inner.reviewer.settings.write() = settings;
         Ok(())
     }
 
@@ -184,13 +172,7 @@ impl Pipeline {
     /// read or does not compile: the caller fails closed (never "no org rules").
     async fn org(&self, org: Option<&str>) -> Result<Option<Arc<Compiled>>, String> {
         let Some(org) = org else { return Ok(None) };
-        if let Some(hit) = self
-            .inner
-            .orgs
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(org)
-        {
+        if let Some(hit) = self.inner.orgs.read().get(org) {
             return Ok(Some(hit.clone()).filter(|c| !c.is_empty()));
         }
         let doc = self
@@ -208,18 +190,13 @@ impl Pipeline {
         self.inner
             .orgs
             .write()
-            .unwrap_or_else(|p| p.into_inner())
             .insert(org.to_string(), compiled.clone());
         Ok(Some(compiled).filter(|c| !c.is_empty()))
     }
 
     /// Forgets a cached org document (after a change here or on another replica).
     pub fn forget_org(&self, org: &str) {
-        self.inner
-            .orgs
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(org);
+        self.inner.orgs.write().remove(org);
     }
 
     fn labels(&self, tool: &ToolRef<'_>, compiled: &Compiled) -> Labels {
@@ -228,7 +205,6 @@ impl Pipeline {
             .inner
             .annotations
             .read()
-            .unwrap_or_else(|p| p.into_inner())
             .get(&key)
             .copied()
             .unwrap_or_default();
@@ -288,11 +264,7 @@ impl Pipeline {
     }
 
     fn skeleton(&self, name: &str) -> String {
-        let mut cache = self
-            .inner
-            .skeletons
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut cache = self.inner.skeletons.lock();
         if cache.len() > 100_000 {
             cache.clear();
         }
@@ -309,7 +281,7 @@ impl Pipeline {
         server: &ServerSlug,
     ) -> HashMap<String, (String, String)> {
         let (owner_key, server) = (owner.key(), server.as_str());
-        let known = self.inner.known.read().unwrap_or_else(|p| p.into_inner());
+        let known = self.inner.known.read();
         let mut index = HashMap::new();
         for (o, servers) in known.iter() {
             for (s, actions) in servers {
@@ -335,11 +307,7 @@ impl Pipeline {
         let owner_key = owner.key();
         let mut fields = HashMap::new();
         {
-            let mut annotations = self
-                .inner
-                .annotations
-                .write()
-                .unwrap_or_else(|p| p.into_inner());
+            let mut annotations = self.inner.annotations.write();
             for tool in tools {
                 let Some(name) = tool.get("name").and_then(Value::as_str) else {
                     continue;
@@ -357,13 +325,13 @@ impl Pipeline {
                 fields.insert(action.to_string(), props);
             }
         }
-        let mut known = self.inner.known.write().unwrap_or_else(|p| p.into_inner());
+        let mut known = self.inner.known.write();
         let servers = known.entry(owner_key).or_default();
         servers.insert(server.to_string(), fields);
         let names: Vec<&str> = servers.keys().map(String::as_str).collect();
         let lookup = |action: &str| servers.values().find_map(|f| f.get(action).cloned());
         let warnings = self.operator().rules.lint(&names, &lookup);
-        let mut warned = self.inner.warned.lock().unwrap_or_else(|p| p.into_inner());
+        let mut warned = self.inner.warned.lock();
         for w in warnings {
             if warned.insert(w.clone()) {
                 tracing::warn!("policy: {w}");
@@ -468,13 +436,8 @@ impl CallGuard for Pipeline {
             "{owner_key}|{}",
             switchboard_core::ActionId::new(server, "")
         );
-        (self
-            .inner
-            .annotations
-            .write()
-            .unwrap_or_else(|p| p.into_inner()))
-        .retain(|key, _| !key.starts_with(&prefix));
-        let mut known = self.inner.known.write().unwrap_or_else(|p| p.into_inner());
+        (self.inner.annotations.write()).retain(|key, _| !key.starts_with(&prefix));
+        let mut known = self.inner.known.write();
         if let Some(servers) = known.get_mut(&owner_key) {
             servers.remove(server.as_str());
         }

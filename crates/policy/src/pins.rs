@@ -2,10 +2,10 @@
 //! SHA-256 in the store (shared by every replica); a later definition that differs, or a
 //! new name appearing as a pinned one vanishes, waits for an operator's approval.
 
+use parking_lot::RwLock;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::sync::RwLock;
 use switchboard_store::PinRow;
 
 /// Who approved a pin taken on first use.
@@ -73,7 +73,7 @@ impl PinBook {
     /// Takes the store's pins where they differ from ours (approvals made elsewhere); pins
     /// only this process holds stay. `true` if anything changed.
     pub fn replace_if_changed(&self, rows: Vec<PinRow>) -> bool {
-        let mut pins = self.pins.write().unwrap_or_else(|p| p.into_inner());
+        let mut pins = self.pins.write();
         let mut changed = false;
         for row in rows {
             let key = (row.owner.clone(), row.server.clone(), row.tool.clone());
@@ -91,13 +91,12 @@ impl PinBook {
     pub fn get(&self, owner: &str, server: &str, tool: &str) -> Option<PinRow> {
         self.pins
             .read()
-            .unwrap_or_else(|p| p.into_inner())
             .get(&(owner.to_string(), server.to_string(), tool.to_string()))
             .cloned()
     }
 
     pub fn put(&self, row: PinRow) {
-        self.pins.write().unwrap_or_else(|p| p.into_inner()).insert(
+        self.pins.write().insert(
             (row.owner.clone(), row.server.clone(), row.tool.clone()),
             row,
         );
@@ -107,7 +106,6 @@ impl PinBook {
     pub fn vanished(&self, owner: &str, server: &str, present: &[&str]) -> Vec<PinRow> {
         self.pins
             .read()
-            .unwrap_or_else(|p| p.into_inner())
             .values()
             .filter(|r| {
                 r.owner == owner && r.server == server && !present.contains(&r.tool.as_str())
@@ -117,7 +115,7 @@ impl PinBook {
     }
 
     pub fn len(&self) -> usize {
-        self.pins.read().unwrap_or_else(|p| p.into_inner()).len()
+        self.pins.read().len()
     }
 
     pub fn is_empty(&self) -> bool {

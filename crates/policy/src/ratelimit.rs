@@ -4,8 +4,9 @@
 
 use crate::doc::{DocProblem, LimitScope, RateLimitDoc, parse_rate};
 use crate::rules::Glob;
+use parking_lot::Mutex;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 use switchboard_core::{CallContext, GuardFuture};
 use switchboard_store::{Admit, PolicyStore};
@@ -151,7 +152,7 @@ impl Default for LocalLimiter {
 impl LocalLimiter {
     pub fn admit_now(&self, key: &str, quota: Quota) -> Admit {
         let now = self.epoch.elapsed().as_micros() as i64;
-        let mut cells = self.cells.lock().unwrap_or_else(|p| p.into_inner());
+        let mut cells = self.cells.lock();
         let tat = cells.get(key).copied().unwrap_or(now).max(now);
         if tat - now > quota.tolerance_us {
             return Admit::RetryAfterUs((tat - now - quota.tolerance_us) as u64);

@@ -3,9 +3,10 @@
 
 use crate::doc::{FindingAction, ScanDoc};
 use crate::pins::{PinBook, TOFU, canonical, looks_renamed};
+use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 use switchboard_core::{Owner, Review, ServerSlug};
 use switchboard_scan::{ScanReport, Severity};
 use switchboard_store::{AuditEntry, AuditWriter, PinRow, PolicyStore, now_ms};
@@ -78,21 +79,16 @@ impl Reviewer {
     }
 
     fn settings(&self) -> ReviewSettings {
-        *self.settings.read().unwrap_or_else(|p| p.into_inner())
+        *self.settings.read()
     }
 
     /// The scanner's report for a definition, computed once per distinct definition.
     pub(crate) fn scan(&self, hash: &str, tool: &Value) -> Arc<ScanReport> {
-        if let Some(hit) = self
-            .scans
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(hash)
-        {
+        if let Some(hit) = self.scans.lock().get(hash) {
             return hit.clone();
         }
         let report = Arc::new(switchboard_scan::scan_tool(tool, &[]));
-        let mut scans = self.scans.lock().unwrap_or_else(|p| p.into_inner());
+        let mut scans = self.scans.lock();
         if scans.len() > 50_000 {
             scans.clear();
         }
@@ -285,19 +281,15 @@ impl Reviewer {
     pub(crate) fn forget(&self, owner: &str, server: &str, tool: &str) {
         self.persisted
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
             .retain(|(o, s, t, _)| !(o == owner && s == server && t == tool));
     }
 
     fn first_time(&self, row: &PinRow) -> bool {
-        self.persisted
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert((
-                row.owner.clone(),
-                row.server.clone(),
-                row.tool.clone(),
-                row.hash.clone(),
-            ))
+        self.persisted.lock().insert((
+            row.owner.clone(),
+            row.server.clone(),
+            row.tool.clone(),
+            row.hash.clone(),
+        ))
     }
 }

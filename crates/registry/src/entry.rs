@@ -5,10 +5,11 @@ mod state;
 
 pub(crate) use starting::connect_and_discover;
 
+use parking_lot::{Mutex, MutexGuard};
 use serde::Serialize;
 pub(crate) use state::State;
 pub use state::StatusChange;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus};
 use switchboard_upstream::{Connection, UpstreamError};
@@ -82,7 +83,7 @@ impl ServerEntry {
     }
 
     pub(crate) fn state(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        self.state.lock()
     }
 
     pub(crate) fn status(&self) -> ServerStatus {

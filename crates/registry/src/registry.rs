@@ -15,7 +15,8 @@ use crate::catalog::Catalog;
 use crate::entry::{ServerEntry, ServerInfo, connect_and_discover};
 use crate::lifecycle::SnapshotCache;
 use futures::StreamExt;
-use std::sync::{Arc, RwLock};
+use parking_lot::RwLock;
+use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 use switchboard_config::Config;
 use switchboard_core::{CallGuard, CallObserver, NamingTemplate, Owner, ServerSpec, ServerStatus};
@@ -159,7 +160,7 @@ impl Registry {
             self.inner.connect.clock.clone(),
         ));
         let old = {
-            let mut servers = write(&self.inner.servers);
+            let mut servers = self.inner.servers.write();
             let old = servers
                 .iter()
                 .position(|e| e.spec.name == entry.spec.name)
@@ -180,7 +181,7 @@ impl Registry {
     /// Stops and forgets one server; `false` if there was none by that name.
     pub async fn remove_server(&self, name: &str) -> bool {
         let removed = {
-            let mut servers = write(&self.inner.servers);
+            let mut servers = self.inner.servers.write();
             let at = servers.iter().position(|e| e.spec.name.as_str() == name);
             at.map(|i| servers.remove(i))
         };
@@ -194,7 +195,10 @@ impl Registry {
     /// taught it about the server (servers come and go through the API for months).
     fn let_go(&self, entry: Arc<ServerEntry>) {
         let name = &entry.spec.name;
-        let gone = !read(&self.inner.servers)
+        let gone = !self
+            .inner
+            .servers
+            .read()
             .iter()
             .any(|e| e.spec.name == *name);
         if gone && let Some(guard) = self.guard() {
@@ -226,12 +230,12 @@ impl Registry {
 
     /// The policy pipeline calls pass, if any.
     pub fn guard(&self) -> Option<Arc<dyn CallGuard>> {
-        read(&self.inner.guard).clone()
+        self.inner.guard.read().clone()
     }
 
     /// Installs the pipeline (for a registry built before it); catalogues are reviewed again.
     pub fn set_guard(&self, guard: Arc<dyn CallGuard>) {
-        *write(&self.inner.guard) = Some(guard);
+        *self.inner.guard.write() = Some(guard);
         self.rebuild();
     }
 
@@ -255,7 +259,7 @@ impl Registry {
     /// replaced, removed ones stopped, and all new ones connected concurrently.
     pub async fn apply_config(&self, config: &Config) -> Vec<ServerInfo> {
         let (to_start, to_close) = {
-            let mut servers = write(&self.inner.servers);
+            let mut servers = self.inner.servers.write();
             let mut next = Vec::with_capacity(config.servers.len());
             let mut to_start = Vec::new();
             for spec in &config.servers {
@@ -295,7 +299,7 @@ impl Registry {
 
     /// Every server with its status, in declaration order.
     pub fn servers(&self) -> Vec<ServerInfo> {
-        read(&self.inner.servers).iter().map(|e| e.info()).collect()
+        self.inner.servers.read().iter().map(|e| e.info()).collect()
     }
 
     /// One server with its status.
@@ -305,7 +309,7 @@ impl Registry {
 
     /// The current catalogue (an immutable snapshot).
     pub fn catalog(&self) -> Arc<Catalog> {
-        read(&self.inner.catalog).clone()
+        self.inner.catalog.read().clone()
     }
 
     pub fn tools(&self) -> Vec<crate::ExposedTool> {
@@ -438,7 +442,7 @@ impl Registry {
     /// flight finish for at most `grace` first.
     pub async fn shutdown_within(&self, grace: std::time::Duration) {
         self.inner.shutdown.cancel();
-        let entries: Vec<_> = read(&self.inner.servers).clone();
+        let entries: Vec<_> = self.inner.servers.read().clone();
         futures::future::join_all(entries.iter().map(|e| e.drain_and_close(grace))).await;
     }
 
@@ -448,7 +452,9 @@ impl Registry {
     }
 
     fn entry(&self, name: &str) -> Option<Arc<ServerEntry>> {
-        read(&self.inner.servers)
+        self.inner
+            .servers
+            .read()
             .iter()
             .find(|e| e.spec.name.as_str() == name)
             .cloned()
@@ -507,13 +513,13 @@ impl Registry {
 }
 
 fn rebuild(inner: &Inner) {
-    let entries: Vec<_> = read(&inner.servers).clone();
+    let entries: Vec<_> = inner.servers.read().clone();
     let snapshots: Vec<(ServerSpec, Snapshot)> = entries
         .iter()
         .filter_map(|e| e.state().snapshot.clone().map(|s| (e.spec.clone(), s)))
         .collect();
     let refs: Vec<(&ServerSpec, &Snapshot)> = snapshots.iter().map(|(a, b)| (a, b)).collect();
-    let guard = read(&inner.guard).clone();
+    let guard = inner.guard.read().clone();
     let guard = guard.as_deref().map(|g| (g, &inner.owner));
     let catalog = Arc::new(Catalog::build(
         &inner.naming,
@@ -521,7 +527,7 @@ fn rebuild(inner: &Inner) {
         &inner.connect.limits,
         guard,
     ));
-    *inner.catalog.write().unwrap_or_else(|p| p.into_inner()) = catalog;
+    *inner.catalog.write() = catalog;
     let _ = inner.changes.send(());
 }
 
@@ -535,12 +541,4 @@ async fn relist(
     state.snapshot = Some(snapshot);
     state.discovered_at = Some(SystemTime::now());
     Ok(())
-}
-
-pub(crate) fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
-    lock.read().unwrap_or_else(|p| p.into_inner())
-}
-
-pub(crate) fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
-    lock.write().unwrap_or_else(|p| p.into_inner())
 }

@@ -2,10 +2,11 @@
 //! restart, kill -9 mid-call, a server that exits at start-up, one that keeps crashing,
 //! tools added at run time, disable/enable.
 
+use parking_lot::Mutex;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use switchboard_config::load;
 use switchboard_core::{ErrorKind, ServerStatus};
@@ -21,13 +22,10 @@ struct MemorySnapshots(Mutex<HashMap<String, Snapshot>>);
 #[async_trait::async_trait]
 impl SnapshotCache for MemorySnapshots {
     async fn load(&self, fingerprint: &str) -> Option<Snapshot> {
-        self.0.lock().unwrap().get(fingerprint).cloned()
+        self.0.lock().get(fingerprint).cloned()
     }
     async fn save(&self, fingerprint: &str, snapshot: &Snapshot) {
-        self.0
-            .lock()
-            .unwrap()
-            .insert(fingerprint.into(), snapshot.clone());
+        self.0.lock().insert(fingerprint.into(), snapshot.clone());
     }
 }
 

@@ -48,7 +48,7 @@ pub struct Gateway {
     /// This session's own processes of stdio servers run once per session.
     processes: SessionProcesses,
     /// The task announcing catalogue changes to this session: it ends with the session.
-    change_feed: std::sync::Arc<std::sync::Mutex<tokio::task::JoinSet<()>>>,
+    change_feed: std::sync::Arc<parking_lot::Mutex<tokio::task::JoinSet<()>>>,
     /// Where this session registers itself once initialized, so the endpoint's fast path
     /// can answer its calls (Streamable HTTP only).
     live: Option<std::sync::Arc<crate::live_sessions::LiveSessions>>,
@@ -92,10 +92,7 @@ impl rmcp::ServerHandler for Gateway {
         }
         let view = self.view(&context.extensions, None);
         let announce = feeds::forward_changes(&view.registries, context.peer.clone());
-        self.change_feed
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .spawn(announce);
+        self.change_feed.lock().spawn(announce);
     }
 
     async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {

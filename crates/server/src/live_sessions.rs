@@ -3,11 +3,12 @@
 //! (whether anything of the session is open, and since when it has been idle).
 
 use crate::Gateway;
+use parking_lot::Mutex;
 use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
@@ -107,8 +108,8 @@ pub struct LiveSessions {
 }
 
 impl LiveSessions {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Sessions> {
-        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> parking_lot::MutexGuard<'_, Sessions> {
+        self.sessions.lock()
     }
 
     /// Sessions end (and their fast-path calls are cancelled) when `shutdown` is cancelled.

@@ -16,6 +16,7 @@ use crate::session_limits::SessionLimits;
 use crate::sessions::SharedSessions;
 use futures::future::{BoxFuture, Either};
 use futures::{FutureExt, Stream, StreamExt};
+use parking_lot::Mutex;
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, RequestId, ServerJsonRpcMessage};
 use rmcp::service::TxJsonRpcMessage;
@@ -26,7 +27,7 @@ use rmcp::transport::streamable_http_server::session::local::{
 use rmcp::transport::streamable_http_server::session::{
     EventStore, RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::Poll;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -199,8 +200,8 @@ impl OrderedSessions {
 
     fn early_cancels(
         &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::VecDeque<(Key, std::time::Instant)>> {
-        self.early_cancels.lock().unwrap_or_else(|p| p.into_inner())
+    ) -> parking_lot::MutexGuard<'_, std::collections::VecDeque<(Key, std::time::Instant)>> {
+        self.early_cancels.lock()
     }
 
     /// Cancels a fast-path call the client cancelled. A cancel for a request not seen yet is

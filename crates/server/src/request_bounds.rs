@@ -13,12 +13,13 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use failed_auth::FailedAuth;
 use http_body_util::BodyExt;
+use parking_lot::Mutex;
 use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use switchboard_core::Limits;
 
@@ -131,7 +132,7 @@ impl RequestBounds {
 
     /// Counts a request against its session and its caller, or says which is at its limit.
     fn enter(self: &Arc<Self>, session: Option<Key>, caller: Option<Key>) -> Result<Busy, Refusal> {
-        let mut busy = self.busy.lock().unwrap_or_else(|p| p.into_inner());
+        let mut busy = self.busy.lock();
         let count = |key: Option<Key>| key.and_then(|k| busy.get(&k).copied()).unwrap_or(0);
         if session.is_some() && count(session) >= self.caps.per_session {
             return Err(Refusal::SessionBusy);
@@ -256,7 +257,7 @@ struct Busy {
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        let mut busy = self.bounds.busy.lock().unwrap_or_else(|p| p.into_inner());
+        let mut busy = self.bounds.busy.lock();
         for key in self.keys.into_iter().flatten() {
             if let Some(n) = busy.get_mut(&key) {
                 *n -= 1;

@@ -3,6 +3,7 @@
 //! when the caller retries with its answers and the `requestState` handle.
 
 use crate::relay::{can_answer, deliver, drain};
+use parking_lot::Mutex;
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientResult, ErrorData, InputRequest, InputRequests,
     InputRequiredResult, InputResponses, ServerRequest,
@@ -10,7 +11,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex};
+use std::sync::LazyLock;
 use std::time::Duration;
 use switchboard_upstream::method_name;
 use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
@@ -70,8 +71,8 @@ impl Flight {
 /// The parked calls of this process, by `requestState` handle.
 static PARKED: LazyLock<Mutex<HashMap<String, Flight>>> = LazyLock::new(Mutex::default);
 
-fn parked() -> std::sync::MutexGuard<'static, HashMap<String, Flight>> {
-    PARKED.lock().unwrap_or_else(|p| p.into_inner())
+fn parked() -> parking_lot::MutexGuard<'static, HashMap<String, Flight>> {
+    PARKED.lock()
 }
 
 /// Takes back a parked call for its owner and hands it the caller's answers.

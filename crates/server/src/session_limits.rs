@@ -2,12 +2,13 @@
 //! per bearer token), how many stay in memory, and how long an unused one is kept.
 
 use crate::ordered_sessions::OrderedSessions;
+use parking_lot::Mutex;
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 use switchboard_core::Limits;
 
@@ -154,19 +155,19 @@ impl SessionLimits {
         &self.caps
     }
 
-    fn ledger(&self) -> std::sync::MutexGuard<'_, Ledger> {
-        self.ledger.lock().unwrap_or_else(|p| p.into_inner())
+    fn ledger(&self) -> parking_lot::MutexGuard<'_, Ledger> {
+        self.ledger.lock()
     }
 
     /// Counts an endpoint's sessions in memory against the shared bound.
     pub fn add_endpoint(&self, endpoint: &Arc<OrderedSessions>) {
-        let mut endpoints = self.endpoints.lock().unwrap_or_else(|p| p.into_inner());
+        let mut endpoints = self.endpoints.lock();
         endpoints.retain(|e| e.strong_count() > 0);
         endpoints.push(Arc::downgrade(endpoint));
     }
 
     fn endpoints(&self) -> Vec<Arc<OrderedSessions>> {
-        let endpoints = self.endpoints.lock().unwrap_or_else(|p| p.into_inner());
+        let endpoints = self.endpoints.lock();
         endpoints.iter().filter_map(Weak::upgrade).collect()
     }
 

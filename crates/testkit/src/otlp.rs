@@ -8,9 +8,10 @@ use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
 use opentelemetry_proto::tonic::common::v1::{AnyValue, any_value};
+use parking_lot::Mutex;
 use prost::Message;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
 
@@ -57,7 +58,7 @@ impl OtlpReceiver {
 
     /// Every span received so far.
     pub fn spans(&self) -> Vec<ReceivedSpan> {
-        self.received.spans.lock().unwrap().clone()
+        self.received.spans.lock().clone()
     }
 
     /// Waits (woken by each export) until `done` holds for the spans received, within
@@ -111,7 +112,7 @@ async fn export(received: Arc<Received>, body: Bytes) -> impl IntoResponse {
             });
         }
     }
-    received.spans.lock().unwrap().extend(spans);
+    received.spans.lock().extend(spans);
     received.arrived.notify_waiters();
     let answer = ExportTraceServiceResponse::default().encode_to_vec();
     ([(header::CONTENT_TYPE, "application/x-protobuf")], answer).into_response()

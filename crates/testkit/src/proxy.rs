@@ -3,8 +3,9 @@
 //! forwards again once restored. How a test makes a shared database "unreachable" without
 //! touching the database other tests use.
 
+use parking_lot::Mutex;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
@@ -39,7 +40,7 @@ impl TcpProxy {
 
     /// Closes every connection through the proxy and refuses new ones until `restore`.
     pub fn cut(&self) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.state.lock();
         state.cut = true;
         state.open.cancel();
         state.open = CancellationToken::new();
@@ -47,7 +48,7 @@ impl TcpProxy {
 
     /// Forwards new connections again.
     pub fn restore(&self) {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).cut = false;
+        self.state.lock().cut = false;
     }
 }
 
@@ -71,7 +72,7 @@ async fn accept(
         };
         let Ok((inbound, _)) = accepted else { continue };
         let open = {
-            let state = state.lock().unwrap_or_else(|e| e.into_inner());
+            let state = state.lock();
             (!state.cut).then(|| state.open.clone())
         };
         // Cut: the connection is dropped (closed) as soon as it is accepted.

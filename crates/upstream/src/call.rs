@@ -43,11 +43,11 @@ pub struct CallOptions {
 /// Requests of the upstream that a call's caller could not be asked, each saying why: they
 /// land in the call's audit row.
 #[derive(Debug, Clone, Default)]
-pub struct RelayNotes(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+pub struct RelayNotes(std::sync::Arc<parking_lot::Mutex<Vec<String>>>);
 
 impl RelayNotes {
     pub fn push(&self, note: String) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).push(note);
+        self.0.lock().push(note);
     }
 
     /// The protocol's refusal of `request`, noted for the audit row.
@@ -62,7 +62,7 @@ impl RelayNotes {
     }
 
     pub fn take(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
+        std::mem::take(&mut *self.0.lock())
     }
 }
 

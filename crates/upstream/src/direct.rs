@@ -13,6 +13,7 @@ use futures::StreamExt;
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
+use parking_lot::Mutex;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetExtensions,
     GetMeta, NumberOrString, ProgressToken, RequestId, ServerJsonRpcMessage, ServerResult,
@@ -23,8 +24,8 @@ use rmcp::transport::streamable_http_client::{
 };
 use sse_stream::{Error as SseError, Sse};
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use stream::CallStream;
 
@@ -60,8 +61,8 @@ struct Known {
 }
 
 impl SessionTarget {
-    fn known(&self) -> std::sync::MutexGuard<'_, Known> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    fn known(&self) -> parking_lot::MutexGuard<'_, Known> {
+        self.0.lock()
     }
 
     /// Notes a post of rmcp's transport: one on a new session replaces what was known.

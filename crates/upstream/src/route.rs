@@ -3,11 +3,12 @@
 
 use crate::relay::{Declined, Upcall, UpcallSender, declined, method_name};
 use crate::{CallOptions, Progress, RelayNotes};
+use parking_lot::Mutex;
 use rmcp::model::{
     ClientResult, ErrorData, ProgressToken, RequestId, ServerNotification, ServerRequest,
 };
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 use switchboard_telemetry::TraceHeaders;
 use tokio::sync::{mpsc, oneshot};
 
@@ -126,10 +127,8 @@ pub(crate) enum NoRoute {
 }
 
 impl Taps {
-    fn table(&self) -> std::sync::MutexGuard<'_, TapTable> {
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn table(&self) -> parking_lot::MutexGuard<'_, TapTable> {
+        self.0.lock()
     }
 
     /// Records a call under its request id and progress token, when it is sent (the

@@ -16,11 +16,11 @@ pub struct SessionProcesses(Arc<Processes>);
 type Slot = Arc<tokio::sync::Mutex<Option<Arc<Connection>>>>;
 
 #[derive(Default)]
-struct Processes(std::sync::Mutex<HashMap<String, Slot>>);
+struct Processes(parking_lot::Mutex<HashMap<String, Slot>>);
 
 impl Processes {
-    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    fn slots(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Slot>> {
+        self.0.lock()
     }
 }
 

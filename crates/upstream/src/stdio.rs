@@ -1,11 +1,12 @@
 //! Starts a stdio server as a child in its own process group and drains its stderr into the log.
 
 use crate::UpstreamError;
+use parking_lot::Mutex;
 use process_wrap::tokio::{CommandWrap, ProcessGroup};
 use rmcp::transport::TokioChildProcess;
 use std::collections::VecDeque;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use switchboard_core::{ProcessLimits, ServerSpec, StdioSpec, env};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_util::sync::CancellationToken;
@@ -28,7 +29,7 @@ impl StderrTail {
     }
 
     fn push(&self, line: String) {
-        let mut lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
+        let mut lines = self.lines.lock();
         if lines.len() == STDERR_TAIL_LINES {
             lines.pop_front();
         }
@@ -36,12 +37,7 @@ impl StderrTail {
     }
 
     pub(crate) fn lines(&self) -> Vec<String> {
-        self.lines
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .iter()
-            .cloned()
-            .collect()
+        self.lines.lock().iter().cloned().collect()
     }
 }
 

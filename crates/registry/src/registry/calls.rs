@@ -1,8 +1,8 @@
 //! The one call pipeline: route → policy → limits → connect → upstream → classify, with the
 //! audit record around all of it; and what each caller may list.
 
+use super::Registry;
 use super::traced::{call_span, routed, stage, to_upstream, traced};
-use super::{Registry, read};
 use crate::catalog::ExposedTool;
 use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::Value;
@@ -254,7 +254,10 @@ impl Registry {
     /// Why `exposed` names no tool: unknown, or (likely) one of a server whose tools are not
     /// known yet because it waits for authorization.
     pub(super) fn unknown_tool(&self, exposed: &str) -> CallError {
-        let waiting = read(&self.inner.servers)
+        let waiting = self
+            .inner
+            .servers
+            .read()
             .iter()
             .find(|e| {
                 let prefix = self.inner.naming.prefix(&e.spec.name);

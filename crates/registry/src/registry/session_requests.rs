@@ -3,7 +3,7 @@
 //! upstream log level.
 #![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
 
-use super::{Registry, read};
+use super::Registry;
 use crate::{ResourceUpdate, ResourceWatch};
 use rmcp::model::{CompleteRequestParams, CompleteResult, LoggingLevel, Reference};
 use switchboard_core::{CallError, ErrorKind};
@@ -67,7 +67,7 @@ impl Registry {
         if !self.inner.connect.log_level.lower_to(level) {
             return;
         }
-        let entries: Vec<_> = read(&self.inner.servers).clone();
+        let entries: Vec<_> = self.inner.servers.read().clone();
         for entry in entries {
             if let Some(conn) = entry.live_connection()
                 && let Err(e) = conn.set_log_level(level).await

@@ -1,7 +1,7 @@
 //! The registry's background work: re-discovery on list-changed notices, periodic refresh,
 //! stopping idle stdio servers, and reconnecting remote servers in `error`.
 
-use super::{IDLE_CHECK, Inner, Registry, read, rebuild, relist};
+use super::{IDLE_CHECK, Inner, Registry, rebuild, relist};
 use crate::entry::ServerEntry;
 use std::sync::Arc;
 use switchboard_core::ServerStatus;
@@ -28,7 +28,9 @@ pub(super) async fn watch_changes(
                 continue;
             }
         };
-        let entry = read(&inner.servers)
+        let entry = inner
+            .servers
+            .read()
             .iter()
             .find(|e| e.spec.name == server)
             .cloned();
@@ -97,7 +99,7 @@ pub(super) async fn reap_idle(inner: std::sync::Weak<Inner>, shutdown: Cancellat
             _ = tick.tick() => {}
         }
         let Some(inner) = inner.upgrade() else { return };
-        let entries: Vec<_> = read(&inner.servers).clone();
+        let entries: Vec<_> = inner.servers.read().clone();
         for entry in crate::lifecycle::stop_idle(&entries).await {
             let _ = inner.status.send(entry.info());
         }

@@ -10,9 +10,10 @@ use crate::ordered_sessions::OrderedSessions;
 use crate::sessions::SharedSessions;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
+use parking_lot::Mutex;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tower::ServiceExt;
 
 type AgentService = StreamableHttpService<Gateway, OrderedSessions>;
@@ -65,11 +66,7 @@ pub(super) async fn handle(
 impl ApiState {
     fn agent_service(&self, org_id: &str, agent: &str) -> AgentEndpoint {
         let key = (org_id.to_string(), agent.to_string());
-        let mut services = self
-            .agent_endpoints
-            .0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut services = self.agent_endpoints.0.lock();
         services
             .entry(key)
             .or_insert_with(|| {

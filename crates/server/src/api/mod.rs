@@ -66,11 +66,11 @@ impl Source {
 /// One registry per org for the servers it connected through the API, so slugs and tools of
 /// different orgs never meet.
 #[derive(Clone, Default)]
-pub struct OrgRegistries(Arc<std::sync::Mutex<std::collections::HashMap<String, Registry>>>);
+pub struct OrgRegistries(Arc<parking_lot::Mutex<std::collections::HashMap<String, Registry>>>);
 
 impl OrgRegistries {
     pub fn get(&self, base: &Registry, org_id: &str) -> Registry {
-        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = self.0.lock();
         map.entry(org_id.to_string())
             .or_insert_with(|| base.sibling(switchboard_core::Owner::Org(org_id.to_string())))
             .clone()
@@ -78,13 +78,13 @@ impl OrgRegistries {
 
     /// Every org's registry.
     pub fn all(&self) -> Vec<Registry> {
-        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let map = self.0.lock();
         map.values().cloned().collect()
     }
 
     /// The org whose registry serves `name` declared as `origin` (an API row).
     pub fn org_serving(&self, name: &str, origin: &str) -> Option<String> {
-        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let map = self.0.lock();
         map.iter()
             .find(|(_, registry)| registry.server(name).is_some_and(|s| s.origin == origin))
             .map(|(org, _)| org.clone())
@@ -92,13 +92,7 @@ impl OrgRegistries {
 
     /// Stops every org's servers.
     pub async fn shutdown(&self) {
-        let all: Vec<Registry> = self
-            .0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .values()
-            .cloned()
-            .collect();
+        let all: Vec<Registry> = self.0.lock().values().cloned().collect();
         for registry in all {
             registry.shutdown().await;
         }

@@ -4,11 +4,12 @@
 //! called.
 
 use super::{Gateway, View, replies::failed_result};
+use parking_lot::Mutex;
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool, ToolAnnotations};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock};
 use switchboard_core::{CallError, ErrorKind, ToolsMode};
 use switchboard_registry::Registry;
 use switchboard_search::text::summary;
@@ -51,8 +52,8 @@ impl FoundTools {
         added
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> parking_lot::MutexGuard<'_, Vec<String>> {
+        self.0.lock()
     }
 }
 

@@ -3,10 +3,11 @@
 
 use super::feeds::merged;
 use super::view::registry_for;
+use parking_lot::Mutex;
 use rmcp::model::{ResourceUpdatedNotificationParam, ServerNotification, SubscriptionFilter};
 use rmcp::service::{Peer, RoleServer, SubscriptionContext};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Weak};
 use switchboard_core::CallError;
 use switchboard_registry::{CallOptions, Registry, ResourceUpdate, ResourceWatch};
 use tokio::sync::mpsc;
@@ -43,14 +44,10 @@ pub(crate) struct SessionWatches {
     changing: Arc<tokio::sync::Mutex<()>>,
 }
 
-fn lock(state: &Mutex<State>) -> std::sync::MutexGuard<'_, State> {
-    state.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 impl SessionWatches {
     /// Whether the session watches nothing.
     pub(super) fn is_empty(&self) -> bool {
-        lock(&self.state).by_uri.is_empty()
+        self.state.lock().by_uri.is_empty()
     }
 
     /// Subscribes this session to `uri` (again: nothing changes) and starts delivering its
@@ -64,7 +61,7 @@ impl SessionWatches {
     ) -> Result<(), CallError> {
         let _one_at_a_time = self.changing.lock().await;
         {
-            let mut state = lock(&self.state);
+            let mut state = self.state.lock();
             if state.by_uri.contains_key(uri) {
                 return Ok(());
             }
@@ -75,7 +72,7 @@ impl SessionWatches {
             }
         }
         let watched = watch(registries, uri, opts).await?;
-        lock(&self.state).by_uri.insert(uri.to_string(), watched);
+        self.state.lock().by_uri.insert(uri.to_string(), watched);
         Ok(())
     }
 
@@ -83,7 +80,7 @@ impl SessionWatches {
     /// session watches it); false if it had none.
     pub(super) async fn unsubscribe(&self, uri: &str) -> bool {
         let _one_at_a_time = self.changing.lock().await;
-        let removed = lock(&self.state).by_uri.remove(uri);
+        let removed = self.state.lock().by_uri.remove(uri);
         match removed {
             Some(watched) => {
                 watched.watch.end().await;
@@ -116,7 +113,8 @@ async fn deliver(
 ) {
     while let Some((owner, update)) = updates.recv().await {
         let Some(state) = state.upgrade() else { return };
-        let uris: Vec<String> = lock(&state)
+        let uris: Vec<String> = state
+            .lock()
             .by_uri
             .iter()
             .filter(|(_, w)| w.matches(&owner, &update))

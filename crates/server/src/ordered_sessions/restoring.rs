@@ -3,9 +3,9 @@
 //! session back in memory, before its replayed handshake is in, would reach the session's
 //! worker ahead of its `initialize` and kill it. Such requests wait here instead.
 
+use parking_lot::Mutex;
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::Duration;
 use tokio::sync::watch;
 
@@ -22,8 +22,8 @@ pub(super) struct Restoring {
 }
 
 impl Restoring {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, (u64, watch::Sender<()>)>> {
-        self.sessions.lock().unwrap_or_else(|p| p.into_inner())
+    fn lock(&self) -> parking_lot::MutexGuard<'_, HashMap<SessionId, (u64, watch::Sender<()>)>> {
+        self.sessions.lock()
     }
 
     /// `id`'s restore begins: its requests wait until it ends. Its number, for

@@ -1,9 +1,9 @@
 //! Wrong bearer tokens per client address: each address may try `per_minute` of them, a
 //! bucket that refills evenly; an empty bucket turns away every request bearing a token.
 
+use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Addresses tracked at most; past it, addresses whose bucket is full again are forgotten
@@ -41,7 +41,7 @@ impl FailedAuth {
     /// How long `client` must wait before a request bearing a token is read again; `None`
     /// while it has attempts left.
     pub(crate) fn blocked(&self, client: IpAddr, now: Instant) -> Option<Duration> {
-        let mut clients = self.clients.lock().unwrap_or_else(|p| p.into_inner());
+        let mut clients = self.clients.lock();
         let bucket = clients.get_mut(&client)?;
         self.refill(bucket, now);
         (bucket.left < 1.0)
@@ -50,7 +50,7 @@ impl FailedAuth {
 
     /// Counts one wrong token from `client`.
     pub(crate) fn failed(&self, client: IpAddr, now: Instant) {
-        let mut clients = self.clients.lock().unwrap_or_else(|p| p.into_inner());
+        let mut clients = self.clients.lock();
         if !clients.contains_key(&client) && clients.len() >= TRACKED_AT_MOST {
             let full = self.per_minute;
             let rate = self.per_second();

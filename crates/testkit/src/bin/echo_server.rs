@@ -208,7 +208,7 @@ impl rmcp::ServerHandler for Echo {
 /// Every event each stream sent, kept so a stream can be resumed after it ended (rmcp's own
 /// cache forgets a request's stream once it has answered).
 #[derive(Default)]
-struct KeptEvents(std::sync::Mutex<Vec<(String, ServerSseMessage)>>);
+struct KeptEvents(parking_lot::Mutex<Vec<(String, ServerSseMessage)>>);
 
 #[async_trait::async_trait]
 impl EventStore for KeptEvents {
@@ -217,7 +217,7 @@ impl EventStore for KeptEvents {
         stream_id: &str,
         event: &ServerSseMessage,
     ) -> Result<String, EventStoreError> {
-        let mut kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut kept = self.0.lock();
         let id = kept.len().to_string();
         let mut event = event.clone();
         event.event_id = Some(id.clone());
@@ -226,7 +226,7 @@ impl EventStore for KeptEvents {
     }
 
     async fn replay_events_after(&self, last: &str) -> Result<EventStream, EventStoreError> {
-        let kept = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let kept = self.0.lock();
         let after: usize = last.parse()?;
         let stream = kept.get(after).map(|(stream, _)| stream.clone());
         let later: Vec<ServerSseMessage> = kept

@@ -14,6 +14,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json, Redirect, Response};
 use axum::routing::{get, post};
 use base64::Engine;
+use parking_lot::Mutex;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     ListToolsResult,
@@ -25,7 +26,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::{Value, json};
 use sha2::Digest;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[derive(Default)]
@@ -51,7 +52,7 @@ struct Server {
 
 impl Server {
     fn issue(&self, scope: &str, with_refresh: bool) -> Value {
-        let mut t = self.tokens.lock().unwrap();
+        let mut t = self.tokens.lock();
         t.next += 1;
         let access = format!("at-{}", t.next);
         t.access.insert(
@@ -73,13 +74,7 @@ impl Server {
     }
 
     fn count(&self, grant: &str) {
-        *self
-            .tokens
-            .lock()
-            .unwrap()
-            .stats
-            .entry(grant.into())
-            .or_default() += 1;
+        *self.tokens.lock().stats.entry(grant.into()).or_default() += 1;
     }
 
     /// The client a token request authenticates as (HTTP Basic or form fields).
@@ -102,7 +97,7 @@ impl Server {
                 form.get("client_secret").cloned(),
             ),
         };
-        let clients = self.clients.lock().unwrap();
+        let clients = self.clients.lock();
         match (clients.get(&id), secret) {
             (Some(expected), Some(given)) if *expected == given => Some(id),
             (Some(_), _) => None,
@@ -138,11 +133,11 @@ async fn server_metadata(State(s): State<Server>) -> Json<Value> {
 }
 
 async fn register(State(s): State<Server>, Json(body): Json<Value>) -> Response {
-    let mut t = s.tokens.lock().unwrap();
+    let mut t = s.tokens.lock();
     t.next += 1;
     let id = format!("dyn-{}", t.next);
     let secret = format!("dyn-secret-{}", t.next);
-    s.clients.lock().unwrap().insert(id.clone(), secret.clone());
+    s.clients.lock().insert(id.clone(), secret.clone());
     let answer = json!({
         "client_id": id,
         "client_secret": secret,
@@ -163,7 +158,7 @@ async fn authorize(State(s): State<Server>, Query(q): Query<HashMap<String, Stri
     if q.get("code_challenge_method").map(String::as_str) != Some("S256") {
         return oauth_error(StatusCode::BAD_REQUEST, "invalid_request");
     }
-    let mut t = s.tokens.lock().unwrap();
+    let mut t = s.tokens.lock();
     t.next += 1;
     let code = format!("code-{}", t.next);
     let scope = q.get("scope").cloned().unwrap_or_else(|| "read".into());
@@ -186,7 +181,7 @@ async fn token(
         "authorization_code" => {
             let code = form.get("code").cloned().unwrap_or_default();
             let verifier = form.get("code_verifier").cloned().unwrap_or_default();
-            let Some((challenge, scope)) = s.tokens.lock().unwrap().codes.remove(&code) else {
+            let Some((challenge, scope)) = s.tokens.lock().codes.remove(&code) else {
                 return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant");
             };
             let computed = base64::engine::general_purpose::URL_SAFE_NO_PAD
@@ -198,7 +193,7 @@ async fn token(
         }
         "refresh_token" => {
             let given = form.get("refresh_token").cloned().unwrap_or_default();
-            let Some(scope) = s.tokens.lock().unwrap().refresh.remove(&given) else {
+            let Some(scope) = s.tokens.lock().refresh.remove(&given) else {
                 return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant");
             };
             Json(s.issue(&scope, true)).into_response()
@@ -212,12 +207,12 @@ async fn token(
 }
 
 async fn admin_revoke_access(State(s): State<Server>) -> StatusCode {
-    s.tokens.lock().unwrap().access.clear();
+    s.tokens.lock().access.clear();
     StatusCode::NO_CONTENT
 }
 
 async fn admin_revoke_refresh(State(s): State<Server>) -> StatusCode {
-    s.tokens.lock().unwrap().refresh.clear();
+    s.tokens.lock().refresh.clear();
     StatusCode::NO_CONTENT
 }
 
@@ -226,7 +221,7 @@ async fn admin_issue(State(s): State<Server>) -> Json<Value> {
 }
 
 async fn admin_stats(State(s): State<Server>) -> Json<Value> {
-    Json(json!(s.tokens.lock().unwrap().stats))
+    Json(json!(s.tokens.lock().stats))
 }
 
 /// Lets `/mcp` requests through only with a live access token.
@@ -242,7 +237,7 @@ async fn require_token(
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(String::from);
     let live = token.and_then(|t| {
-        let tokens = s.tokens.lock().unwrap();
+        let tokens = s.tokens.lock();
         tokens
             .access
             .get(&t)

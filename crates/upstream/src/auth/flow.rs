@@ -4,11 +4,12 @@
 use super::shared_flow::{CapturedState, SavedFlow, finish_saved, flow_key, keep_client, now_ms};
 use super::{OAuthContext, RegisteredClient, auth_failed};
 use crate::{UpstreamError, UpstreamHttp};
+use parking_lot::Mutex;
 use rmcp::transport::auth::{
     AuthorizationManager, AuthorizationMetadata, AuthorizationRequest, AuthorizationSession,
 };
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use switchboard_core::{OAuthSpec, ServerSpec};
 
@@ -236,7 +237,7 @@ impl Flows {
                 }
             }
         }
-        let mut flows = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut flows = self.0.lock();
         flows.retain(|_, p| p.started.elapsed() < FLOW_LIFETIME);
         if flows.len() >= MAX_FLOWS
             && let Some(oldest) = flows
@@ -276,7 +277,6 @@ impl Flows {
         let pending = self
             .0
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
             .remove(state)
             .filter(|p| p.started.elapsed() < FLOW_LIFETIME);
         let Some(pending) = pending else {
@@ -309,11 +309,7 @@ impl Flows {
         if let Err(e) = ctx.tokens.take_flow(&flow_key(state)).await {
             tracing::warn!("cannot forget a refused flow: {e}");
         }
-        let pending = self
-            .0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(state)?;
+        let pending = self.0.lock().remove(state)?;
         Some(AuthorizationDone {
             key: pending.key,
             server: pending.server,

@@ -19,13 +19,14 @@ pub use shared_flow::FLOW_KEY_PREFIX;
 pub use store::{FileTokens, MemoryTokens, RegisteredClient, TokenRecord, TokenStore};
 
 use crate::{UpstreamError, UpstreamHttp};
+use parking_lot::Mutex;
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, AuthorizationMetadata, ClientCredentialsConfig,
     OAuthClientConfig, OAuthTokenResponse, StoredCredentials,
 };
 use source::TokenSource;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use store::KeyedCredentials;
 use switchboard_core::{OAuthSpec, ServerSpec};
 
@@ -103,7 +104,6 @@ impl OAuthContext {
         let refreshing = self
             .refreshing
             .lock()
-            .unwrap_or_else(|p| p.into_inner())
             .entry(key.clone())
             .or_default()
             .clone();

@@ -5,12 +5,13 @@
 use super::store::KeyedCredentials;
 use super::{AuthorizationDone, FlowError, OAuthContext, RegisteredClient};
 use crate::UpstreamHttp;
+use parking_lot::Mutex;
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, AuthorizationMetadata, OAuthClientConfig, StateStore,
     StoredAuthorizationState,
 };
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Flows in the store are keyed `flow:<state>`.
@@ -53,21 +54,21 @@ pub(super) struct CapturedState(pub Arc<Mutex<Option<StoredAuthorizationState>>>
 
 impl CapturedState {
     pub(super) fn take(&self) -> Option<StoredAuthorizationState> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.0.lock().clone()
     }
 }
 
 #[async_trait::async_trait]
 impl StateStore for CapturedState {
     async fn save(&self, _csrf: &str, state: StoredAuthorizationState) -> Result<(), AuthError> {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = Some(state);
+        *self.0.lock() = Some(state);
         Ok(())
     }
     async fn load(&self, csrf: &str) -> Result<Option<StoredAuthorizationState>, AuthError> {
         Ok(self.take().filter(|s| s.csrf_token == csrf))
     }
     async fn delete(&self, _csrf: &str) -> Result<(), AuthError> {
-        *self.0.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        *self.0.lock() = None;
         Ok(())
     }
 }

@@ -1,13 +1,14 @@
 //! Where OAuth tokens live between restarts: one record per server, behind a small trait
 //! (the gateway's store seals them; a 0600 JSON file; memory for tests).
 
+use parking_lot::Mutex;
 use rmcp::transport::auth::{
     AuthError, AuthorizationMetadata, CredentialRefreshGuard, CredentialStore, StoredCredentials,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// What is kept for one server.
 #[derive(Clone, Default, Serialize, Deserialize)]
@@ -85,22 +86,14 @@ pub struct MemoryTokens(Mutex<HashMap<String, TokenRecord>>);
 #[async_trait::async_trait]
 impl TokenStore for MemoryTokens {
     async fn load(&self, key: &str) -> Result<Option<TokenRecord>, String> {
-        Ok(self
-            .0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(key)
-            .cloned())
+        Ok(self.0.lock().get(key).cloned())
     }
     async fn save(&self, key: &str, record: &TokenRecord) -> Result<(), String> {
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key.to_string(), record.clone());
+        self.0.lock().insert(key.to_string(), record.clone());
         Ok(())
     }
     async fn delete(&self, key: &str) -> Result<(), String> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).remove(key);
+        self.0.lock().remove(key);
         Ok(())
     }
 }
@@ -205,21 +198,18 @@ fn store_error(e: String) -> AuthError {
 impl KeyedCredentials {
     /// Reads the store again on the next use.
     pub(crate) fn forget_cached(&self) {
-        self.cache
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&self.key);
+        self.cache.lock().remove(&self.key);
     }
 
     fn cached(&self) -> Option<Arc<TokenRecord>> {
-        let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        let cache = self.cache.lock();
         let (record, read_at) = cache.get(&self.key)?;
         (read_at.elapsed() < CACHE_FOR).then(|| record.clone())
     }
 
     /// Caches what was just written.
     fn remember(&self, record: &TokenRecord) {
-        self.cache.lock().unwrap_or_else(|p| p.into_inner()).insert(
+        self.cache.lock().insert(
             self.key.clone(),
             (Arc::new(record.clone()), std::time::Instant::now()),
         );
@@ -227,7 +217,7 @@ impl KeyedCredentials {
 
     /// Caches what was read, unless a write landed meanwhile (it is newer than this read).
     fn remember_read(&self, record: &Arc<TokenRecord>) {
-        let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+        let mut cache = self.cache.lock();
         let fresh = cache
             .get(&self.key)
             .is_some_and(|(_, at)| at.elapsed() < CACHE_FOR);

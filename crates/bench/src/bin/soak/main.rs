@@ -23,10 +23,11 @@ mod procs;
 mod raw;
 
 use anyhow::Context;
+use parking_lot::Mutex;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 const CALLERS: usize = 8;
@@ -188,12 +189,7 @@ async fn main() -> anyhow::Result<()> {
                 // A new session each round; the old one is abandoned, never closed.
                 let Ok(mut session) = raw::RawSession::open(reqwest::Client::new(), &url).await
                 else {
-                    *tally
-                        .lock()
-                        .unwrap()
-                        .0
-                        .entry("session_refused".into())
-                        .or_default() += 1;
+                    *tally.lock().0.entry("session_refused".into()).or_default() += 1;
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 };
@@ -204,7 +200,7 @@ async fn main() -> anyhow::Result<()> {
                         Ok(body) => outcome(&body),
                         Err(_) => "no_answer".to_string(),
                     };
-                    *tally.lock().unwrap().0.entry(seen).or_default() += 1;
+                    *tally.lock().0.entry(seen).or_default() += 1;
                     if Instant::now() >= deadline {
                         break;
                     }
@@ -273,7 +269,7 @@ async fn main() -> anyhow::Result<()> {
                 None => false,
             };
             if !deleted {
-                *rest_failed.lock().unwrap() += 1;
+                *rest_failed.lock() += 1;
             }
         }
     }));
@@ -301,7 +297,7 @@ async fn main() -> anyhow::Result<()> {
         "sessions"
     );
     loop {
-        let calls: u64 = tally.lock().unwrap().0.values().sum();
+        let calls: u64 = tally.lock().0.values().sum();
         let secs = started.elapsed().as_secs();
         for (i, pid) in pids.iter().enumerate() {
             let s = probe::sample(*pid, &metrics[i])
@@ -388,11 +384,11 @@ async fn main() -> anyhow::Result<()> {
             );
         }
     }
-    let tally = std::mem::take(&mut tally.lock().unwrap().0);
+    let tally = std::mem::take(&mut tally.lock().0);
     println!("calls by outcome: {tally:?}");
     println!(
         "REST connect/delete rounds that failed: {}",
-        rest_failures.lock().unwrap()
+        rest_failures.lock()
     );
 
     // Stop both replicas gracefully (they commit their audit queues), then count.
