@@ -1,7 +1,8 @@
 //! `switchboard`: the command-line face of the gateway (thin: parse, build, call the crates).
 
 /// Many small allocations per call cross tokio's worker threads; glibc malloc serialised
-/// them on its arena locks, mimalloc doubled an idle session's memory (BENCHMARKS.md, issue 13).
+/// them on its arena locks, mimalloc doubled an idle session's memory
+/// (docs/benchmarks/history.md, issue 13).
 /// jemalloc's background threads (on by default here) give freed pages back while idle.
 #[cfg(not(target_env = "msvc"))]
 #[global_allocator]
