@@ -48,7 +48,9 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 # Waits (at most 60 s) for a process's `LINE_PREFIX…` line in LOG and prints the rest of it.
 await_line() { # LOG LINE_PREFIX
-  timeout 60 grep -m1 -q "^$2" <(tail -n +1 -f "$1") || true
+  # -F: the log may not exist yet (the process writing it was started in the background and
+  # its shell may not have opened it); -f gave up at once and the wait found nothing.
+  timeout 60 grep -m1 -q "^$2" <(tail -n +1 -F "$1" 2>/dev/null) || true
   sed -n "s/^$2//p" "$1" | head -1
 }
 

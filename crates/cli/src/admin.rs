@@ -11,9 +11,9 @@ use switchboard_store::{Sealer, Store, new_api_token};
 
 /// Roles an API token may carry.
 const ROLES: [&str; 3] = [
-    switchboard_server::api::MANAGE,
-    switchboard_server::api::VIEW,
-    switchboard_server::api::OPERATE,
+    switchboard_server::MANAGE,
+    switchboard_server::VIEW,
+    switchboard_server::OPERATE,
 ];
 
 pub(crate) async fn org_create(

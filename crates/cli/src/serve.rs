@@ -9,7 +9,7 @@ use anyhow::Context;
 use std::process::ExitCode;
 use std::sync::Arc;
 use switchboard_core::{CallObserver, ServerStatus};
-use switchboard_server::api::{ApiState, JobOptions};
+use switchboard_server::{ControlPlane, JobOptions};
 use switchboard_server::{HttpOptions, InFlight, serve_http};
 use tokio_util::sync::CancellationToken;
 
@@ -61,7 +61,7 @@ pub(crate) async fn serve(
         Some(oauth),
     )
     .await?;
-    let api = ApiState::new(
+    let api = ControlPlane::new(
         registry.clone(),
         control.store.clone(),
         control.sealer.clone(),
@@ -115,7 +115,7 @@ pub(crate) async fn serve(
         false => None,
     };
     // Listen before loading, so no change another replica makes meanwhile is missed.
-    let listener = switchboard_server::api::spawn_change_listener(api.clone(), shutdown.clone())
+    let listener = switchboard_server::spawn_change_listener(api.clone(), shutdown.clone())
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen for other replicas' changes: {e:?}"))?;
     match api.load_servers().await {
@@ -124,7 +124,7 @@ pub(crate) async fn serve(
         Err(e) => tracing::error!("cannot load servers stored through the API: {e:?}"),
     }
     let refresh = g.refresh_interval_secs.unwrap_or(600) as u64;
-    let jobs = switchboard_server::api::spawn_jobs(
+    let jobs = switchboard_server::spawn_jobs(
         api.clone(),
         JobOptions::default()
             .with_refresh_every(std::time::Duration::from_secs(refresh))

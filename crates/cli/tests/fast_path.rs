@@ -12,37 +12,6 @@ use switchboard_testkit as kit;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
-/// POSTs one message in `session` with extra headers; the answer's content type and response.
-async fn post(
-    url: &str,
-    session: &str,
-    message: &Value,
-    extra: &[(&str, &str)],
-) -> (String, reqwest::Response) {
-    let mut request = reqwest::Client::new()
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("mcp-session-id", session)
-        .json(message);
-    for (name, value) in extra {
-        request = request.header(*name, *value);
-    }
-    let response = request.send().await.expect("POST");
-    assert!(
-        response.status().is_success(),
-        "{message}: {}",
-        response.status()
-    );
-    let kind = response
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or_default()
-        .to_string();
-    (kind, response)
-}
-
 /// The JSON messages of an answer, whether it is one JSON body or SSE `data:` lines.
 fn messages(body: &str) -> Vec<Value> {
     if let Ok(one) = serde_json::from_str::<Value>(body) {
@@ -67,7 +36,8 @@ async fn plain_answers_are_json_and_chatty_ones_a_stream() {
     let session = kit::open_session(url).await;
 
     for (id, tool) in [(1, "relay__pid"), (2, "relayh__pid")] {
-        let (kind, response) = post(url, &session, &call(id, tool, json!({})), &[]).await;
+        let (kind, response) =
+            kit::post_in_session(url, &session, &call(id, tool, json!({})), &[]).await;
         let length = response.headers().get("content-length").cloned();
         let body = response.text().await.unwrap();
         assert_eq!(kind, "application/json", "{tool}: {body}");
@@ -80,7 +50,7 @@ async fn plain_answers_are_json_and_chatty_ones_a_stream() {
     }
 
     let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"});
-    let (kind, response) = post(url, &session, &list, &[]).await;
+    let (kind, response) = kit::post_in_session(url, &session, &list, &[]).await;
     let body = response.text().await.unwrap();
     assert_eq!(kind, "application/json", "{body}");
     let tools: Value = serde_json::from_str(&body).unwrap();
@@ -93,7 +63,7 @@ async fn plain_answers_are_json_and_chatty_ones_a_stream() {
 
     // Log lines and progress before the result: a stream, in the upstream's order.
     let chatty = call(4, "relay__chatty", json!({"count": 2}));
-    let (kind, response) = post(url, &session, &chatty, &[]).await;
+    let (kind, response) = kit::post_in_session(url, &session, &chatty, &[]).await;
     let body = response.text().await.unwrap();
     assert_eq!(kind, "text/event-stream", "{body}");
     let sent = messages(&body);
@@ -106,14 +76,15 @@ async fn plain_answers_are_json_and_chatty_ones_a_stream() {
 
     // A browser's request (it carries an Origin) is rmcp's to check and answer.
     let browser = [("origin", "http://localhost:3000")];
-    let (kind, response) = post(url, &session, &call(5, "relay__pid", json!({})), &browser).await;
+    let (kind, response) =
+        kit::post_in_session(url, &session, &call(5, "relay__pid", json!({})), &browser).await;
     let body = response.text().await.unwrap();
     assert_eq!(kind, "text/event-stream", "{body}");
     let answer = messages(&body).into_iter().find(|m| m["id"] == 5);
     assert!(answer.is_some_and(|a| a["result"].is_object()), "{body}");
 
     // The fast tools/list (built from each tool's ready-made JSON) is rmcp's answer exactly.
-    let (kind, response) = post(url, &session, &list, &browser).await;
+    let (kind, response) = kit::post_in_session(url, &session, &list, &browser).await;
     let body = response.text().await.unwrap();
     assert_eq!(kind, "text/event-stream", "{body}");
     let from_rmcp = messages(&body).into_iter().find(|m| m["id"] == 3);
@@ -130,7 +101,8 @@ async fn a_client_cancel_reaches_the_upstream() {
     let session = kit::open_session(url).await;
 
     // The fixture says it started (progress), so the call is a stream; the cancel follows.
-    let (kind, response) = post(url, &session, &call(7, "fx__hang", json!({})), &[]).await;
+    let (kind, response) =
+        kit::post_in_session(url, &session, &call(7, "fx__hang", json!({})), &[]).await;
     assert_eq!(kind, "text/event-stream");
     let mut body = response.bytes_stream();
     let mut seen = String::new();
@@ -157,7 +129,7 @@ async fn a_client_cancel_reaches_the_upstream() {
         "no response to a cancelled request: {seen}"
     );
 
-    let (_, response) = post(
+    let (_, response) = kit::post_in_session(
         url,
         &session,
         &call(8, "fx__cancelled", json!({"count": 1})),
@@ -187,7 +159,7 @@ async fn a_silent_long_call_is_streamed_and_a_closed_session_is_gone() {
     // fast path waits before it sends headers, so the answer is a stream all the same.
     let slow = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "fx__slow", "arguments": {"count": 1500, "text": "late"}}});
-    let (kind, response) = post(url, &session, &slow, &[]).await;
+    let (kind, response) = kit::post_in_session(url, &session, &slow, &[]).await;
     let body = response.text().await.unwrap();
     assert_eq!(kind, "text/event-stream", "{body}");
     let answer = messages(&body)

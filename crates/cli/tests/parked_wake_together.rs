@@ -56,7 +56,7 @@ async fn parked_sessions_woken_at_the_same_moment_are_all_restored_and_answered(
     let dir = tempfile::tempdir().unwrap();
     let settings = "[limits]\nsession_park_secs = 1\n";
     let config = kit::server_toml(dir.path(), settings, "ev", &kit::everything_stdio_entry());
-    let log = "info,switchboard_server::parking=debug";
+    let log = "info,switchboard_server::mcp::sessions::parking=debug";
     let mut gateway = kit::Gateway::start(
         std::path::Path::new(BIN),
         &["--log", log],

@@ -50,7 +50,7 @@ async fn idle_sessions_are_parked_and_restored_where_nothing_is_open_or_held() {
     let dir = tempfile::tempdir().expect("tempdir");
     // Two seconds: the test's own requests to one session are far closer together than that.
     let config = kit::relay_toml(dir.path(), "[limits]\nsession_park_secs = 2\n");
-    let log = "info,switchboard_server::parking=debug";
+    let log = "info,switchboard_server::mcp::sessions::parking=debug";
     let mut gateway = kit::Gateway::start(
         std::path::Path::new(BIN),
         &["--log", log],

@@ -57,6 +57,38 @@ pub async fn post_mcp(
     (session, text)
 }
 
+/// POSTs `message` in `session` with `extra` headers (a browser's `Origin`, say); panics on a
+/// non-2xx answer. The answer's content type, and the response with its body unread.
+pub async fn post_in_session(
+    url: &str,
+    session: &str,
+    message: &Value,
+    extra: &[(&str, &str)],
+) -> (String, reqwest::Response) {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", session)
+        .json(message);
+    for (name, value) in extra {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().await.expect("POST");
+    assert!(
+        response.status().is_success(),
+        "{message}: {}",
+        response.status()
+    );
+    let kind = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    (kind, response)
+}
+
 /// The `initialize` request a raw client sends.
 pub fn initialize_request() -> Value {
     serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::Arc;
 use switchboard_registry::{Registry, RegistryOptions};
-use switchboard_server::api::ApiState;
+use switchboard_server::ControlPlane;
 use switchboard_store::{AuditWriter, Chain, Sealer, SqlStore, Store};
 use switchboard_testkit as kit;
 
@@ -44,7 +44,7 @@ async fn an_agent_endpoint_shows_and_calls_only_enabled_actions() {
         .unwrap();
     let manage = token(&store, &org.id, &["integrations:manage"]).await;
     let viewer = token(&store, &org.id, &["integrations:view"]).await;
-    let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
+    let state = ControlPlane::new(registry.clone(), store.clone(), sealer, audit);
     let (api, shutdown, _server) = serve_api(registry.clone(), state).await;
     let base = api.base.clone();
     let (status, body) = api
@@ -246,7 +246,7 @@ async fn an_api_key_server_sends_its_key_in_the_named_header() {
         &["integrations:manage", "integrations:view"],
     )
     .await;
-    let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
+    let state = ControlPlane::new(registry.clone(), store.clone(), sealer, audit);
     let (api, shutdown, _server) = serve_api(registry, state).await;
     let servers = "/api/integrations/mcp/servers";
     let create = |credentials: Value| json!({"name": "Keyed", "slug": "keyed", "url": upstream.url, "auth_method": "apiKey", "credentials": credentials});

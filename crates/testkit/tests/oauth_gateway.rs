@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::Arc;
 use switchboard_registry::{Registry, RegistryOptions};
-use switchboard_server::api::ApiState;
+use switchboard_server::ControlPlane;
 use switchboard_server::{HttpOptions, SealedTokens, serve_http};
 use switchboard_store::{AuditWriter, Chain, Sealer, SqlStore, Store, new_api_token};
 use switchboard_testkit as kit;
@@ -21,7 +21,7 @@ struct Gateway {
     base: String,
     registry: Registry,
     shutdown: CancellationToken,
-    state: ApiState,
+    state: ControlPlane,
 }
 
 /// A gateway over `store` (as `serve` builds it), listening on loopback.
@@ -38,7 +38,7 @@ async fn gateway(store: Arc<SqlStore>, sealer: Arc<Sealer>) -> Gateway {
             .with_oauth(OAuthContext::new(Arc::new(tokens), base.clone())),
     );
     let (audit, _task) = AuditWriter::start(store.clone(), Chain::new(sealer.audit_key()), 64);
-    let state = ApiState::new(registry.clone(), store as Arc<dyn Store>, sealer, audit);
+    let state = ControlPlane::new(registry.clone(), store as Arc<dyn Store>, sealer, audit);
     let shutdown = CancellationToken::new();
     let options = HttpOptions::default()
         .with_shutdown(shutdown.clone())

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::Arc;
 use switchboard_registry::{Registry, RegistryOptions};
-use switchboard_server::api::ApiState;
+use switchboard_server::ControlPlane;
 use switchboard_store::{AuditWriter, Chain, Sealer, SqlStore, Store};
 use switchboard_testkit as kit;
 
@@ -36,7 +36,7 @@ async fn the_integrations_api_end_to_end() {
     let view = token(&store, &acme.id, &["integrations:view"]).await;
     let flagless = token(&store, &plain.id, &["integrations:manage"]).await;
 
-    let api_state = ApiState::new(
+    let api_state = ControlPlane::new(
         registry.clone(),
         store.clone() as Arc<dyn Store>,
         sealer.clone(),
@@ -526,7 +526,7 @@ async fn audit_and_openapi_routes() {
     let operate = token(&store, &org.id, &["gateway:operate"]).await;
     let (audit, _task) = AuditWriter::start(store.clone(), chain, 8);
     let registry = Registry::new(RegistryOptions::default());
-    let state = ApiState::new(registry.clone(), store.clone(), sealer, audit);
+    let state = ControlPlane::new(registry.clone(), store.clone(), sealer, audit);
     let (api, shutdown, _server) = serve_api(registry, state).await;
 
     let (status, body) = api.call("GET", "/api/audit", Some(&view), None).await;

@@ -5,7 +5,7 @@
 use reqwest::StatusCode;
 use serde_json::Value;
 use switchboard_registry::Registry;
-use switchboard_server::api::ApiState;
+use switchboard_server::ControlPlane;
 use switchboard_server::{HttpOptions, serve_http};
 use switchboard_store::{SqlStore, Store, new_api_token};
 use tokio_util::sync::CancellationToken;
@@ -48,7 +48,7 @@ impl Api {
 /// The gateway with the REST API on a free loopback port.
 pub(crate) async fn serve_api(
     registry: Registry,
-    state: ApiState,
+    state: ControlPlane,
 ) -> (
     Api,
     CancellationToken,

@@ -1,0 +1,88 @@
+//! `/mcp/agents/{agent}`: an MCP endpoint with only the agent's enabled actions, for the org
+//! whose API token calls it. One endpoint per (org, agent), made on first use by the same
+//! builder as `/mcp`; its sessions are saved in the store so any replica can resume them.
+
+use crate::control_plane::ControlPlane;
+use crate::edge::callers::Callers;
+use crate::mcp::endpoint::{EndpointSettings, McpEndpoint, authenticated};
+use crate::mcp::gateway::{AgentScope, CallerToken, Gateway, OrgCaller};
+use crate::mcp::sessions::saved::SharedSessions;
+use axum::Router;
+use axum::extract::{Path, Request, State};
+use axum::response::{IntoResponse, Response};
+use parking_lot::Mutex;
+use std::collections::HashMap;
+use std::sync::Arc;
+use tower::ServiceExt;
+
+/// The agent endpoints of the process.
+#[derive(Clone)]
+struct AgentEndpoints {
+    control: ControlPlane,
+    settings: EndpointSettings,
+    /// Each (org, agent)'s endpoint, made on first use.
+    made: Arc<Mutex<HashMap<(String, String), Router>>>,
+}
+
+/// The route `/mcp/agents/{agent}`: who calls first, then the agent's own endpoint.
+pub(crate) fn router(control: ControlPlane, settings: EndpointSettings) -> Router {
+    let endpoints = AgentEndpoints {
+        control: control.clone(),
+        settings,
+        made: Default::default(),
+    };
+    let route = Router::new()
+        .route("/mcp/agents/{agent}", axum::routing::any(dispatch))
+        .with_state(endpoints);
+    authenticated(route, Callers::agents(control))
+}
+
+/// Hands the request to the endpoint of the caller's org's agent.
+async fn dispatch(
+    State(endpoints): State<AgentEndpoints>,
+    Path(agent): Path<String>,
+    mut request: Request,
+) -> Response {
+    if let Err(e) = crate::rest::check_agent(&agent) {
+        return e.into_response();
+    }
+    let Some(caller) = request.extensions_mut().remove::<OrgCaller>() else {
+        // Only orgs' tokens pass the agent endpoints' first layer.
+        let lost = "an agent endpoint was reached without its caller's org".to_string();
+        return crate::rest::ApiError::Internal(lost).into_response();
+    };
+    request
+        .extensions_mut()
+        .insert(CallerToken(caller.token_id.clone()));
+    let endpoint = endpoints.endpoint(&caller.org_id, &agent);
+    match endpoint.oneshot(request).await {
+        Ok(response) => response,
+        Err(never) => match never {},
+    }
+}
+
+impl AgentEndpoints {
+    fn endpoint(&self, org_id: &str, agent: &str) -> Router {
+        let key = (org_id.to_string(), agent.to_string());
+        let mut made = self.made.lock();
+        made.entry(key)
+            .or_insert_with(|| {
+                let registry = self.control.registry.clone();
+                let control = self.control.clone();
+                let scope = AgentScope {
+                    org_id: org_id.to_string(),
+                    agent_id: agent.to_string(),
+                };
+                let name = format!("agent/{org_id}/{agent}");
+                let saved = Arc::new(SharedSessions::new(
+                    self.control.store.clone(),
+                    name.clone(),
+                ));
+                McpEndpoint::new(&name, &self.settings, Some(saved), move || {
+                    Gateway::for_agent(registry.clone(), control.clone(), scope.clone())
+                })
+                .into_router(None)
+            })
+            .clone()
+    }
+}

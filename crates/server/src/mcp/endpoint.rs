@@ -1,0 +1,86 @@
+//! One MCP endpoint, assembled once for `/mcp` and for every agent endpoint: the layers a
+//! request meets, written in the order they run, in front of rmcp's Streamable HTTP transport.
+
+use crate::edge::callers::{Callers, authenticate};
+use crate::mcp::fast_path::{self, FastPath};
+use crate::mcp::gateway::Gateway;
+use crate::mcp::sessions::admission;
+use crate::mcp::sessions::limits::SessionLimits;
+use crate::mcp::sessions::ordered::OrderedSessions;
+use crate::mcp::sessions::saved::SharedSessions;
+use axum::Router;
+use axum::middleware::from_fn_with_state;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use std::sync::Arc;
+use std::time::Duration;
+use tower::ServiceBuilder;
+
+/// What every MCP endpoint of the process shares.
+#[derive(Clone)]
+pub(crate) struct EndpointSettings {
+    /// Accepted hosts and origins, the body bound and the shutdown that closes sessions.
+    pub(crate) config: StreamableHttpServerConfig,
+    /// When an idle session is parked (see [`crate::mcp::sessions::parking`]).
+    pub(crate) park_sessions_after: Option<Duration>,
+    /// The bounds on downstream sessions.
+    pub(crate) limits: Arc<SessionLimits>,
+}
+
+/// The parts of one endpoint: its sessions, the fast path in front of them, rmcp's transport.
+pub(crate) struct McpEndpoint {
+    sessions: Arc<OrderedSessions>,
+    fast: Arc<FastPath>,
+    transport: StreamableHttpService<Gateway, OrderedSessions>,
+}
+
+impl McpEndpoint {
+    /// The endpoint whose sessions are counted as `scope` and saved in `saved` (so any
+    /// replica can serve them), each served by a gateway `serving` makes.
+    pub(crate) fn new(
+        scope: &str,
+        settings: &EndpointSettings,
+        saved: Option<Arc<SharedSessions>>,
+        serving: impl Fn() -> Gateway + Send + Sync + 'static,
+    ) -> Self {
+        let mut config = settings.config.clone();
+        config.session_store = saved.clone().map(|saved| saved as _);
+        let sessions = OrderedSessions::new(scope, settings.limits.clone(), saved);
+        let fast = Arc::new(FastPath::new(
+            sessions.clone(),
+            &config,
+            settings.park_sessions_after,
+        ));
+        let live = sessions.live().clone();
+        let transport = StreamableHttpService::new(
+            move || Ok(serving().with_live_sessions(live.clone())),
+            sessions.clone(),
+            config,
+        );
+        Self {
+            sessions,
+            fast,
+            transport,
+        }
+    }
+
+    /// The endpoint as a route, its callers known (`None`: an outer layer, such as the
+    /// agent endpoints' dispatch, authenticated them with [`authenticated`]).
+    pub(crate) fn into_router(self, callers: Option<Callers>) -> Router {
+        let endpoint = Router::new().fallback_service(self.transport).layer(
+            ServiceBuilder::new()
+                // A request that opens a session past a bound is refused here.
+                .layer(from_fn_with_state(self.sessions, admission::admit))
+                // A plain call on a live session is answered here, in front of rmcp.
+                .layer(from_fn_with_state(self.fast, fast_path::first)),
+        );
+        match callers {
+            Some(callers) => authenticated(endpoint, callers),
+            None => endpoint,
+        }
+    }
+}
+
+/// `routes`, reached only by the callers `callers` admits: the first layer of every MCP route.
+pub(crate) fn authenticated(routes: Router, callers: Callers) -> Router {
+    routes.layer(from_fn_with_state(Arc::new(callers), authenticate))
+}

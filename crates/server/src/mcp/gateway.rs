@@ -1,0 +1,339 @@
+//! The aggregated MCP server: lists the registry's catalogue and forwards each request upstream
+//! with progress, cancellation and the caller's end-user id.
+#![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
+
+mod callers;
+mod feeds;
+mod replies;
+mod rounds;
+mod search_mode;
+mod session;
+mod view;
+mod watches;
+mod wire;
+pub(crate) use callers::{AgentScope, CallerToken, OrgCaller};
+use replies::{agents_get_actions_only, error_data, failed_result, new_instance, visible_items};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResultType,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
+use serde_json::Value;
+use std::sync::atomic::{AtomicU8, Ordering};
+use switchboard_registry::Registry;
+use switchboard_upstream::SessionProcesses;
+use view::View;
+
+/// Where a failed tool result carries its machine-readable kind.
+pub(crate) const KIND_META_KEY: &str = "switchboard/error";
+
+/// One downstream session's view: the operator's config-file registry, plus an org's
+/// registry when the request carries the org's API token (or the endpoint is an agent's).
+#[derive(Clone)]
+pub struct Gateway {
+    registry: Registry,
+    orgs: Option<crate::control_plane::ControlPlane>,
+    agent: Option<AgentScope>,
+    /// This session's own id, for information-flow taint where the transport has none
+    /// (stdio: one client per process).
+    instance: std::sync::Arc<str>,
+    /// The least log level this session asked for (`logging/setLevel`); 0 (debug) until then.
+    log_level: std::sync::Arc<AtomicU8>,
+    /// The resources this session subscribed to.
+    watches: watches::SessionWatches,
+    /// This session's own processes of stdio servers run once per session.
+    processes: SessionProcesses,
+    /// The task announcing catalogue changes to this session: it ends with the session.
+    change_feed: std::sync::Arc<parking_lot::Mutex<tokio::task::JoinSet<()>>>,
+    /// Where this session registers itself once initialized, so the endpoint's fast path
+    /// can answer its calls (Streamable HTTP only).
+    live: Option<std::sync::Arc<crate::mcp::sessions::live::LiveSessions>>,
+    /// In search mode with `tools_search_lists_found`: the tools this session found.
+    found: search_mode::FoundTools,
+}
+
+/// Where a caller's `_meta` names its conversation (information-flow taint is kept per
+/// conversation, or per MCP session without one).
+pub(crate) const CONVERSATION_META_KEY: &str = "switchboard/conversation_id";
+
+impl rmcp::ServerHandler for Gateway {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_resources()
+            .enable_resources_list_changed()
+            .enable_resources_subscribe()
+            .enable_prompts()
+            .enable_prompts_list_changed()
+            .enable_logging()
+            .enable_completions()
+            .build();
+        ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(
+                "switchboard",
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions("Switchboard: tools of several MCP servers behind one endpoint.")
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let session = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok());
+        if let (Some(live), Some(session)) = (&self.live, session) {
+            live.insert(session.into(), self.clone(), context.peer.clone());
+        }
+        let view = self.view(&context.extensions, None);
+        let announce = feeds::forward_changes(&view.registries, context.peer.clone());
+        self.change_feed.lock().spawn(announce);
+    }
+
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        // Only this session's own processes: a shared server sees a caller's roots within
+        // that caller's calls, and the operator's outside them.
+        self.processes.roots_changed().await;
+    }
+
+    #[allow(deprecated)] // logging: deprecated by 2026-07-28, live in older revisions
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let rank = switchboard_upstream::level_rank(request.level);
+        self.log_level.store(rank, Ordering::Relaxed);
+        // Upstreams send what the most verbose session wants; each session filters its own.
+        for registry in self
+            .view(&context.extensions, Some(&context.meta))
+            .registries
+        {
+            registry.set_log_level(request.level).await;
+        }
+        self.processes.set_log_level(request.level).await;
+        Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.agent.is_some() {
+            return Err(agents_get_actions_only());
+        }
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let opts = self.options(&context, view.caller.clone());
+        self.watches
+            .subscribe(&view.registries, &request.uri, opts, context.peer.clone())
+            .await
+            .map_err(error_data)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // Unsubscribing from what this session never watched is not an error.
+        self.watches.unsubscribe(&request.uri).await;
+        Ok(())
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        if self.agent.is_some() {
+            let mut lists = requested.clone();
+            lists.resource_subscriptions = None;
+            return Some(lists);
+        }
+        let catalog = self.registry.catalog();
+        let orgs = self.orgs.is_some();
+        Some(watches::acceptable(requested, |uri| {
+            orgs || catalog.route_resource(uri).is_some()
+        }))
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let request = context.request_context();
+        let view = self.view(&request.extensions, Some(&request.meta));
+        let opts = self.options(request, view.caller.clone());
+        watches::listen(view.registries, context, opts)
+            .await
+            .map_err(error_data)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let registry = view.registry_for(|c| c.offers_completion(&request.r#ref));
+        let opts = self.options(&context, view.caller.clone());
+        let mut result = registry.complete(request, opts).await.map_err(error_data)?;
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(result)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let mode = self.mode_for(&view).await;
+        // In search mode the full list is never needed: it is not made.
+        if mode != switchboard_core::ToolsMode::Search {
+            let mut tools = Vec::new();
+            for registry in &view.registries {
+                let visible = registry.visible_tools(&view.caller).await;
+                tools.extend(visible.into_iter().map(|t| t.tool));
+            }
+            if !self.lists_meta(mode, tools.len()) {
+                return Ok(ListToolsResult::with_all_items(tools));
+            }
+        }
+        let mut tools = search_mode::meta_tools();
+        tools.extend(self.found_tools(&view).await.into_iter().map(|t| t.tool));
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        mut request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let meta = self.meta_tool(&mut request, &view, &context.peer).await;
+        if let search_mode::Meta::Answer(result) = meta {
+            return Ok(CallToolResponse::Complete(result));
+        }
+        let registry = view.registry_for(|c| c.tool(&request.name).is_some());
+        if context
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+        {
+            return self
+                .call_tool_in_rounds(registry.clone(), request, &view.caller, &context)
+                .await;
+        }
+        let arguments = request.arguments.map(Value::Object);
+        let called = self
+            .relayed(&context, &view, |opts| {
+                registry.call_tool(&request.name, arguments, opts)
+            })
+            .await;
+        let mut result = called.unwrap_or_else(failed_result);
+        // An upstream on an older revision sends no `resultType`; 2026-07-28 callers need
+        // it (rmcp strips `complete` again for older callers).
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        if self.agent.is_some() {
+            return Ok(ListResourcesResult::default());
+        }
+        let items = visible_items(&view, |c| {
+            c.resources
+                .iter()
+                .map(|r| (r.server.clone(), r.resource.clone()))
+                .collect()
+        })
+        .await;
+        Ok(ListResourcesResult::with_all_items(items))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        if self.agent.is_some() {
+            return Ok(ListResourceTemplatesResult::default());
+        }
+        let items = visible_items(&view, |c| {
+            c.resource_templates
+                .iter()
+                .map(|r| (r.server.clone(), r.template.clone()))
+                .collect()
+        })
+        .await;
+        Ok(ListResourceTemplatesResult::with_all_items(items))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if self.agent.is_some() {
+            return Err(agents_get_actions_only());
+        }
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let registry = view.registry_for(|c| c.route_resource(&request.uri).is_some());
+        let mut result = self
+            .relayed(&context, &view, |opts| {
+                registry.read_resource(&request.uri, opts)
+            })
+            .await
+            .map_err(error_data)?;
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(ReadResourceResponse::Complete(result))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let view = self.view(&context.extensions, Some(&context.meta));
+        if self.agent.is_some() {
+            return Ok(ListPromptsResult::default());
+        }
+        let items = visible_items(&view, |c| {
+            c.prompts
+                .iter()
+                .map(|r| (r.server.clone(), r.prompt.clone()))
+                .collect()
+        })
+        .await;
+        Ok(ListPromptsResult::with_all_items(items))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if self.agent.is_some() {
+            return Err(agents_get_actions_only());
+        }
+        let view = self.view(&context.extensions, Some(&context.meta));
+        let registry = view.registry_for(|c| c.route_prompt(&request.name).is_some());
+        let arguments = request.arguments.map(Value::Object);
+        let mut result = self
+            .relayed(&context, &view, |opts| {
+                registry.get_prompt(&request.name, arguments, opts)
+            })
+            .await
+            .map_err(error_data)?;
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(GetPromptResponse::Complete(result))
+    }
+}

@@ -1,0 +1,114 @@
+//! Who one request is for (its caller, the registries it sees) and the options its calls
+//! run with.
+
+use super::{CONVERSATION_META_KEY, CallerToken, Gateway, OrgCaller};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+use switchboard_core::Caller;
+use switchboard_registry::{CallOptions, Catalog, Registry};
+use switchboard_upstream::Upcall;
+use tokio::sync::mpsc;
+
+/// Who one request is for and which registries it sees, in lookup order.
+pub(super) struct View {
+    pub(super) caller: Caller,
+    pub(super) registries: Vec<Registry>,
+}
+
+impl View {
+    /// The registry whose catalogue knows a name; the first otherwise (it answers the
+    /// not-found kind and audits the attempt).
+    pub(super) fn registry_for(&self, knows: impl Fn(&Catalog) -> bool) -> &Registry {
+        registry_for(&self.registries, knows)
+    }
+}
+
+/// The registry among `registries` whose catalogue knows a name; the first otherwise.
+pub(super) fn registry_for(registries: &[Registry], knows: impl Fn(&Catalog) -> bool) -> &Registry {
+    registries
+        .iter()
+        .find(|r| knows(&r.catalog()))
+        .unwrap_or(&registries[0])
+}
+
+impl Gateway {
+    pub(super) fn view(
+        &self,
+        extensions: &rmcp::model::Extensions,
+        meta: Option<&rmcp::model::RequestMetaObject>,
+    ) -> View {
+        let parts = extensions.get::<axum::http::request::Parts>();
+        let conversation = meta
+            .and_then(|m| m.0.get(CONVERSATION_META_KEY))
+            .and_then(Value::as_str)
+            .map(|id| format!("conv:{id}"));
+        let transport = parts
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok())
+            .map(|id| format!("mcp:{id}"));
+        let token = parts
+            .and_then(|p| p.extensions.get::<CallerToken>())
+            .map(|t| t.0.clone());
+        let org = parts.and_then(|p| p.extensions.get::<OrgCaller>());
+        let (org_id, agent_id, token_id) = match (&self.agent, org) {
+            (Some(a), _) => (Some(a.org_id.clone()), Some(a.agent_id.clone()), token),
+            (None, Some(o)) => (Some(o.org_id.clone()), None, Some(o.token_id.clone())),
+            (None, None) => (None, None, None),
+        };
+        // Taint is kept per org, so one org's conversation ids never meet another's.
+        let scope = org_id.as_deref().unwrap_or("operator");
+        let session = Some(format!(
+            "{scope}|{}",
+            conversation
+                .or(transport)
+                .unwrap_or_else(|| format!("gateway:{}", self.instance))
+        ));
+        let mut registries = Vec::with_capacity(2);
+        if let (Some(api), Some(org)) = (&self.orgs, &org_id) {
+            registries.push(api.org_registry(org));
+        }
+        registries.push(self.registry.clone());
+        View {
+            caller: Caller {
+                org_id,
+                agent_id,
+                token_id,
+                surface: "mcp",
+                session,
+            },
+            registries,
+        }
+    }
+
+    /// Options for one request of this caller: its cancellation, end user, and this
+    /// session's own processes of `per_session` servers. A request without a session (the
+    /// stateless 2026-07-28 revision over HTTP) uses their shared process instead: a process
+    /// per request would start and stop with each call.
+    pub(super) fn options(&self, ctx: &RequestContext<RoleServer>, caller: Caller) -> CallOptions {
+        let mut opts = CallOptions::default()
+            .with_cancel(ctx.ct.clone())
+            .with_caller(caller);
+        let sessionless = ctx
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .is_some_and(|p| !p.headers.contains_key("mcp-session-id"));
+        if !sessionless {
+            opts = opts.with_session_processes(self.processes.clone());
+        }
+        if let Some(user) = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str) {
+            opts = opts.with_end_user(user);
+        }
+        opts
+    }
+
+    /// [`Gateway::options`] with the channel that carries the upstream's requests and
+    /// notifications back to this caller (drain it with `relay::relay_while`).
+    pub(super) fn call_options(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        caller: Caller,
+    ) -> (CallOptions, mpsc::Receiver<Upcall>) {
+        let (tx, rx) = mpsc::channel::<Upcall>(crate::mcp::relay::UPCALL_QUEUE);
+        (self.options(ctx, caller).with_upcalls(tx), rx)
+    }
+}

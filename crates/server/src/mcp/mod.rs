@@ -1,0 +1,24 @@
+//! The aggregated MCP endpoint: the handler (`gateway`), the endpoint assembled once in front of
+//! rmcp's Streamable HTTP transport (`endpoint`, with its fast path), what upstreams ask of the
+//! caller (`relay`, `resume`), downstream sessions (`sessions`) and the per-agent endpoints.
+
+pub(crate) mod agents;
+pub(crate) mod endpoint;
+pub(crate) mod fast_path;
+pub(crate) mod gateway;
+pub(crate) mod relay;
+pub(crate) mod resume;
+pub(crate) mod sessions;
+
+use switchboard_registry::Registry;
+
+/// Serves the aggregated endpoint on this process's stdin/stdout until the client hangs up.
+pub async fn serve_stdio(registry: Registry) -> Result<(), std::io::Error> {
+    use rmcp::ServiceExt;
+    let running = gateway::Gateway::new(registry)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(std::io::Error::other)?;
+    running.waiting().await.map_err(std::io::Error::other)?;
+    Ok(())
+}

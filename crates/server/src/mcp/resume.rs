@@ -1,0 +1,194 @@
+//! Multi-round-trip tool calls for callers on the stateless 2026-07-28 revision: a call whose
+//! upstream asks the caller something is parked, answered with `input_required`, and resumed
+//! when the caller retries with its answers and the `requestState` handle.
+
+use crate::mcp::relay::{can_answer, deliver, drain};
+use parking_lot::Mutex;
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ClientResult, ErrorData, InputRequest, InputRequests,
+    InputRequiredResult, InputResponses, ServerRequest,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+use std::time::Duration;
+use switchboard_upstream::method_name;
+use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+/// How long a parked call waits for its caller to come back with answers.
+pub(crate) const PARKED_TTL: Duration = Duration::from_secs(300);
+
+type Reply = oneshot::Sender<Result<ClientResult, ErrorData>>;
+
+/// A call in flight between rounds: its task keeps running (timeouts and cancellation still
+/// apply) while the upstream waits for the answers.
+pub(crate) struct Flight {
+    call: JoinHandle<CallToolResult>,
+    upcalls: mpsc::Receiver<Upcall>,
+    pending: HashMap<String, (Kind, Reply)>,
+    /// Who may resume it: the caller's identity and the tool.
+    owner: String,
+    next_key: u64,
+    /// Requests of the upstream this caller could not be asked (for the audit row).
+    notes: RelayNotes,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Sampling,
+    Elicitation,
+    Roots,
+}
+
+impl Drop for Flight {
+    fn drop(&mut self) {
+        // A call nobody resumes is abandoned: the upstream is told to cancel.
+        self.call.abort();
+    }
+}
+
+impl Flight {
+    pub(crate) fn start(
+        call: impl Future<Output = CallToolResult> + Send + 'static,
+        upcalls: mpsc::Receiver<Upcall>,
+        owner: String,
+        notes: RelayNotes,
+    ) -> Self {
+        Self {
+            call: tokio::spawn(call),
+            upcalls,
+            pending: HashMap::new(),
+            owner,
+            next_key: 0,
+            notes,
+        }
+    }
+}
+
+/// The parked calls of this process, by `requestState` handle.
+static PARKED: LazyLock<Mutex<HashMap<String, Flight>>> = LazyLock::new(Mutex::default);
+
+fn parked() -> parking_lot::MutexGuard<'static, HashMap<String, Flight>> {
+    PARKED.lock()
+}
+
+/// Takes back a parked call for its owner and hands it the caller's answers.
+pub(crate) fn resume(
+    state: &str,
+    owner: &str,
+    responses: Option<InputResponses>,
+) -> Result<Flight, ErrorData> {
+    let mut flight = {
+        let mut table = parked();
+        // Only its owner takes it; anyone else learns nothing, not even that it exists.
+        match table.get(state) {
+            Some(f) if f.owner == owner => table.remove(state).ok_or_else(unknown_state)?,
+            _ => return Err(unknown_state()),
+        }
+    };
+    let mut responses = responses.unwrap_or_default();
+    for (key, (kind, reply)) in flight.pending.drain() {
+        let answer = match responses.remove(&key) {
+            Some(value) => parse(kind, value),
+            None => Err(ErrorData::invalid_params(
+                format!("inputResponses has no answer for {key:?}"),
+                None,
+            )),
+        };
+        let _ = reply.send(answer);
+    }
+    Ok(flight)
+}
+
+fn unknown_state() -> ErrorData {
+    ErrorData::invalid_params(
+        "requestState is unknown or expired: call the tool again without it",
+        None,
+    )
+}
+
+fn parse(kind: Kind, value: Value) -> Result<ClientResult, ErrorData> {
+    let bad =
+        |e: serde_json::Error| ErrorData::invalid_params(format!("inputResponses: {e}"), None);
+    Ok(match kind {
+        Kind::Sampling => {
+            ClientResult::CreateMessageResult(Box::new(serde_json::from_value(value).map_err(bad)?))
+        }
+        Kind::Elicitation => {
+            ClientResult::ElicitResult(serde_json::from_value(value).map_err(bad)?)
+        }
+        Kind::Roots => ClientResult::ListRootsResult(serde_json::from_value(value).map_err(bad)?),
+    })
+}
+
+/// Runs the call until it ends or its upstream asks something: then parks it and answers
+/// `input_required` with the questions.
+pub(crate) async fn drive(
+    mut flight: Flight,
+    ctx: &RequestContext<RoleServer>,
+    min_log: u8,
+) -> CallToolResponse {
+    let caps = ctx.client_capabilities().unwrap_or_default();
+    loop {
+        tokio::select! {
+            biased;
+            Some(upcall) = flight.upcalls.recv() => match upcall {
+                Upcall::Notification(n) => deliver(n, ctx, min_log).await,
+                Upcall::Request { request, reply } => {
+                    if !can_answer(&request, &caps) {
+                        let _ = reply.send(Err(flight.notes.refuse(&request, Declined::NotDeclared)));
+                        continue;
+                    }
+                    let method = method_name(&request).to_string();
+                    let Some((kind, input)) = as_input(request) else {
+                        let refusal = declined(&method, Declined::NotOnRevision);
+                        flight.notes.push(refusal.message.to_string());
+                        let _ = reply.send(Err(refusal));
+                        continue;
+                    };
+                    flight.next_key += 1;
+                    let key = format!("upstream-{}", flight.next_key);
+                    flight.pending.insert(key.clone(), (kind, reply));
+                    let mut asks = InputRequests::new();
+                    asks.insert(key, input);
+                    return park(flight, asks);
+                }
+            },
+            joined = &mut flight.call => {
+                drain(&mut flight.upcalls, ctx, min_log, &flight.notes).await;
+                let result = joined.unwrap_or_else(|e| {
+                    CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
+                        "server_error: the call stopped: {e}"
+                    ))])
+                });
+                return CallToolResponse::Complete(result);
+            }
+        }
+    }
+}
+
+fn park(flight: Flight, asks: InputRequests) -> CallToolResponse {
+    let state = switchboard_store::new_id("rs");
+    parked().insert(state.clone(), flight);
+    let expire = state.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(PARKED_TTL).await;
+        parked().remove(&expire);
+    });
+    CallToolResponse::InputRequired(InputRequiredResult::new(Some(asks), Some(state)))
+}
+
+fn as_input(request: ServerRequest) -> Option<(Kind, InputRequest)> {
+    #[allow(deprecated)]
+    match request {
+        ServerRequest::CreateMessageRequest(r) => {
+            Some((Kind::Sampling, InputRequest::CreateMessage(r)))
+        }
+        ServerRequest::ElicitRequest(r) => Some((Kind::Elicitation, InputRequest::Elicitation(r))),
+        ServerRequest::ListRootsRequest(r) => Some((Kind::Roots, InputRequest::ListRoots(r))),
+        _ => None,
+    }
+}

@@ -1,0 +1,144 @@
+//! Agents > Actions: which actions each agent may use, and invoking one over REST.
+
+use super::ApiError;
+use crate::control_plane::callers::{ApiCaller, MANAGE, VIEW};
+use crate::control_plane::{ControlPlane, Source};
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use switchboard_api_types::{Invoke, Toggle};
+use switchboard_core::Caller;
+use switchboard_registry::CallOptions;
+use switchboard_store::{AuditEntry, now_ms};
+
+pub(crate) fn check_agent(agent: &str) -> Result<(), ApiError> {
+    let ok = !agent.is_empty()
+        && agent.len() <= 128
+        && agent
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.:-".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::Invalid(
+            "agent ids are 1-128 characters: letters, digits, '_', '.', ':' or '-'".into(),
+        ))
+    }
+}
+
+pub(super) async fn list(
+    State(state): State<ControlPlane>,
+    caller: ApiCaller,
+    Path(agent): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(VIEW)?;
+    check_agent(&agent)?;
+    let enabled = state.store.enabled_actions(&caller.org.id, &agent).await?;
+    let mut integrations: BTreeMap<String, (Source, Vec<Value>)> = BTreeMap::new();
+    for (tool, source) in state.agent_tools(&caller.org.id) {
+        let action_id = tool.action_id.to_string();
+        integrations
+            .entry(tool.server.to_string())
+            .or_insert((source, Vec::new()))
+            .1
+            .push(json!({
+                "action_id": action_id,
+                "name": tool.upstream_name,
+                "description": tool.tool.description,
+                "enabled": enabled.contains(&action_id),
+            }));
+    }
+    let integrations: Vec<Value> = integrations
+        .into_iter()
+        .map(|(server, (source, actions))| {
+            json!({
+                "integration": format!("mcp_{server}"),
+                "server": server,
+                "source": source.as_str(),
+                "actions": actions,
+            })
+        })
+        .collect();
+    Ok(Json(json!({"agent": agent, "integrations": integrations})))
+}
+
+pub(super) async fn set(
+    State(state): State<ControlPlane>,
+    caller: ApiCaller,
+    Path((agent, action_id)): Path<(String, String)>,
+    body: Result<Json<Toggle>, JsonRejection>,
+) -> Result<Json<Value>, ApiError> {
+    caller.require(MANAGE)?;
+    check_agent(&agent)?;
+    let Json(toggle) = body.map_err(|e| ApiError::Invalid(e.body_text()))?;
+    let known = state.find_action(&caller.org.id, &action_id).is_some();
+    if toggle.enabled && !known {
+        return Err(ApiError::NotFound(format!(
+            "no action {action_id} in org {}; GET /api/agents/{agent}/actions lists them",
+            caller.org.name
+        )));
+    }
+    state
+        .store
+        .set_agent_action(&caller.org.id, &agent, &action_id, toggle.enabled)
+        .await?;
+    state.audit.record_now(AuditEntry {
+        at: now_ms(),
+        org_id: Some(caller.org.id.clone()),
+        agent_id: Some(agent.clone()),
+        token_id: Some(caller.token.id.clone()),
+        action_id: format!(
+            "config.{}",
+            if toggle.enabled { "enable" } else { "disable" }
+        ),
+        verdict: "allowed".into(),
+        outcome: "ok".into(),
+        detail: Some(format!("surface=rest action={action_id}")),
+        ..Default::default()
+    });
+    Ok(Json(
+        json!({"agent": agent, "action_id": action_id, "enabled": toggle.enabled}),
+    ))
+}
+
+pub(super) async fn invoke(
+    State(state): State<ControlPlane>,
+    caller: ApiCaller,
+    Path((agent, action_id)): Path<(String, String)>,
+    body: Result<Json<Invoke>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    caller.require(MANAGE)?;
+    check_agent(&agent)?;
+    let body = match body {
+        Ok(Json(body)) => body,
+        Err(JsonRejection::MissingJsonContentType(_)) => Invoke::default(),
+        Err(e) => return Err(ApiError::Invalid(e.body_text())),
+    };
+    // Agent toggles, rules, limits and the audit row are all the registry's pipeline.
+    let (registry, exposed) = state
+        .find_action(&caller.org.id, &action_id)
+        .unwrap_or_else(|| (state.org_registry(&caller.org.id), action_id.clone()));
+    // Taint is kept per org: per conversation when one is named, else per agent.
+    let session = match &body.conversation_id {
+        Some(id) => format!("{}|conv:{id}", caller.org.id),
+        None => format!("{}|rest:{agent}", caller.org.id),
+    };
+    let mut opts = CallOptions::default().with_caller(Caller {
+        org_id: Some(caller.org.id.clone()),
+        agent_id: Some(agent),
+        token_id: Some(caller.token.id.clone()),
+        surface: "rest",
+        session: Some(session),
+    });
+    if let Some(user) = body.end_user_id {
+        opts = opts.with_end_user(user);
+    }
+    match registry.call_tool(&exposed, body.arguments, opts).await {
+        Ok(result) => Ok((StatusCode::OK, Json(json!({"result": result}))).into_response()),
+        Err(e) => Err(ApiError::Call(e)),
+    }
+}

@@ -1,0 +1,56 @@
+//! The REST API (`/api/…`): remote MCP servers per org, agents' actions, policy, the audit
+//! log, the OpenAPI document.
+
+mod agents;
+mod audit;
+pub(crate) mod auth;
+mod error;
+mod events;
+mod openapi;
+mod operations;
+mod policy;
+mod replicas;
+mod servers;
+
+pub(crate) use agents::check_agent;
+pub use error::ApiError;
+pub use replicas::{JobOptions, spawn_change_listener, spawn_jobs};
+
+use crate::control_plane::ControlPlane;
+use axum::Router;
+use axum::routing::{get, patch, post};
+
+pub(crate) fn router(state: ControlPlane) -> Router {
+    Router::new()
+        .route(
+            "/api/integrations/mcp/servers",
+            post(servers::create).get(servers::list),
+        )
+        .route(
+            "/api/integrations/mcp/servers/{id}",
+            patch(servers::update).delete(servers::delete),
+        )
+        .route(
+            "/api/integrations/mcp/servers/{id}/{operation}",
+            post(operations::run),
+        )
+        .route("/api/integrations/mcp/events", get(events::stream))
+        .route("/api/audit", get(audit::list))
+        .route("/api/audit/verify", get(audit::verify))
+        .route("/api/me", get(auth::me))
+        .route("/api/agents/{agent}/actions", get(agents::list))
+        .route(
+            "/api/agents/{agent}/actions/{action_id}",
+            axum::routing::put(agents::set),
+        )
+        .route(
+            "/api/agents/{agent}/actions/{action_id}/invoke",
+            post(agents::invoke),
+        )
+        .route("/api/policy", get(policy::get).put(policy::put))
+        .route("/api/policy/pending", get(policy::pending))
+        .route("/api/policy/approve", post(policy::approve))
+        .route("/api/policy/tools", get(policy::tools))
+        .route("/api/openapi.json", get(openapi::document))
+        .with_state(state)
+}
