@@ -231,7 +231,7 @@ async fn call(
     .await?;
     setup::connect_all(&registry, &config).await;
     let mut opts = CallOptions::default().with_caller(Caller {
-        surface: "cli",
+        surface: Some(switchboard_core::Surface::Cli),
         ..Caller::default()
     });
     if let Some(user) = end_user {

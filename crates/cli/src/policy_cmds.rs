@@ -30,7 +30,7 @@ pub(crate) async fn tools(global: &Global, json: bool) -> anyhow::Result<ExitCod
     let catalog = registry.catalog();
     // What the operator's endpoint lists (rules that deny outright hide tools too).
     let operator = switchboard_core::Caller {
-        surface: "cli",
+        surface: Some(switchboard_core::Surface::Cli),
         ..Default::default()
     };
     let listed: std::collections::HashSet<String> = registry

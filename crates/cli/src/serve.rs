@@ -97,7 +97,7 @@ pub(crate) async fn serve(
         .with_metrics(metrics.clone())
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
         .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default())
-        .with_api(api.clone());
+        .with_control_plane(api.clone());
     switchboard_server::spawn_status_watch(&registry, metrics, shutdown.clone());
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     announce(

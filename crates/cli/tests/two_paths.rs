@@ -13,7 +13,7 @@ use switchboard_testkit as kit;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
-/// Where a refused call's kind is (crates/server/src/gateway.rs `KIND_META_KEY`).
+/// Where a refused call's kind is (crates/server/src/mcp/gateway.rs `KIND_META_KEY`).
 const KIND: &str = "switchboard/error";
 
 /// A browser's request (it carries an allowed `Origin`): the fast path leaves it to rmcp.
@@ -28,7 +28,7 @@ const DIRECT: [&str; 2] = ["viahttp", "hangh"];
 
 /// Calls to `hangh` (Streamable HTTP) and `hangs` (stdio) give up after this: under the fast
 /// path's one second before it streams, so a timeout is answered as JSON too.
-const TIMEOUT_MS: u64 = 500;
+const TIMEOUT_MS: u64 = 200;
 
 const POLICY: &str = r#"[policy]
 
@@ -358,6 +358,18 @@ async fn direct_posts_and_rmcps_client_bring_back_the_same_outcomes() {
         let answer = response(&body);
         case.check(&answer);
         answers.push((case.outcome, case.server, masked(&answer, case.server)));
+    }
+    // The Streamable HTTP upstream's calls were the gateway's own posts (ids `sb-N`), the
+    // others' rmcp's client's (numbers): the comparisons below are across the two paths.
+    for (server, own_post) in [("viahttp", true), ("viastdio", false), ("viasse", false)] {
+        let (_, body) = call(url, &session, &format!("{server}__request_id"), "{}", &[]).await;
+        let id = response(&body)["result"]["content"][0]["text"].clone();
+        let id = id.as_str().unwrap_or_default();
+        assert_eq!(
+            id.starts_with("sb-"),
+            own_post,
+            "{server}'s upstream saw id {id}"
+        );
     }
     let mut compared = 0;
     for (outcome, direct, posted) in answers.iter().filter(|a| DIRECT.contains(&a.1)) {

@@ -10,11 +10,33 @@ pub struct Caller {
     pub agent_id: Option<String>,
     /// Id (never the secret) of the API token that authorised the call.
     pub token_id: Option<String>,
-    /// `mcp`, `rest` or `cli`.
-    pub surface: &'static str,
+    /// Where the call came in; `None` for a library caller that did not say.
+    pub surface: Option<Surface>,
     /// The downstream MCP session (or the caller's `_meta["switchboard/conversation_id"]`):
     /// what information-flow taint is kept under.
     pub session: Option<String>,
+}
+
+/// The face of the gateway a call came in on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface {
+    /// An MCP endpoint (`/mcp`, an agent endpoint, `switchboard stdio`).
+    Mcp,
+    /// The REST API.
+    Rest,
+    /// The command line (`switchboard call`, the policy commands).
+    Cli,
+}
+
+impl Surface {
+    /// How logs, traces and audit rows name it: `mcp`, `rest` or `cli`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Surface::Mcp => "mcp",
+            Surface::Rest => "rest",
+            Surface::Cli => "cli",
+        }
+    }
 }
 
 /// One finished tool call, as the audit log records it (never argument values).

@@ -13,7 +13,7 @@ pub mod status;
 pub mod tools_mode;
 pub mod trace;
 
-pub use caller::{CallObserver, CallRecord, Caller, Observers};
+pub use caller::{CallObserver, CallRecord, Caller, Observers, Surface};
 pub use clock::{Clock, JumpableClock, SharedClock, SystemClock};
 pub use error::{CallError, ErrorKind};
 pub use guard::{

@@ -1,13 +1,13 @@
 //! Name resolution for the outbound HTTP client: every answer checked, checked answers used.
 
 use crate::policy::{EgressError, EgressPolicy};
-use parking_lot::RwLock;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
+use switchboard_sync::RwLock;
 
 type LookupFuture<'a> = Pin<Box<dyn Future<Output = std::io::Result<Vec<IpAddr>>> + Send + 'a>>;
 

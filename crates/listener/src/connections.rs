@@ -1,12 +1,12 @@
 //! The ledger of open connections: how many in all and per client address, the refusals
 //! past those bounds, and the connections closed for a slow request head.
 
-use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
+use switchboard_sync::Mutex;
 
 /// Spare file descriptors kept beside the connections: the store, upstreams, stdio servers.
 const SPARE_FILES: usize = 512;

@@ -142,7 +142,7 @@ pub(crate) struct Families {
     audit_batches: Counter,
     audit_commit_seconds: Counter<f64, std::sync::atomic::AtomicU64>,
     /// One scrape at a time sets the scrape-time figures.
-    rendering: parking_lot::Mutex<()>,
+    rendering: switchboard_sync::Mutex<()>,
     store_connections: Gauge,
     store_idle: Gauge,
     heap_allocated: Gauge,
@@ -177,7 +177,7 @@ impl Families {
             audit_failing: Gauge::default(),
             audit_batches: Counter::default(),
             audit_commit_seconds: Counter::default(),
-            rendering: parking_lot::Mutex::new(()),
+            rendering: switchboard_sync::Mutex::new(()),
             store_connections: Gauge::default(),
             store_idle: Gauge::default(),
             heap_allocated: Gauge::default(),

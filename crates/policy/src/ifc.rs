@@ -6,12 +6,12 @@
 use crate::doc::{IfcDoc, Label, PolicyDoc};
 use crate::rules::Glob;
 use crate::rules::verify::Evaluator;
-use parking_lot::Mutex;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 use switchboard_core::{CallContext, CallError, Effect, ErrorKind, Verdict};
 use switchboard_store::PolicyStore;
+use switchboard_sync::Mutex;
 
 /// A tool's labels as bits.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

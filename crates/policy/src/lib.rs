@@ -22,7 +22,6 @@ pub use doc::{DocProblem, PolicyDoc};
 pub use review::ReviewSettings;
 
 use ifc::{Labels, TaintBook};
-use parking_lot::{Mutex, RwLock};
 use ratelimit::{Limiter, LocalLimiter, StoreLimiter};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -32,6 +31,7 @@ use switchboard_core::{
     ToolRef, ToolsMode, Verdict, Visibility,
 };
 use switchboard_store::{AuditWriter, Store};
+use switchboard_sync::{Mutex, RwLock};
 use switchboard_upstream::UpstreamHttp;
 
 /// Each action's argument names (from its input schema), for rule warnings.

@@ -2,11 +2,11 @@
 //! SHA-256 in the store (shared by every replica); a later definition that differs, or a
 //! new name appearing as a pinned one vanishes, waits for an operator's approval.
 
-use parking_lot::RwLock;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use switchboard_store::PinRow;
+use switchboard_sync::RwLock;
 
 /// Who approved a pin taken on first use.
 pub const TOFU: &str = "tofu";

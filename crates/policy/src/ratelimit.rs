@@ -4,12 +4,12 @@
 
 use crate::doc::{DocProblem, LimitScope, RateLimitDoc, parse_rate};
 use crate::rules::Glob;
-use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 use switchboard_core::{CallContext, GuardFuture};
 use switchboard_store::{Admit, PolicyStore};
+use switchboard_sync::Mutex;
 
 /// One bucket's shape: an emission interval and how far ahead a burst may run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

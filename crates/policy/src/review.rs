@@ -3,13 +3,13 @@
 
 use crate::doc::{FindingAction, ScanDoc};
 use crate::pins::{PinBook, TOFU, canonical, looks_renamed};
-use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use switchboard_core::{Owner, Review, ServerSlug};
 use switchboard_scan::{ScanReport, Severity};
 use switchboard_store::{AuditEntry, AuditWriter, PinRow, PolicyStore, now_ms};
+use switchboard_sync::{Mutex, RwLock};
 
 /// How discovery treats findings and pins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

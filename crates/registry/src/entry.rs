@@ -5,13 +5,13 @@ mod state;
 
 pub(crate) use starting::connect_and_discover;
 
-use parking_lot::{Mutex, MutexGuard};
 use serde::Serialize;
 pub(crate) use state::State;
 pub use state::StatusChange;
 use std::sync::Arc;
 use std::time::Duration;
 use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus};
+use switchboard_sync::{Mutex, MutexGuard};
 use switchboard_upstream::{Connection, UpstreamError};
 
 /// What a person or a script sees about one server.

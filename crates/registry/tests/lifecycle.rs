@@ -2,7 +2,6 @@
 //! restart, kill -9 mid-call, a server that exits at start-up, one that keeps crashing,
 //! tools added at run time, disable/enable.
 
-use parking_lot::Mutex;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::Path;
@@ -11,6 +10,7 @@ use std::time::{Duration, Instant};
 use switchboard_config::load;
 use switchboard_core::{ErrorKind, ServerStatus};
 use switchboard_registry::{CallOptions, Registry, RegistryOptions, ServerInfo, SnapshotCache};
+use switchboard_sync::Mutex;
 use switchboard_testkit as kit;
 use switchboard_upstream::Snapshot;
 use tokio::sync::broadcast;

@@ -15,14 +15,13 @@ mod rest;
 
 pub use admin::metrics::spawn_status_watch;
 pub use admin::serve_oauth_callback;
-pub use control_plane::callers::{FEATURE, MANAGE, OPERATE, VIEW};
+pub use control_plane::callers::{MANAGE, OPERATE, VIEW};
 pub use control_plane::snapshots::StoreSnapshots;
 pub use control_plane::tokens::SealedTokens;
-pub use control_plane::{ControlPlane, OrgRegistries, Source};
+pub use control_plane::{ApiError, ControlPlane, OrgRegistries, Source};
 pub use edge::in_flight::InFlight;
 pub use edge::request_bounds::{RequestBounds, RequestCaps};
 pub use edge::routes::{HttpOptions, router, serve_http};
 pub use mcp::serve_stdio;
 pub use mcp::sessions::limits::{SessionCaps, SessionLimits};
-pub use rest::{ApiError, JobOptions, spawn_change_listener, spawn_jobs};
-pub use switchboard_listener::{Bounds as ConnectionBounds, Connections};
+pub use rest::{JobOptions, spawn_change_listener, spawn_jobs};

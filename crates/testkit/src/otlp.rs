@@ -8,11 +8,11 @@ use opentelemetry_proto::tonic::collector::trace::v1::{
     ExportTraceServiceRequest, ExportTraceServiceResponse,
 };
 use opentelemetry_proto::tonic::common::v1::{AnyValue, any_value};
-use parking_lot::Mutex;
 use prost::Message;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
+use switchboard_sync::Mutex;
 use tokio::sync::Notify;
 
 /// One span as the collector received it (ids in lower-case hex).

@@ -3,9 +3,9 @@
 //! forwards again once restored. How a test makes a shared database "unreachable" without
 //! touching the database other tests use.
 
-use parking_lot::Mutex;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use switchboard_sync::Mutex;
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 

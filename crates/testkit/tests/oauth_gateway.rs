@@ -42,7 +42,7 @@ async fn gateway(store: Arc<SqlStore>, sealer: Arc<Sealer>) -> Gateway {
     let shutdown = CancellationToken::new();
     let options = HttpOptions::default()
         .with_shutdown(shutdown.clone())
-        .with_api(state.clone());
+        .with_control_plane(state.clone());
     tokio::spawn(serve_http(listener, registry.clone(), options));
     Gateway {
         base,

@@ -43,7 +43,7 @@ pub struct CallOptions {
 /// Requests of the upstream that a call's caller could not be asked, each saying why: they
 /// land in the call's audit row.
 #[derive(Debug, Clone, Default)]
-pub struct RelayNotes(std::sync::Arc<parking_lot::Mutex<Vec<String>>>);
+pub struct RelayNotes(std::sync::Arc<switchboard_sync::Mutex<Vec<String>>>);
 
 impl RelayNotes {
     pub fn push(&self, note: String) {

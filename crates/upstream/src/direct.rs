@@ -13,7 +13,6 @@ use futures::StreamExt;
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
-use parking_lot::Mutex;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetExtensions,
     GetMeta, NumberOrString, ProgressToken, RequestId, ServerJsonRpcMessage, ServerResult,
@@ -28,6 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use stream::CallStream;
+use switchboard_sync::Mutex;
 
 type Headers = HashMap<HeaderName, HeaderValue>;
 type HttpError = StreamableHttpError<reqwest::Error>;
@@ -61,7 +61,7 @@ struct Known {
 }
 
 impl SessionTarget {
-    fn known(&self) -> parking_lot::MutexGuard<'_, Known> {
+    fn known(&self) -> switchboard_sync::MutexGuard<'_, Known> {
         self.0.lock()
     }
 

@@ -15,6 +15,9 @@ struct RedirectRefused {
     location: String,
 }
 
+/// How long an idle upstream connection is kept for the next call: less than the 5 s after
+/// which common MCP servers' HTTP stacks close one.
+const IDLE_CONNECTIONS_KEPT: Duration = Duration::from_secs(4);
 /// The shared, injectable outbound HTTP client and the egress policy it enforces.
 #[derive(Clone)]
 pub struct UpstreamHttp {
@@ -64,7 +67,11 @@ impl UpstreamHttp {
                 attempt.error(refused)
             }))
             .connect_timeout(Duration::from_secs(10))
-            .pool_idle_timeout(Duration::from_secs(90))
+            // Under the servers' own keep-alive (uvicorn, hypercorn and Node close an idle
+            // connection after 5 s): a request sent on a connection as its server closes it
+            // fails (`connection closed before message completed`), and a call cannot be sent
+            // again once it may have run.
+            .pool_idle_timeout(IDLE_CONNECTIONS_KEPT)
             .tcp_nodelay(true)
             .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
             .build()

@@ -3,12 +3,12 @@
 
 use crate::relay::{Declined, Upcall, UpcallSender, declined, method_name};
 use crate::{CallOptions, Progress, RelayNotes};
-use parking_lot::Mutex;
 use rmcp::model::{
     ClientResult, ErrorData, ProgressToken, RequestId, ServerNotification, ServerRequest,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
+use switchboard_sync::Mutex;
 use switchboard_telemetry::TraceHeaders;
 use tokio::sync::{mpsc, oneshot};
 
@@ -127,7 +127,7 @@ pub(crate) enum NoRoute {
 }
 
 impl Taps {
-    fn table(&self) -> parking_lot::MutexGuard<'_, TapTable> {
+    fn table(&self) -> switchboard_sync::MutexGuard<'_, TapTable> {
         self.0.lock()
     }
 

@@ -16,10 +16,10 @@ pub struct SessionProcesses(Arc<Processes>);
 type Slot = Arc<tokio::sync::Mutex<Option<Arc<Connection>>>>;
 
 #[derive(Default)]
-struct Processes(parking_lot::Mutex<HashMap<String, Slot>>);
+struct Processes(switchboard_sync::Mutex<HashMap<String, Slot>>);
 
 impl Processes {
-    fn slots(&self) -> parking_lot::MutexGuard<'_, HashMap<String, Slot>> {
+    fn slots(&self) -> switchboard_sync::MutexGuard<'_, HashMap<String, Slot>> {
         self.0.lock()
     }
 }

@@ -1,13 +1,13 @@
 //! Starts a stdio server as a child in its own process group and drains its stderr into the log.
 
 use crate::UpstreamError;
-use parking_lot::Mutex;
 use process_wrap::tokio::{CommandWrap, ProcessGroup};
 use rmcp::transport::TokioChildProcess;
 use std::collections::VecDeque;
 use std::process::Stdio;
 use std::sync::Arc;
 use switchboard_core::{ProcessLimits, ServerSpec, StdioSpec, env};
+use switchboard_sync::Mutex;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio_util::sync::CancellationToken;
 

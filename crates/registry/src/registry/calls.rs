@@ -72,7 +72,7 @@ impl Registry {
             tracing::info!(
                 action = %tool.action_id,
                 agent = caller.agent_id.as_deref().unwrap_or(""),
-                surface = caller.surface,
+                surface = caller.surface.map(switchboard_core::Surface::as_str),
                 kind = %e.kind,
                 reason = %e.message,
                 "refused"

@@ -15,7 +15,7 @@ pub(super) fn call_span(method: &'static str, name: &str, caller: &Caller) -> Sp
         mcp.method.name = method,
         gen_ai.operation.name = Empty,
         gen_ai.tool.name = Empty,
-        switchboard.surface = caller.surface,
+        switchboard.surface = caller.surface.map(switchboard_core::Surface::as_str),
         switchboard.agent = caller.agent_id.as_deref(),
         switchboard.action = Empty,
         switchboard.server = Empty,

@@ -1,9 +1,12 @@
-//! `/metrics`: the Prometheus exposition; open without a `[gateway] token`, else token-guarded.
+//! `/metrics`: the Prometheus exposition; open without a `[gateway] token`, else for the
+//! operator and orgs' tokens with `gateway:operate` (`edge::callers`).
 
+use crate::control_plane::ControlPlane;
+use crate::edge::callers::{Callers, authenticated};
 use crate::mcp::sessions::limits::SessionLimits;
 use axum::Router;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use std::collections::HashMap;
@@ -14,69 +17,38 @@ use switchboard_registry::Registry;
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
-/// What Prometheus reads, and who may read it.
+/// What Prometheus reads.
 #[derive(Clone)]
 pub(crate) struct Scrape {
     pub metrics: Arc<Metrics>,
     pub registry: Registry,
-    pub api: Option<crate::control_plane::ControlPlane>,
+    pub control: Option<ControlPlane>,
     pub sessions: Arc<SessionLimits>,
     pub connections: Arc<switchboard_listener::Connections>,
     pub requests: Arc<crate::edge::request_bounds::RequestBounds>,
-    /// `[gateway] token`: when set (always, off loopback), a scrape needs it or an org API
-    /// token with `gateway:operate`.
-    pub token: Option<Arc<str>>,
 }
 
 const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
-pub(crate) fn router(scrape: Scrape) -> Router {
-    Router::new()
+/// `/metrics`, for the callers `scrapers` lets in (the `[gateway] token`, when set, or an
+/// org's API token with `gateway:operate`).
+pub(crate) fn router(scrape: Scrape, token: Option<String>) -> Router {
+    let scrapers = Callers::scrapers(token, scrape.control.clone());
+    let route = Router::new()
         .route("/metrics", get(serve))
-        .with_state(scrape)
+        .with_state(scrape);
+    authenticated(route, scrapers)
 }
 
-async fn serve(State(scrape): State<Scrape>, headers: HeaderMap) -> Response {
-    if let Err(refused) = allowed(&scrape, &headers).await {
-        return refused;
-    }
+async fn serve(State(scrape): State<Scrape>) -> Response {
     let text = scrape.metrics.render(&snapshot(&scrape));
     ([(header::CONTENT_TYPE, CONTENT_TYPE)], text).into_response()
 }
 
-async fn allowed(scrape: &Scrape, headers: &HeaderMap) -> Result<(), Response> {
-    let Some(token) = &scrape.token else {
-        return Ok(());
-    };
-    let presented = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    if presented
-        .is_some_and(|p| crate::edge::callers::constant_time_eq(p.as_bytes(), token.as_bytes()))
-    {
-        return Ok(());
-    }
-    match (presented, &scrape.api) {
-        (Some(p), Some(api)) if p.starts_with("sb_") => {
-            let caller = api.caller_for_token(p).await.map_err(|e| e.into_response())?;
-            caller
-                .require_role(crate::control_plane::callers::OPERATE)
-                .map_err(|e| e.into_response())
-        }
-        _ => Err((
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
-            "/metrics needs Authorization: Bearer <the [gateway] token> or an API token with the role gateway:operate\n",
-        )
-            .into_response()),
-    }
-}
-
 fn snapshot(scrape: &Scrape) -> Snapshot {
     let mut registries = vec![scrape.registry.clone()];
-    if let Some(api) = &scrape.api {
-        registries.extend(api.orgs.all());
+    if let Some(control) = &scrape.control {
+        registries.extend(control.orgs.all());
     }
     let servers = registries
         .iter()
@@ -99,17 +71,17 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
         failed_auth: scrape.requests.wrong_tokens(),
         ..Snapshot::default()
     };
-    if let Some(api) = &scrape.api {
-        let stats = api.audit.stats();
+    if let Some(control) = &scrape.control {
+        let stats = control.audit.stats();
         let load = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
-        now.audit_queued = api.audit.queued();
+        now.audit_queued = control.audit.queued();
         now.audit_written = load(&stats.written);
         now.audit_batches = load(&stats.batches);
         now.audit_failed_batches = load(&stats.failed_batches);
         now.audit_dropped = load(&stats.dropped);
         now.audit_failing = stats.failing.load(std::sync::atomic::Ordering::Relaxed);
         now.audit_commit_seconds = load(&stats.commit_micros) as f64 / 1e6;
-        (now.store_connections, now.store_idle) = api.store.pool_stats();
+        (now.store_connections, now.store_idle) = control.store.pool_stats();
     }
     now
 }

@@ -11,15 +11,15 @@ use switchboard_registry::Registry;
 #[derive(Clone)]
 pub(crate) struct CallbackState {
     pub registry: Registry,
-    pub api: Option<ControlPlane>,
+    pub control: Option<ControlPlane>,
 }
 
 /// `GET /oauth/callback/{server}`: config-file servers of `registry`, and the orgs' API
-/// servers when `api` is given.
-pub(crate) fn router(registry: Registry, api: Option<ControlPlane>) -> axum::Router {
+/// servers when `control` is given.
+pub(crate) fn router(registry: Registry, control: Option<ControlPlane>) -> axum::Router {
     axum::Router::new()
         .route("/oauth/callback/{server}", axum::routing::get(finish))
-        .with_state(CallbackState { registry, api })
+        .with_state(CallbackState { registry, control })
 }
 
 #[derive(Debug, Deserialize)]
@@ -109,13 +109,14 @@ pub(crate) async fn finish(
             return failed(&cb, &server, state, "Authorization failed", &e.to_string()).await;
         }
     };
-    let info = match (done.origin.strip_prefix("api:"), &cb.api) {
-        (Some(row_id), Some(api)) => api.reconnect_row(&done.server, row_id).await,
-        (_, api) => {
+    let info = match (done.origin.strip_prefix("api:"), &cb.control) {
+        (Some(row_id), Some(control)) => control.reconnect_row(&done.server, row_id).await,
+        (_, control) => {
             let info = cb.registry.refresh(&done.server).await;
             // The tokens are in the shared store: the other replicas connect with them too.
-            if let Some(api) = api {
-                api.announce_config(&done.server, switchboard_store::ChangeKind::Refreshed)
+            if let Some(control) = control {
+                control
+                    .announce_config(&done.server, switchboard_store::ChangeKind::Refreshed)
                     .await;
             }
             info.map(|i| (i.status.to_string(), i.last_error))

@@ -1,17 +1,53 @@
-//! Who holds an API token: the token's org and roles, and the checks on them, for the REST API
-//! and the MCP endpoints alike.
+//! Who calls: an API token's org and roles and the checks on them, for the REST API and the
+//! MCP endpoints alike, and what a request carries of its caller (org, token, agent).
 
+use super::ApiError;
 use super::ControlPlane;
-use crate::mcp::gateway::OrgCaller;
-use crate::rest::ApiError;
 use switchboard_store::{ApiToken, Org, hash_api_token};
 
 /// The org feature the MCP integration routes need.
-pub const FEATURE: &str = "mcp_external_servers";
+pub(crate) const FEATURE: &str = "mcp_external_servers";
 pub const MANAGE: &str = "integrations:manage";
 pub const VIEW: &str = "integrations:view";
 /// Operations on the operator's config-file servers, which every org shares.
 pub const OPERATE: &str = "gateway:operate";
+
+/// Limits a gateway to one agent of one org (`/mcp/agents/{agent}`): the policy pipeline
+/// shows and calls only the agent's enabled actions.
+#[derive(Clone, Debug)]
+pub(crate) struct AgentScope {
+    pub(crate) org_id: String,
+    pub(crate) agent_id: String,
+}
+
+/// The API token behind one HTTP request, put in its extensions so every call is audited
+/// under the token that made it.
+#[derive(Debug, Clone)]
+pub(crate) struct CallerToken(pub(crate) String);
+
+/// The org whose API token authorised a request to an MCP endpoint (put in its extensions by
+/// the endpoint's first layer, `edge::callers`).
+#[derive(Debug, Clone)]
+pub(crate) struct OrgCaller {
+    pub(crate) org_id: String,
+    pub(crate) token_id: String,
+}
+
+/// An agent id a route names: 1-128 letters, digits, `_`, `.`, `:` or `-`.
+pub(crate) fn check_agent(agent: &str) -> Result<(), ApiError> {
+    let ok = !agent.is_empty()
+        && agent.len() <= 128
+        && agent
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.:-".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::Invalid(
+            "agent ids are 1-128 characters: letters, digits, '_', '.', ':' or '-'".into(),
+        ))
+    }
+}
 
 /// An authenticated API caller.
 pub(crate) struct ApiCaller {
@@ -68,11 +104,19 @@ impl ControlPlane {
         Ok(ApiCaller { org, token })
     }
 
-    /// The org an API token presented on an MCP endpoint stands for: a live token of an org
-    /// with the integrations feature, holding `role`.
-    pub(crate) async fn org_caller(&self, token: &str, role: &str) -> Result<OrgCaller, ApiError> {
+    /// The org an API token presented on a route stands for: a live token holding `role`, of
+    /// an org with the integrations feature when `needs_feature`.
+    pub(crate) async fn org_caller(
+        &self,
+        token: &str,
+        role: &str,
+        needs_feature: bool,
+    ) -> Result<OrgCaller, ApiError> {
         let caller = self.caller_for_token(token).await?;
-        caller.require(role)?;
+        match needs_feature {
+            true => caller.require(role)?,
+            false => caller.require_role(role)?,
+        }
         Ok(OrgCaller {
             org_id: caller.org.id,
             token_id: caller.token.id,

@@ -3,10 +3,11 @@
 //! API token, and what the registry keeps in the store.
 
 pub(crate) mod callers;
+mod error;
 pub(crate) mod snapshots;
 pub(crate) mod tokens;
 
-use crate::rest::ApiError;
+pub use error::ApiError;
 use std::sync::Arc;
 use switchboard_registry::{ExposedTool, Registry};
 use switchboard_store::{AuditWriter, Sealer, Store};
@@ -49,7 +50,7 @@ impl Source {
 /// One registry per org for the servers it connected through the API, so slugs and tools of
 /// different orgs never meet.
 #[derive(Clone, Default)]
-pub struct OrgRegistries(Arc<parking_lot::Mutex<std::collections::HashMap<String, Registry>>>);
+pub struct OrgRegistries(Arc<switchboard_sync::Mutex<std::collections::HashMap<String, Registry>>>);
 
 impl OrgRegistries {
     pub fn get(&self, base: &Registry, org_id: &str) -> Registry {

@@ -1,58 +1,97 @@
-//! Who calls an MCP endpoint, the first layer of `/mcp` and of the agent endpoints: the
-//! operator (the `[gateway]` token) or the org whose API token the request bears. A request
-//! that is neither gets the same refusal on every endpoint.
+//! Who calls, the first layer of `/mcp`, of the agent endpoints and of `/metrics`: the operator
+//! (the `[gateway]` token) or the org whose API token the request bears, holding the role the
+//! route needs. A request that is neither gets the same refusal on every route.
 
+use crate::control_plane::ApiError;
 use crate::control_plane::ControlPlane;
-use crate::control_plane::callers::{MANAGE, VIEW};
-use crate::rest::ApiError;
+use crate::control_plane::callers::{MANAGE, OPERATE, VIEW};
+use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
-/// Whom an endpoint lets in.
+/// Whom a route lets in.
 #[derive(Clone)]
 pub(crate) struct Callers {
-    /// The operator, when the endpoint admits one: `Some(None)` is the operator without a
-    /// token (loopback with no `[gateway] token`: every request is the operator's).
-    operator: Option<Option<Arc<str>>>,
+    operator: Operator,
     /// Where orgs' API tokens are checked; without it, only the operator.
     control: Option<ControlPlane>,
     /// The role an org's token needs here.
     role: &'static str,
+    /// Whether the org needs the integrations feature too (the MCP endpoints do).
+    needs_feature: bool,
+}
+
+/// Whether, and how, the operator gets in.
+#[derive(Clone)]
+enum Operator {
+    /// Not here: the route is orgs' only.
+    Refused,
+    /// With no `[gateway] token` (loopback): every request that is not an org's is the operator's.
+    Open,
+    /// With the `[gateway] token`.
+    Token(Arc<str>),
 }
 
 impl Callers {
+    fn with_operator(token: Option<String>) -> Operator {
+        match token {
+            Some(token) => Operator::Token(token.into()),
+            None => Operator::Open,
+        }
+    }
+
     /// `/mcp`: the operator, or an org with `integrations:manage` (calling tools acts on
     /// them, as the REST invoke route does).
     pub(crate) fn gateway(token: Option<String>, control: Option<ControlPlane>) -> Self {
         Self {
-            operator: Some(token.map(Arc::from)),
+            operator: Self::with_operator(token),
             control,
             role: MANAGE,
+            needs_feature: true,
         }
     }
 
     /// An agent endpoint: an org of the agent, with `integrations:view`.
     pub(crate) fn agents(control: ControlPlane) -> Self {
         Self {
-            operator: None,
+            operator: Operator::Refused,
             control: Some(control),
             role: VIEW,
+            needs_feature: true,
+        }
+    }
+
+    /// `/metrics`: the operator, or an org's token with `gateway:operate`.
+    pub(crate) fn scrapers(token: Option<String>, control: Option<ControlPlane>) -> Self {
+        Self {
+            operator: Self::with_operator(token),
+            control,
+            role: OPERATE,
+            needs_feature: false,
         }
     }
 }
 
+/// `routes`, reached only by the callers `callers` lets in.
+pub(crate) fn authenticated(routes: Router, callers: Callers) -> Router {
+    routes.layer(axum::middleware::from_fn_with_state(
+        Arc::new(callers),
+        authenticate,
+    ))
+}
+
 /// The middleware: lets a request through as the operator, or as the org whose API token it
-/// carries (its [`crate::mcp::gateway::OrgCaller`] in the request's extensions).
+/// carries (its [`crate::control_plane::callers::OrgCaller`] in the request's extensions).
 pub(crate) async fn authenticate(
     State(callers): State<Arc<Callers>>,
     mut request: Request,
     next: Next,
 ) -> Response {
     let presented = bearer(request.headers()).map(str::to_string);
-    if let (Some(Some(token)), Some(p)) = (&callers.operator, &presented)
+    if let (Operator::Token(token), Some(p)) = (&callers.operator, &presented)
         && constant_time_eq(p.as_bytes(), token.as_bytes())
     {
         return next.run(request).await;
@@ -60,7 +99,10 @@ pub(crate) async fn authenticate(
     if let (Some(p), Some(control)) = (&presented, &callers.control)
         && p.starts_with("sb_")
     {
-        return match control.org_caller(p, callers.role).await {
+        return match control
+            .org_caller(p, callers.role, callers.needs_feature)
+            .await
+        {
             Ok(org) => {
                 request.extensions_mut().insert(org);
                 next.run(request).await
@@ -71,7 +113,7 @@ pub(crate) async fn authenticate(
     }
     match (&callers.operator, presented) {
         // No token configured (loopback): whatever else a client sends, it is the operator.
-        (Some(None), _) => next.run(request).await,
+        (Operator::Open, _) => next.run(request).await,
         (_, None) => refused(Refused::NoToken),
         (_, Some(_)) => refused(Refused::UnknownToken),
     }
@@ -95,10 +137,10 @@ enum Refused {
 fn refused(why: Refused) -> Response {
     let message = match why {
         Refused::NoToken => {
-            "this endpoint needs a bearer token: send Authorization: Bearer <token>, an org's API token (switchboard token create) or, on /mcp, the [gateway] token"
+            "this route needs a bearer token: send Authorization: Bearer <token>, an org's API token (switchboard token create) or, on /mcp and /metrics, the [gateway] token"
         }
         Refused::UnknownToken => {
-            "unknown or revoked token: send an org's live API token (switchboard token create) or, on /mcp, the [gateway] token"
+            "unknown or revoked token: send an org's live API token (switchboard token create) or, on /mcp and /metrics, the [gateway] token"
         }
     };
     let body = serde_json::json!({"error": {"kind": "auth_unavailable", "message": message}});

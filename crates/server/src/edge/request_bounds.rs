@@ -13,7 +13,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use failed_auth::FailedAuth;
 use http_body_util::BodyExt;
-use parking_lot::Mutex;
 use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -22,6 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use switchboard_core::Limits;
+use switchboard_sync::Mutex;
 
 /// The request bounds in force (`[limits]`).
 #[derive(Debug, Clone, Copy)]

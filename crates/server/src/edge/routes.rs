@@ -37,8 +37,9 @@ pub struct HttpOptions {
     pub token: Option<String>,
     /// Cancelled to stop accepting and close every session.
     pub shutdown: CancellationToken,
-    /// The REST API's state; without it `/api` is not served.
-    pub api: Option<ControlPlane>,
+    /// What the faces share (store, sealer, audit, orgs, policy); without it there is no REST
+    /// API, no agent endpoint, no org token on `/mcp` and no session saved for other replicas.
+    pub control: Option<ControlPlane>,
     /// Counts answers being written, for a graceful shutdown.
     pub in_flight: InFlight,
     /// How long a session with nothing open stays in memory before it is parked in the
@@ -63,7 +64,7 @@ impl Default for HttpOptions {
             allowed_origins: Vec::new(),
             token: None,
             shutdown: CancellationToken::new(),
-            api: None,
+            control: None,
             in_flight: Default::default(),
             park_sessions_after: Some(crate::mcp::sessions::parking::DEFAULT_PARK_AFTER),
             metrics: None,
@@ -97,8 +98,8 @@ impl HttpOptions {
         self.allowed_origins = origins;
         self
     }
-    pub fn with_api(mut self, api: ControlPlane) -> Self {
-        self.api = Some(api);
+    pub fn with_control_plane(mut self, control: ControlPlane) -> Self {
+        self.control = Some(control);
         self
     }
     pub fn with_in_flight(mut self, in_flight: InFlight) -> Self {
@@ -161,14 +162,13 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         park_sessions_after: options.park_sessions_after,
         limits: options.sessions.clone(),
     };
-    let control = (options.api.clone()).map(|c| c.closing_with(options.shutdown.child_token()));
+    let control = (options.control.clone()).map(|c| c.closing_with(options.shutdown.child_token()));
     // Saved sessions let any replica behind a load balancer serve any session.
-    let saved =
-        (control.as_ref()).map(|api| Arc::new(SharedSessions::new(api.store.clone(), "mcp")));
+    let saved = (control.as_ref()).map(|c| Arc::new(SharedSessions::new(c.store.clone(), "mcp")));
     let serving_registry = registry.clone();
-    let serving_api = control.clone();
-    let mcp = McpEndpoint::new("mcp", &settings, saved, move || match &serving_api {
-        Some(api) => Gateway::with_orgs(serving_registry.clone(), api.clone()),
+    let serving_control = control.clone();
+    let mcp = McpEndpoint::new("mcp", &settings, saved, move || match &serving_control {
+        Some(control) => Gateway::with_orgs(serving_registry.clone(), control.clone()),
         None => Gateway::new(serving_registry.clone()),
     })
     .into_router(Some(Callers::gateway(
@@ -177,26 +177,29 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     )));
     let ready_registry = registry.clone();
     let draining = options.in_flight.clone();
-    let api = (control.clone())
-        .map(|api: ControlPlane| {
-            crate::rest::router(api.clone()).merge(crate::mcp::agents::router(api, settings))
+    let org_routes = (control.clone())
+        .map(|control: ControlPlane| {
+            crate::rest::router(control.clone())
+                .merge(crate::mcp::agents::router(control, settings))
         })
         .unwrap_or_default();
     let callback = crate::admin::oauth_callback::router(registry.clone(), control.clone());
     let metrics = match &options.metrics {
-        Some(metrics) => crate::admin::metrics::router(crate::admin::metrics::Scrape {
-            metrics: metrics.clone(),
-            registry: registry.clone(),
-            api: control.clone(),
-            sessions: options.sessions.clone(),
-            connections: options.connections.clone(),
-            requests: options.requests.clone(),
-            token: options.token.clone().map(Arc::<str>::from),
-        }),
+        Some(metrics) => crate::admin::metrics::router(
+            crate::admin::metrics::Scrape {
+                metrics: metrics.clone(),
+                registry: registry.clone(),
+                control: control.clone(),
+                sessions: options.sessions.clone(),
+                connections: options.connections.clone(),
+                requests: options.requests.clone(),
+            },
+            options.token.clone(),
+        ),
         None => Router::new(),
     };
     let routes = Router::new()
-        .merge(api)
+        .merge(org_routes)
         .merge(callback)
         .merge(metrics)
         .merge(crate::admin::dashboard::router())

@@ -3,16 +3,17 @@
 //! builder as `/mcp`; its sessions are saved in the store so any replica can resume them.
 
 use crate::control_plane::ControlPlane;
-use crate::edge::callers::Callers;
-use crate::mcp::endpoint::{EndpointSettings, McpEndpoint, authenticated};
-use crate::mcp::gateway::{AgentScope, CallerToken, Gateway, OrgCaller};
+use crate::control_plane::callers::{AgentScope, CallerToken, OrgCaller};
+use crate::edge::callers::{Callers, authenticated};
+use crate::mcp::endpoint::{EndpointSettings, McpEndpoint};
+use crate::mcp::gateway::Gateway;
 use crate::mcp::sessions::saved::SharedSessions;
 use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::response::{IntoResponse, Response};
-use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::sync::Arc;
+use switchboard_sync::Mutex;
 use tower::ServiceExt;
 
 /// The agent endpoints of the process.
@@ -43,13 +44,13 @@ async fn dispatch(
     Path(agent): Path<String>,
     mut request: Request,
 ) -> Response {
-    if let Err(e) = crate::rest::check_agent(&agent) {
+    if let Err(e) = crate::control_plane::callers::check_agent(&agent) {
         return e.into_response();
     }
     let Some(caller) = request.extensions_mut().remove::<OrgCaller>() else {
         // Only orgs' tokens pass the agent endpoints' first layer.
         let lost = "an agent endpoint was reached without its caller's org".to_string();
-        return crate::rest::ApiError::Internal(lost).into_response();
+        return crate::control_plane::ApiError::Internal(lost).into_response();
     };
     request
         .extensions_mut()

@@ -1,5 +1,6 @@
 //! One MCP endpoint, assembled once for `/mcp` and for every agent endpoint: the layers a
-//! request meets, written in the order they run, in front of rmcp's Streamable HTTP transport.
+//! request meets, written top to bottom in the order they run, in front of rmcp's Streamable
+//! HTTP transport.
 
 use crate::edge::callers::{Callers, authenticate};
 use crate::mcp::fast_path::{self, FastPath};
@@ -63,24 +64,18 @@ impl McpEndpoint {
         }
     }
 
-    /// The endpoint as a route, its callers known (`None`: an outer layer, such as the
-    /// agent endpoints' dispatch, authenticated them with [`authenticated`]).
+    /// The endpoint as a route. `callers` is who may call it; `None` for an agent's endpoint,
+    /// whose callers the agents' route checked once, before it picked the agent's endpoint
+    /// (`mcp::agents`), with the same layer.
     pub(crate) fn into_router(self, callers: Option<Callers>) -> Router {
-        let endpoint = Router::new().fallback_service(self.transport).layer(
+        Router::new().fallback_service(self.transport).layer(
             ServiceBuilder::new()
+                // Who calls: the operator, or the org whose API token the request bears.
+                .option_layer(callers.map(|c| from_fn_with_state(Arc::new(c), authenticate)))
                 // A request that opens a session past a bound is refused here.
                 .layer(from_fn_with_state(self.sessions, admission::admit))
                 // A plain call on a live session is answered here, in front of rmcp.
                 .layer(from_fn_with_state(self.fast, fast_path::first)),
-        );
-        match callers {
-            Some(callers) => authenticated(endpoint, callers),
-            None => endpoint,
-        }
+        )
     }
-}
-
-/// `routes`, reached only by the callers `callers` admits: the first layer of every MCP route.
-pub(crate) fn authenticated(routes: Router, callers: Callers) -> Router {
-    routes.layer(from_fn_with_state(Arc::new(callers), authenticate))
 }

@@ -2,7 +2,6 @@
 //! with progress, cancellation and the caller's end-user id.
 #![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
 
-mod callers;
 mod feeds;
 mod replies;
 mod rounds;
@@ -11,7 +10,7 @@ mod session;
 mod view;
 mod watches;
 mod wire;
-pub(crate) use callers::{AgentScope, CallerToken, OrgCaller};
+use crate::control_plane::callers::AgentScope;
 use replies::{agents_get_actions_only, error_data, failed_result, new_instance, visible_items};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
@@ -48,7 +47,7 @@ pub struct Gateway {
     /// This session's own processes of stdio servers run once per session.
     processes: SessionProcesses,
     /// The task announcing catalogue changes to this session: it ends with the session.
-    change_feed: std::sync::Arc<parking_lot::Mutex<tokio::task::JoinSet<()>>>,
+    change_feed: std::sync::Arc<switchboard_sync::Mutex<tokio::task::JoinSet<()>>>,
     /// Where this session registers itself once initialized, so the endpoint's fast path
     /// can answer its calls (Streamable HTTP only).
     live: Option<std::sync::Arc<crate::mcp::sessions::live::LiveSessions>>,

@@ -83,7 +83,7 @@ pub(crate) async fn deliver(
         }
         other => other,
     };
-    // Over Streamable HTTP this puts it on the call's own stream (`ordered_sessions`).
+    // Over Streamable HTTP this puts it on the call's own stream (`mcp::sessions::ordered`).
     let mut notification = notification;
     notification
         .extensions_mut()

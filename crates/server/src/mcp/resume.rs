@@ -3,7 +3,6 @@
 //! when the caller retries with its answers and the `requestState` handle.
 
 use crate::mcp::relay::{can_answer, deliver, drain};
-use parking_lot::Mutex;
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientResult, ErrorData, InputRequest, InputRequests,
     InputRequiredResult, InputResponses, ServerRequest,
@@ -13,6 +12,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::LazyLock;
 use std::time::Duration;
+use switchboard_sync::Mutex;
 use switchboard_upstream::method_name;
 use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
 use tokio::sync::{mpsc, oneshot};
@@ -71,7 +71,7 @@ impl Flight {
 /// The parked calls of this process, by `requestState` handle.
 static PARKED: LazyLock<Mutex<HashMap<String, Flight>>> = LazyLock::new(Mutex::default);
 
-fn parked() -> parking_lot::MutexGuard<'static, HashMap<String, Flight>> {
+fn parked() -> switchboard_sync::MutexGuard<'static, HashMap<String, Flight>> {
     PARKED.lock()
 }
 

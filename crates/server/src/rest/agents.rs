@@ -1,7 +1,7 @@
 //! Agents > Actions: which actions each agent may use, and invoking one over REST.
 
-use super::ApiError;
-use crate::control_plane::callers::{ApiCaller, MANAGE, VIEW};
+use crate::control_plane::ApiError;
+use crate::control_plane::callers::{ApiCaller, MANAGE, VIEW, check_agent};
 use crate::control_plane::{ControlPlane, Source};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
@@ -14,21 +14,6 @@ use switchboard_api_types::{Invoke, Toggle};
 use switchboard_core::Caller;
 use switchboard_registry::CallOptions;
 use switchboard_store::{AuditEntry, now_ms};
-
-pub(crate) fn check_agent(agent: &str) -> Result<(), ApiError> {
-    let ok = !agent.is_empty()
-        && agent.len() <= 128
-        && agent
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"_.:-".contains(&b));
-    if ok {
-        Ok(())
-    } else {
-        Err(ApiError::Invalid(
-            "agent ids are 1-128 characters: letters, digits, '_', '.', ':' or '-'".into(),
-        ))
-    }
-}
 
 pub(super) async fn list(
     State(state): State<ControlPlane>,
@@ -131,7 +116,7 @@ pub(super) async fn invoke(
         org_id: Some(caller.org.id.clone()),
         agent_id: Some(agent),
         token_id: Some(caller.token.id.clone()),
-        surface: "rest",
+        surface: Some(switchboard_core::Surface::Rest),
         session: Some(session),
     });
     if let Some(user) = body.end_user_id {

@@ -1,7 +1,7 @@
 //! `GET /api/audit`: the caller's org's audit rows, filtered; `GET /api/audit/verify`: the
 //! whole hash chain checked (an operator's question: it spans every org).
 
-use super::ApiError;
+use crate::control_plane::ApiError;
 use crate::control_plane::ControlPlane;
 use crate::control_plane::callers::{ApiCaller, OPERATE, VIEW};
 use axum::Json;

@@ -1,7 +1,7 @@
 //! Who is calling the REST API: the bearer token's org and roles
 //! ([`crate::control_plane::callers`]).
 
-use super::ApiError;
+use crate::control_plane::ApiError;
 use crate::control_plane::ControlPlane;
 use crate::control_plane::callers::ApiCaller;
 use axum::extract::FromRequestParts;

@@ -1,7 +1,7 @@
 //! `GET /api/integrations/mcp/events`: server states as server-sent events: first every
 //! server as it is now, then each change (the org's API servers and the config-file servers).
 
-use super::ApiError;
+use crate::control_plane::ApiError;
 use crate::control_plane::callers::{ApiCaller, OPERATE, VIEW};
 use crate::control_plane::{ControlPlane, Source};
 use axum::extract::State;

@@ -4,7 +4,6 @@
 mod agents;
 mod audit;
 pub(crate) mod auth;
-mod error;
 mod events;
 mod openapi;
 mod operations;
@@ -12,8 +11,6 @@ mod policy;
 mod replicas;
 mod servers;
 
-pub(crate) use agents::check_agent;
-pub use error::ApiError;
 pub use replicas::{JobOptions, spawn_change_listener, spawn_jobs};
 
 use crate::control_plane::ControlPlane;

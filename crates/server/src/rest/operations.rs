@@ -3,9 +3,9 @@
 //! `integrations:manage`; the operator's config-file servers (`config:NAME`) are shared by
 //! every org, so they need `gateway:operate`.
 
-use super::ApiError;
 use super::events::status_json;
 use super::servers::{CONFIG_PREFIX, DISABLED, live_view, record_outcome};
+use crate::control_plane::ApiError;
 use crate::control_plane::callers::{ApiCaller, MANAGE, OPERATE};
 use crate::control_plane::{ControlPlane, Source};
 use axum::Json;

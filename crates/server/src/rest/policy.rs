@@ -1,7 +1,7 @@
 //! `/api/policy`: an org's rules, rate limits, labels and agent server lists; definitions
 //! waiting for approval and approving them; every tool with whether it is exposed and why.
 
-use super::ApiError;
+use crate::control_plane::ApiError;
 use crate::control_plane::callers::{ApiCaller, MANAGE, OPERATE, VIEW};
 use crate::control_plane::{ControlPlane, Source};
 use axum::Json;
@@ -135,7 +135,7 @@ pub(super) async fn tools(
     // What this org's /mcp endpoint lists.
     let org = switchboard_core::Caller {
         org_id: Some(caller.org.id.clone()),
-        surface: "rest",
+        surface: Some(switchboard_core::Surface::Rest),
         ..Default::default()
     };
     let labels = state

@@ -1,7 +1,8 @@
 //! Replicas on one Postgres act as one service: change notices (LISTEN/NOTIFY) keep every
 //! replica's org registries in step, and scheduled jobs run once per cluster.
 
-use super::{ApiError, servers};
+use super::servers;
+use crate::control_plane::ApiError;
 use crate::control_plane::ControlPlane;
 use rand::Rng;
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! `/api/integrations/mcp/servers`: connect, list, refresh and soft-delete remote MCP servers.
 
-use super::ApiError;
+use crate::control_plane::ApiError;
 use crate::control_plane::ControlPlane;
 use crate::control_plane::callers::{ApiCaller, MANAGE, OPERATE, VIEW};
 use axum::Json;

@@ -40,8 +40,7 @@ pub fn entry_for(record: CallRecord) -> AuditEntry {
         duration_us: record.duration.as_micros() as i64,
         request_bytes: record.request_bytes as i64,
         response_bytes: record.response_bytes as i64,
-        detail: Some(format!("surface={}", record.caller.surface))
-            .filter(|_| !record.caller.surface.is_empty()),
+        detail: (record.caller.surface).map(|surface| format!("surface={}", surface.as_str())),
         policy,
     }
 }

@@ -208,7 +208,7 @@ impl rmcp::ServerHandler for Echo {
 /// Every event each stream sent, kept so a stream can be resumed after it ended (rmcp's own
 /// cache forgets a request's stream once it has answered).
 #[derive(Default)]
-struct KeptEvents(parking_lot::Mutex<Vec<(String, ServerSseMessage)>>);
+struct KeptEvents(switchboard_sync::Mutex<Vec<(String, ServerSseMessage)>>);
 
 #[async_trait::async_trait]
 impl EventStore for KeptEvents {

@@ -14,7 +14,6 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json, Redirect, Response};
 use axum::routing::{get, post};
 use base64::Engine;
-use parking_lot::Mutex;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     ListToolsResult,
@@ -28,6 +27,7 @@ use sha2::Digest;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use switchboard_sync::Mutex;
 
 #[derive(Default)]
 struct Tokens {

@@ -59,7 +59,7 @@ pub(crate) async fn serve_api(
     let shutdown = CancellationToken::new();
     let options = HttpOptions::default()
         .with_shutdown(shutdown.clone())
-        .with_api(state);
+        .with_control_plane(state);
     let server = tokio::spawn(serve_http(listener, registry, options));
     let api = Api {
         base,

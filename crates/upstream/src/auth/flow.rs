@@ -4,7 +4,6 @@
 use super::shared_flow::{CapturedState, SavedFlow, finish_saved, flow_key, keep_client, now_ms};
 use super::{OAuthContext, RegisteredClient, auth_failed};
 use crate::{UpstreamError, UpstreamHttp};
-use parking_lot::Mutex;
 use rmcp::transport::auth::{
     AuthorizationManager, AuthorizationMetadata, AuthorizationRequest, AuthorizationSession,
 };
@@ -12,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use switchboard_core::{OAuthSpec, ServerSpec};
+use switchboard_sync::Mutex;
 
 /// A flow not finished within this long is forgotten.
 pub const FLOW_LIFETIME: Duration = Duration::from_secs(15 * 60);

@@ -19,7 +19,6 @@ pub use shared_flow::FLOW_KEY_PREFIX;
 pub use store::{FileTokens, MemoryTokens, RegisteredClient, TokenRecord, TokenStore};
 
 use crate::{UpstreamError, UpstreamHttp};
-use parking_lot::Mutex;
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, AuthorizationMetadata, ClientCredentialsConfig,
     OAuthClientConfig, OAuthTokenResponse, StoredCredentials,
@@ -29,6 +28,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use store::KeyedCredentials;
 use switchboard_core::{OAuthSpec, ServerSpec};
+use switchboard_sync::Mutex;
 
 /// What OAuth connections share: where tokens are kept, the flows waiting for a person, and
 /// the base of the redirect URI authorization servers send people back to.

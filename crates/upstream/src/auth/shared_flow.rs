@@ -5,7 +5,6 @@
 use super::store::KeyedCredentials;
 use super::{AuthorizationDone, FlowError, OAuthContext, RegisteredClient};
 use crate::UpstreamHttp;
-use parking_lot::Mutex;
 use rmcp::transport::auth::{
     AuthError, AuthorizationManager, AuthorizationMetadata, OAuthClientConfig, StateStore,
     StoredAuthorizationState,
@@ -13,6 +12,7 @@ use rmcp::transport::auth::{
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::time::Duration;
+use switchboard_sync::Mutex;
 
 /// Flows in the store are keyed `flow:<state>`.
 pub const FLOW_KEY_PREFIX: &str = "flow:";

@@ -1,7 +1,6 @@
 //! Where OAuth tokens live between restarts: one record per server, behind a small trait
 //! (the gateway's store seals them; a 0600 JSON file; memory for tests).
 
-use parking_lot::Mutex;
 use rmcp::transport::auth::{
     AuthError, AuthorizationMetadata, CredentialRefreshGuard, CredentialStore, StoredCredentials,
 };
@@ -9,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
+use switchboard_sync::Mutex;
 
 /// What is kept for one server.
 #[derive(Clone, Default, Serialize, Deserialize)]

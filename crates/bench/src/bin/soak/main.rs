@@ -23,12 +23,12 @@ mod procs;
 mod raw;
 
 use anyhow::Context;
-use parking_lot::Mutex;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use switchboard_sync::Mutex;
 
 const CALLERS: usize = 8;
 const CALLS_PER_SESSION: usize = 2_000;

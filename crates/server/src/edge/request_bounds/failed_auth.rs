@@ -1,10 +1,10 @@
 //! Wrong bearer tokens per client address: each address may try `per_minute` of them, a
 //! bucket that refills evenly; an empty bucket turns away every request bearing a token.
 
-use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
+use switchboard_sync::Mutex;
 
 /// Addresses tracked at most; past it, addresses whose bucket is full again are forgotten
 /// first, and a new one is not tracked while none is.

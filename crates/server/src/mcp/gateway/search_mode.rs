@@ -4,7 +4,6 @@
 //! called.
 
 use super::{Gateway, View, replies::failed_result};
-use parking_lot::Mutex;
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool, ToolAnnotations};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Value, json};
@@ -13,6 +12,7 @@ use std::sync::{Arc, LazyLock};
 use switchboard_core::{CallError, ErrorKind, ToolsMode};
 use switchboard_registry::Registry;
 use switchboard_search::text::summary;
+use switchboard_sync::Mutex;
 
 /// `search_tools` answers this many tools unless asked for another number (at most
 /// [`MAX_LIMIT`]).
@@ -52,7 +52,7 @@ impl FoundTools {
         added
     }
 
-    fn lock(&self) -> parking_lot::MutexGuard<'_, Vec<String>> {
+    fn lock(&self) -> switchboard_sync::MutexGuard<'_, Vec<String>> {
         self.0.lock()
     }
 }

@@ -13,17 +13,17 @@ impl Gateway {
     }
 
     /// A gateway that also serves orgs' registries to requests carrying an org token.
-    pub fn with_orgs(registry: Registry, api: crate::control_plane::ControlPlane) -> Self {
-        Self::serving(registry, Some(api), None)
+    pub fn with_orgs(registry: Registry, control: crate::control_plane::ControlPlane) -> Self {
+        Self::serving(registry, Some(control), None)
     }
 
     /// A gateway for one agent of one org.
-    pub fn for_agent(
+    pub(crate) fn for_agent(
         registry: Registry,
-        api: crate::control_plane::ControlPlane,
+        control: crate::control_plane::ControlPlane,
         agent: AgentScope,
     ) -> Self {
-        Self::serving(registry, Some(api), Some(agent))
+        Self::serving(registry, Some(control), Some(agent))
     }
 
     fn serving(

@@ -1,7 +1,8 @@
 //! Who one request is for (its caller, the registries it sees) and the options its calls
 //! run with.
 
-use super::{CONVERSATION_META_KEY, CallerToken, Gateway, OrgCaller};
+use super::{CONVERSATION_META_KEY, Gateway};
+use crate::control_plane::callers::{CallerToken, OrgCaller};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use switchboard_core::Caller;
@@ -73,7 +74,7 @@ impl Gateway {
                 org_id,
                 agent_id,
                 token_id,
-                surface: "mcp",
+                surface: Some(switchboard_core::Surface::Mcp),
                 session,
             },
             registries,

@@ -3,13 +3,13 @@
 
 use super::feeds::merged;
 use super::view::registry_for;
-use parking_lot::Mutex;
 use rmcp::model::{ResourceUpdatedNotificationParam, ServerNotification, SubscriptionFilter};
 use rmcp::service::{Peer, RoleServer, SubscriptionContext};
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 use switchboard_core::CallError;
 use switchboard_registry::{CallOptions, Registry, ResourceUpdate, ResourceWatch};
+use switchboard_sync::Mutex;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 

@@ -11,44 +11,31 @@ use rmcp::transport::common::http_header::HEADER_SESSION_ID;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-/// The middleware form of [`admitted`] for an endpoint's router.
+/// The middleware: runs the rest of the endpoint on `request` unless it opens a session past
+/// a bound; then answers with the refusal. A session its client closes is forgotten. (A parked
+/// session brought back makes its own room: see `OrderedSessions::restore_session`.)
 pub(crate) async fn admit(
     State(sessions): State<Arc<OrderedSessions>>,
     request: Request,
     next: Next,
 ) -> Response {
-    admitted(&sessions, request, |request| next.run(request)).await
-}
-
-/// Runs `serve` on `request` unless it opens a session past a bound; then answers with the
-/// refusal. A session its client closes is forgotten. (A parked session brought back makes
-/// its own room: see `OrderedSessions::restore_session`.)
-pub(crate) async fn admitted<F, Fut>(
-    sessions: &OrderedSessions,
-    request: Request,
-    serve: F,
-) -> Response
-where
-    F: FnOnce(Request) -> Fut,
-    Fut: Future<Output = Response>,
-{
     let has_session = request.headers().contains_key(HEADER_SESSION_ID);
     if request.method() == Method::DELETE && has_session {
-        return closed(sessions, request, serve).await;
+        return closed(&sessions, request, next).await;
     }
     if has_session || request.method() != Method::POST || stateless(&request) {
-        return serve(request).await;
+        return next.run(request).await;
     }
     let limits = sessions.limits();
     let admitted = match limits.admit(owner(&request)) {
         Ok(admitted) => admitted,
-        Err(full) => return refusal(sessions, full),
+        Err(full) => return refusal(&sessions, full),
     };
     if !limits.make_room().await {
         limits.refuse(Full::Memory);
-        return refusal(sessions, Full::Memory);
+        return refusal(&sessions, Full::Memory);
     }
-    let response = serve(request).await;
+    let response = next.run(request).await;
     if let Some(id) = response.headers().get(HEADER_SESSION_ID)
         && let Ok(id) = id.to_str()
     {
@@ -58,13 +45,9 @@ where
 }
 
 /// A client's `DELETE` of its session: once answered, the session's room is given back.
-async fn closed<F, Fut>(sessions: &OrderedSessions, request: Request, serve: F) -> Response
-where
-    F: FnOnce(Request) -> Fut,
-    Fut: Future<Output = Response>,
-{
+async fn closed(sessions: &OrderedSessions, request: Request, next: Next) -> Response {
     let id = request.headers().get(HEADER_SESSION_ID).cloned();
-    let response = serve(request).await;
+    let response = next.run(request).await;
     if response.status().is_success()
         && let Some(id) = id.as_ref().and_then(|id| id.to_str().ok())
     {

@@ -2,7 +2,6 @@
 //! per bearer token), how many stay in memory, and how long an unused one is kept.
 
 use crate::mcp::sessions::ordered::OrderedSessions;
-use parking_lot::Mutex;
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hash};
@@ -11,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 use switchboard_core::Limits;
+use switchboard_sync::Mutex;
 
 /// The session bounds in force (`[limits]`).
 #[derive(Debug, Clone, Copy)]
@@ -155,7 +155,7 @@ impl SessionLimits {
         &self.caps
     }
 
-    fn ledger(&self) -> parking_lot::MutexGuard<'_, Ledger> {
+    fn ledger(&self) -> switchboard_sync::MutexGuard<'_, Ledger> {
         self.ledger.lock()
     }
 

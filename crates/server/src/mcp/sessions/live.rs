@@ -3,13 +3,13 @@
 //! (whether anything of the session is open, and since when it has been idle).
 
 use crate::mcp::gateway::Gateway;
-use parking_lot::Mutex;
 use rmcp::service::{Peer, RoleServer};
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
+use switchboard_sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 /// How long a session may take from its creation to `notifications/initialized`.
@@ -108,7 +108,7 @@ pub struct LiveSessions {
 }
 
 impl LiveSessions {
-    fn lock(&self) -> parking_lot::MutexGuard<'_, Sessions> {
+    fn lock(&self) -> switchboard_sync::MutexGuard<'_, Sessions> {
         self.sessions.lock()
     }
 

@@ -16,7 +16,6 @@ use crate::mcp::sessions::live::{LiveSessions, Ticket};
 use crate::mcp::sessions::saved::SharedSessions;
 use futures::future::{BoxFuture, Either};
 use futures::{FutureExt, Stream, StreamExt};
-use parking_lot::Mutex;
 use rmcp::RoleServer;
 use rmcp::model::{ClientJsonRpcMessage, ClientNotification, RequestId, ServerJsonRpcMessage};
 use rmcp::service::TxJsonRpcMessage;
@@ -29,6 +28,7 @@ use rmcp::transport::streamable_http_server::session::{
 };
 use std::sync::Arc;
 use std::task::Poll;
+use switchboard_sync::Mutex;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -200,7 +200,8 @@ impl OrderedSessions {
 
     fn early_cancels(
         &self,
-    ) -> parking_lot::MutexGuard<'_, std::collections::VecDeque<(Key, std::time::Instant)>> {
+    ) -> switchboard_sync::MutexGuard<'_, std::collections::VecDeque<(Key, std::time::Instant)>>
+    {
         self.early_cancels.lock()
     }
 

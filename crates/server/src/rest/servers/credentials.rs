@@ -1,8 +1,8 @@
 //! Credentials of API-added servers sealed at rest and opened again to connect (their
 //! checks are in switchboard-api-types).
 
+use crate::control_plane::ApiError;
 use crate::control_plane::ControlPlane;
-use crate::rest::ApiError;
 pub(crate) use switchboard_api_types::{Credentials, UpstreamAuth, upstream_auth};
 use switchboard_store::ServerRow;
 

@@ -3,10 +3,10 @@
 //! session back in memory, before its replayed handshake is in, would reach the session's
 //! worker ahead of its `initialize` and kill it. Such requests wait here instead.
 
-use parking_lot::Mutex;
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::time::Duration;
+use switchboard_sync::Mutex;
 use tokio::sync::watch;
 
 /// The longest a request waits for another's restore of its session (a restore that failed
@@ -22,7 +22,9 @@ pub(super) struct Restoring {
 }
 
 impl Restoring {
-    fn lock(&self) -> parking_lot::MutexGuard<'_, HashMap<SessionId, (u64, watch::Sender<()>)>> {
+    fn lock(
+        &self,
+    ) -> switchboard_sync::MutexGuard<'_, HashMap<SessionId, (u64, watch::Sender<()>)>> {
         self.sessions.lock()
     }
 

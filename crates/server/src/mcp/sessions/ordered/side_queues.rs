@@ -1,12 +1,12 @@
 //! The side queues of open request streams: where a notification tagged with its request goes,
 //! so it reaches the caller on that request's own stream, before the result.
 
-use parking_lot::Mutex;
 use rmcp::model::{GetExtensions, RequestId, ServerJsonRpcMessage};
 use rmcp::service::OriginatingRequestId;
 use rmcp::transport::streamable_http_server::session::SessionId;
 use std::collections::HashMap;
 use std::sync::Arc;
+use switchboard_sync::Mutex;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -30,7 +30,7 @@ pub(super) struct SideQueue {
 pub(super) struct SideQueues(Mutex<HashMap<Key, SideQueue>>);
 
 impl SideQueues {
-    pub(super) fn lock(&self) -> parking_lot::MutexGuard<'_, HashMap<Key, SideQueue>> {
+    pub(super) fn lock(&self) -> switchboard_sync::MutexGuard<'_, HashMap<Key, SideQueue>> {
         self.0.lock()
     }
 

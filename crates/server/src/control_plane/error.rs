@@ -1,4 +1,5 @@
-//! REST errors: one enum, classified once, rendered as `{"error": {"kind", "message"}}`.
+//! The control plane's and the REST API's errors: one enum, classified once, rendered as
+//! `{"error": {"kind", "message"}}`.
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -23,7 +24,7 @@ pub enum ApiError {
 }
 
 /// The HTTP status of a failed call's kind: the one place REST maps kinds to statuses.
-pub(super) fn call_status(kind: ErrorKind) -> StatusCode {
+pub(crate) fn call_status(kind: ErrorKind) -> StatusCode {
     match kind {
         ErrorKind::AuthUnavailable => StatusCode::BAD_GATEWAY,
         ErrorKind::TransportError | ErrorKind::ServerError => StatusCode::BAD_GATEWAY,
