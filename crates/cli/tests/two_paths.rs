@@ -149,8 +149,15 @@ fn cases() -> Vec<Case> {
 
 /// A gateway on the relay fixture three ways (RELAYS), the misbehaving fixture (`hangs`,
 /// stdio) and the counting fixture (`hangh`, Streamable HTTP) with calls bounded by
-/// TIMEOUT_MS, under POLICY; with its dir and the HTTP fixtures, which live while held.
-async fn start() -> (tempfile::TempDir, kit::Gateway, [kit::Served; 3]) {
+/// TIMEOUT_MS, under POLICY, and a session on it that spent each relay's one `bump`.
+struct Started {
+    gateway: kit::Gateway,
+    session: String,
+    _dir: tempfile::TempDir,
+    _fixtures: [kit::Served; 3],
+}
+
+async fn start() -> Started {
     let python = kit::python();
     let relay = kit::relay_server();
     let relay = relay.to_str().expect("a UTF-8 path");
@@ -180,10 +187,17 @@ async fn start() -> (tempfile::TempDir, kit::Gateway, [kit::Served; 3]) {
     let toml = toml.to_string_lossy().into_owned();
     let args = ["--dev", "-c", toml.as_str()];
     let mut gateway = kit::Gateway::start(Path::new(BIN), &args, dir.path(), &mcp, 5).await;
-    // Nobody reads the log here: drained, so the gateway never waits on a full pipe.
-    let mut log = std::mem::replace(&mut gateway.log, tokio::sync::mpsc::channel(1).1);
-    tokio::spawn(async move { while log.recv().await.is_some() {} });
-    (dir, gateway, [http, sse, slow])
+    gateway.ignore_log();
+    let session = kit::open_session(&gateway.url).await;
+    for server in RELAYS {
+        spend(&gateway.url, &session, server).await;
+    }
+    Started {
+        gateway,
+        session,
+        _dir: dir,
+        _fixtures: [http, sse, slow],
+    }
 }
 
 /// POSTs `tools/call` of `tool` with `arguments` (JSON text) on `session`, with `extra`
@@ -301,22 +315,18 @@ fn digest(answer: &Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_fast_path_and_rmcp_answer_every_outcome_alike() {
-    let (_dir, gateway, _fixtures) = start().await;
-    let url = gateway.url.as_str();
-    let session = kit::open_session(url).await;
-    for server in RELAYS {
-        spend(url, &session, server).await;
-    }
+    let started = start().await;
+    let (url, session) = (started.gateway.url.as_str(), started.session.as_str());
     let mut answered = Vec::new();
     for case in cases() {
         let (outcome, name) = (case.outcome, case.name());
         // Plain: the fast path takes it and answers JSON.
-        let (kind, body) = call(url, &session, &name, case.arguments, &[]).await;
+        let (kind, body) = call(url, session, &name, case.arguments, &[]).await;
         assert_eq!(kind, "application/json", "{outcome} on {name}: {body}");
         let fast = response(&body);
         case.check(&fast);
         // With an Origin: rmcp's transport answers, as a stream.
-        let (kind, body) = call(url, &session, &name, case.arguments, &BROWSER).await;
+        let (kind, body) = call(url, session, &name, case.arguments, &BROWSER).await;
         assert_eq!(kind, "text/event-stream", "{outcome} on {name}: {body}");
         assert_eq!(
             response(&body),
@@ -346,15 +356,11 @@ async fn the_fast_path_and_rmcp_answer_every_outcome_alike() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn direct_posts_and_rmcps_client_bring_back_the_same_outcomes() {
-    let (_dir, gateway, _fixtures) = start().await;
-    let url = gateway.url.as_str();
-    let session = kit::open_session(url).await;
-    for server in RELAYS {
-        spend(url, &session, server).await;
-    }
+    let started = start().await;
+    let (url, session) = (started.gateway.url.as_str(), started.session.as_str());
     let mut answers = Vec::new();
     for case in cases() {
-        let (_, body) = call(url, &session, &case.name(), case.arguments, &[]).await;
+        let (_, body) = call(url, session, &case.name(), case.arguments, &[]).await;
         let answer = response(&body);
         case.check(&answer);
         answers.push((case.outcome, case.server, masked(&answer, case.server)));
@@ -362,7 +368,7 @@ async fn direct_posts_and_rmcps_client_bring_back_the_same_outcomes() {
     // The Streamable HTTP upstream's calls were the gateway's own posts (ids `sb-N`), the
     // others' rmcp's client's (numbers): the comparisons below are across the two paths.
     for (server, own_post) in [("viahttp", true), ("viastdio", false), ("viasse", false)] {
-        let (_, body) = call(url, &session, &format!("{server}__request_id"), "{}", &[]).await;
+        let (_, body) = call(url, session, &format!("{server}__request_id"), "{}", &[]).await;
         let id = response(&body)["result"]["content"][0]["text"].clone();
         let id = id.as_str().unwrap_or_default();
         assert_eq!(

@@ -15,21 +15,12 @@ impl<T> Mutex<T> {
     pub const fn new(value: T) -> Self {
         Self(std::sync::Mutex::new(value))
     }
-
-    pub fn into_inner(self) -> T {
-        self.0.into_inner().unwrap_or_else(|p| p.into_inner())
-    }
 }
 
 impl<T: ?Sized> Mutex<T> {
     /// Waits for the lock and holds it until the guard is dropped.
     pub fn lock(&self) -> MutexGuard<'_, T> {
         self.0.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// The value, through a unique borrow: no locking needed.
-    pub fn get_mut(&mut self) -> &mut T {
-        self.0.get_mut().unwrap_or_else(|p| p.into_inner())
     }
 }
 

@@ -61,10 +61,6 @@ struct Known {
 }
 
 impl SessionTarget {
-    fn known(&self) -> switchboard_sync::MutexGuard<'_, Known> {
-        self.0.lock()
-    }
-
     /// Notes a post of rmcp's transport: one on a new session replaces what was known.
     pub(crate) fn saw(
         &self,
@@ -74,7 +70,7 @@ impl SessionTarget {
         headers: &Headers,
     ) {
         let Some(session) = session else { return };
-        let mut known = self.known();
+        let mut known = self.0.lock();
         let same = |s: &Arc<str>| s == session;
         if known.current.as_ref().is_some_and(|t| same(&t.session))
             || known.expired.as_ref().is_some_and(same)
@@ -90,12 +86,12 @@ impl SessionTarget {
     }
 
     fn get(&self) -> Option<Arc<Target>> {
-        self.known().current.clone()
+        self.0.lock().current.clone()
     }
 
     /// The upstream ended `session`: calls go through rmcp until it starts another.
     fn expired(&self, session: &Arc<str>) {
-        let mut known = self.known();
+        let mut known = self.0.lock();
         if known
             .current
             .as_ref()

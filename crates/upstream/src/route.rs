@@ -127,14 +127,10 @@ pub(crate) enum NoRoute {
 }
 
 impl Taps {
-    fn table(&self) -> switchboard_sync::MutexGuard<'_, TapTable> {
-        self.0.lock()
-    }
-
     /// Records a call under its request id and progress token, when it is sent (the
     /// transport taps do this, before any answer can arrive).
     pub(crate) fn insert(&self, id: RequestId, progress: Option<ProgressToken>, tap: &CallTap) {
-        let mut table = self.table();
+        let mut table = self.0.lock();
         // Checked under the lock the call's guard takes to forget it: a call abandoned
         // before its request went out is never recorded, so nothing is left behind.
         if tap.alive.strong_count() == 0 {
@@ -163,21 +159,21 @@ impl Taps {
 
     /// The call an upstream request names by its request id.
     pub(crate) fn by_id(&self, id: &RequestId) -> Result<Route, NoRoute> {
-        match self.table().by_id.get(id) {
+        match self.0.lock().by_id.get(id) {
             Some(call) => Ok(call.route.clone()),
             None => Err(NoRoute::NotInCall),
         }
     }
 
     pub(crate) fn by_progress(&self, token: &ProgressToken) -> Option<Route> {
-        let table = self.table();
+        let table = self.0.lock();
         let id = table.by_progress.get(token)?;
         table.by_id.get(id).map(|call| call.route.clone())
     }
 
     /// The one call in flight, when exactly one is.
     pub(crate) fn sole(&self) -> Result<Route, NoRoute> {
-        let table = self.table();
+        let table = self.0.lock();
         let mut calls = table.by_id.values();
         match (calls.next(), calls.next()) {
             (Some(call), None) => Ok(call.route.clone()),
@@ -188,7 +184,7 @@ impl Taps {
 
     /// Notes `refusal` in the audit row of every call in flight (any could have asked).
     fn note_all(&self, refusal: &ErrorData) {
-        for call in self.table().by_id.values() {
+        for call in self.0.lock().by_id.values() {
             call.notes.push(refusal.message.to_string());
         }
     }
@@ -210,7 +206,7 @@ impl TapGuard<'_> {
 
 impl Drop for TapGuard<'_> {
     fn drop(&mut self) {
-        let mut table = self.taps.table();
+        let mut table = self.taps.0.lock();
         match self.sent.take() {
             Some((id, progress)) => {
                 table.by_id.remove(&id);

@@ -18,12 +18,6 @@ type Slot = Arc<tokio::sync::Mutex<Option<Arc<Connection>>>>;
 #[derive(Default)]
 struct Processes(switchboard_sync::Mutex<HashMap<String, Slot>>);
 
-impl Processes {
-    fn slots(&self) -> switchboard_sync::MutexGuard<'_, HashMap<String, Slot>> {
-        self.0.lock()
-    }
-}
-
 impl std::fmt::Debug for SessionProcesses {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("SessionProcesses")
@@ -39,7 +33,7 @@ impl SessionProcesses {
         spec: &ServerSpec,
         connect: &ConnectOptions,
     ) -> Result<Arc<Connection>, UpstreamError> {
-        let slot = self.0.slots().entry(key.to_string()).or_default().clone();
+        let slot = self.0.0.lock().entry(key.to_string()).or_default().clone();
         let mut slot = slot.lock().await;
         if let Some(conn) = slot.as_ref()
             && !conn.is_closed()
@@ -56,7 +50,7 @@ impl SessionProcesses {
 
     /// Whether this session has started no process of its own.
     pub fn is_empty(&self) -> bool {
-        self.0.slots().is_empty()
+        self.0.0.lock().is_empty()
     }
 
     /// Tells this session's processes that its roots changed (a `roots/list` they send
@@ -80,7 +74,7 @@ impl SessionProcesses {
 
     /// The processes running now (each slot is read after the one a start holds is free).
     async fn running(&self) -> Vec<Arc<Connection>> {
-        let slots: Vec<Slot> = self.0.slots().values().cloned().collect();
+        let slots: Vec<Slot> = self.0.0.lock().values().cloned().collect();
         let mut running = Vec::new();
         for slot in slots {
             if let Some(conn) = slot.lock().await.clone() {
@@ -94,7 +88,8 @@ impl SessionProcesses {
 impl Drop for Processes {
     fn drop(&mut self) {
         let running: Vec<_> = self
-            .slots()
+            .0
+            .lock()
             .drain()
             .filter_map(|(_, slot)| slot.try_lock().ok().and_then(|mut s| s.take()))
             .collect();

@@ -119,6 +119,13 @@ impl IntoResponse for ApiError {
             }
             None => (self.status(), Json(body)).into_response(),
         };
+        // RFC 6750: a 401 names the scheme the client must use.
+        if matches!(self, ApiError::Unauthenticated(_)) {
+            (response.headers_mut()).insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Bearer"),
+            );
+        }
         response.extensions_mut().insert(self.kind());
         response
     }

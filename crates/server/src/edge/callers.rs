@@ -7,7 +7,7 @@ use crate::control_plane::ControlPlane;
 use crate::control_plane::callers::{MANAGE, OPERATE, VIEW};
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
@@ -90,32 +90,32 @@ pub(crate) async fn authenticate(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let presented = bearer(request.headers()).map(str::to_string);
-    if let (Operator::Token(token), Some(p)) = (&callers.operator, &presented)
-        && constant_time_eq(p.as_bytes(), token.as_bytes())
-    {
-        return next.run(request).await;
-    }
-    if let (Some(p), Some(control)) = (&presented, &callers.control)
-        && p.starts_with("sb_")
-    {
-        return match control
-            .org_caller(p, callers.role, callers.needs_feature)
-            .await
+    let (control, org_token) = match (
+        bearer(request.headers()),
+        &callers.operator,
+        &callers.control,
+    ) {
+        (Some(p), Operator::Token(token), _)
+            if constant_time_eq(p.as_bytes(), token.as_bytes()) =>
         {
-            Ok(org) => {
-                request.extensions_mut().insert(org);
-                next.run(request).await
-            }
-            Err(ApiError::Unauthenticated(_)) => refused(Refused::UnknownToken),
-            Err(e) => e.into_response(),
-        };
-    }
-    match (&callers.operator, presented) {
+            return next.run(request).await;
+        }
+        (Some(p), _, Some(control)) if p.starts_with("sb_") => (control, p.to_string()),
         // No token configured (loopback): whatever else a client sends, it is the operator.
-        (Operator::Open, _) => next.run(request).await,
-        (_, None) => refused(Refused::NoToken),
-        (_, Some(_)) => refused(Refused::UnknownToken),
+        (_, Operator::Open, _) => return next.run(request).await,
+        (None, _, _) => return unauthenticated(NO_TOKEN),
+        (Some(_), _, _) => return unauthenticated(UNKNOWN_TOKEN),
+    };
+    match control
+        .org_caller(&org_token, callers.role, callers.needs_feature)
+        .await
+    {
+        Ok(org) => {
+            request.extensions_mut().insert(org);
+            next.run(request).await
+        }
+        Err(ApiError::Unauthenticated(_)) => unauthenticated(UNKNOWN_TOKEN),
+        Err(e) => e.into_response(),
     }
 }
 
@@ -127,29 +127,13 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Option<&str> {
         .and_then(|v| v.strip_prefix("Bearer "))
 }
 
-/// Why a caller was turned away.
-enum Refused {
-    NoToken,
-    UnknownToken,
-}
+const NO_TOKEN: &str = "this route needs a bearer token: send Authorization: Bearer <token>, an org's API token (switchboard token create) or, on /mcp and /metrics, the [gateway] token";
+const UNKNOWN_TOKEN: &str = "unknown or revoked token: send an org's live API token (switchboard token create) or, on /mcp and /metrics, the [gateway] token";
 
-/// HTTP 401 with `WWW-Authenticate: Bearer`, the same on every MCP endpoint.
-fn refused(why: Refused) -> Response {
-    let message = match why {
-        Refused::NoToken => {
-            "this route needs a bearer token: send Authorization: Bearer <token>, an org's API token (switchboard token create) or, on /mcp and /metrics, the [gateway] token"
-        }
-        Refused::UnknownToken => {
-            "unknown or revoked token: send an org's live API token (switchboard token create) or, on /mcp and /metrics, the [gateway] token"
-        }
-    };
-    let body = serde_json::json!({"error": {"kind": "auth_unavailable", "message": message}});
-    (
-        StatusCode::UNAUTHORIZED,
-        [(header::WWW_AUTHENTICATE, "Bearer")],
-        axum::Json(body),
-    )
-        .into_response()
+/// HTTP 401 (with `WWW-Authenticate: Bearer`, as every 401 of the gateway), the same on every
+/// route this layer guards.
+fn unauthenticated(message: &str) -> Response {
+    ApiError::Unauthenticated(message.into()).into_response()
 }
 
 /// Whether a presented secret is the expected one, in time that depends on neither: the

@@ -71,10 +71,6 @@ impl Flight {
 /// The parked calls of this process, by `requestState` handle.
 static PARKED: LazyLock<Mutex<HashMap<String, Flight>>> = LazyLock::new(Mutex::default);
 
-fn parked() -> switchboard_sync::MutexGuard<'static, HashMap<String, Flight>> {
-    PARKED.lock()
-}
-
 /// Takes back a parked call for its owner and hands it the caller's answers.
 pub(crate) fn resume(
     state: &str,
@@ -82,7 +78,7 @@ pub(crate) fn resume(
     responses: Option<InputResponses>,
 ) -> Result<Flight, ErrorData> {
     let mut flight = {
-        let mut table = parked();
+        let mut table = PARKED.lock();
         // Only its owner takes it; anyone else learns nothing, not even that it exists.
         match table.get(state) {
             Some(f) if f.owner == owner => table.remove(state).ok_or_else(unknown_state)?,
@@ -172,11 +168,11 @@ pub(crate) async fn drive(
 
 fn park(flight: Flight, asks: InputRequests) -> CallToolResponse {
     let state = switchboard_store::new_id("rs");
-    parked().insert(state.clone(), flight);
+    PARKED.lock().insert(state.clone(), flight);
     let expire = state.clone();
     tokio::spawn(async move {
         tokio::time::sleep(PARKED_TTL).await;
-        parked().remove(&expire);
+        PARKED.lock().remove(&expire);
     });
     CallToolResponse::InputRequired(InputRequiredResult::new(Some(asks), Some(state)))
 }

@@ -30,16 +30,16 @@ pub(super) struct FoundTools(Arc<Mutex<Vec<String>>>);
 
 impl FoundTools {
     pub(super) fn names(&self) -> HashSet<String> {
-        self.lock().iter().cloned().collect()
+        self.0.lock().iter().cloned().collect()
     }
 
     pub(super) fn is_empty(&self) -> bool {
-        self.lock().is_empty()
+        self.0.lock().is_empty()
     }
 
     /// Adds `names`; whether any was new.
     fn add<'a>(&self, names: impl Iterator<Item = &'a str>) -> bool {
-        let mut kept = self.lock();
+        let mut kept = self.0.lock();
         let mut added = false;
         for name in names {
             if !kept.iter().any(|k| k == name) {
@@ -50,10 +50,6 @@ impl FoundTools {
         let excess = kept.len().saturating_sub(MAX_FOUND);
         kept.drain(..excess);
         added
-    }
-
-    fn lock(&self) -> switchboard_sync::MutexGuard<'_, Vec<String>> {
-        self.0.lock()
     }
 }
 

@@ -72,11 +72,7 @@ pub(crate) fn owner(request: &Request) -> Owner {
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(addr)| addr.ip());
-    let token = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
+    let token = crate::edge::callers::bearer(request.headers());
     Owner::new(client, token)
 }
 

@@ -155,10 +155,6 @@ impl SessionLimits {
         &self.caps
     }
 
-    fn ledger(&self) -> switchboard_sync::MutexGuard<'_, Ledger> {
-        self.ledger.lock()
-    }
-
     /// Counts an endpoint's sessions in memory against the shared bound.
     pub fn add_endpoint(&self, endpoint: &Arc<OrderedSessions>) {
         let mut endpoints = self.endpoints.lock();
@@ -174,7 +170,7 @@ impl SessionLimits {
     /// Room for one more session of `owner`, held until the session is created (then
     /// [`Admitted::created`]) or the guard is dropped.
     pub fn admit(self: &Arc<Self>, owner: Owner) -> Result<Admitted, Full> {
-        let mut ledger = self.ledger();
+        let mut ledger = self.ledger.lock();
         let full = if ledger.held.len() + ledger.reserved >= self.caps.total {
             Some(Full::Sessions)
         } else if owner
@@ -224,7 +220,7 @@ impl SessionLimits {
 
     /// Sessions held now (in memory or parked), and of them in memory.
     pub fn counts(&self) -> (usize, usize) {
-        let held = self.ledger().held.len();
+        let held = self.ledger.lock().held.len();
         let in_memory = self.endpoints().iter().map(|e| e.live().in_memory()).sum();
         (held, in_memory)
     }
@@ -252,7 +248,7 @@ impl SessionLimits {
 
     /// A session seen again (restored from the store here): held, in memory.
     pub fn restored(&self, scope: &Arc<str>, id: &SessionId) {
-        let mut ledger = self.ledger();
+        let mut ledger = self.ledger.lock();
         let held = ledger
             .held
             .entry((scope.clone(), id.clone()))
@@ -268,14 +264,19 @@ impl SessionLimits {
         let since = Instant::now()
             .checked_sub(idle)
             .unwrap_or_else(Instant::now);
-        if let Some(held) = self.ledger().held.get_mut(&(scope.clone(), id.clone())) {
+        if let Some(held) = self
+            .ledger
+            .lock()
+            .held
+            .get_mut(&(scope.clone(), id.clone()))
+        {
             held.unused_since = Some(since);
         }
     }
 
     /// A session closed by its client or ended: no longer held.
     pub fn forget(&self, scope: &Arc<str>, id: &SessionId) {
-        let mut ledger = self.ledger();
+        let mut ledger = self.ledger.lock();
         if let Some(held) = ledger.held.remove(&(scope.clone(), id.clone())) {
             ledger.release(held.owner);
         }
@@ -284,7 +285,7 @@ impl SessionLimits {
     /// Forgets `scope`'s parked sessions unused past the expiry; returns how many.
     pub fn expire(&self, scope: &Arc<str>) -> usize {
         let after = self.caps.expire_after;
-        let mut ledger = self.ledger();
+        let mut ledger = self.ledger.lock();
         let mut gone = Vec::new();
         ledger.held.retain(|(s, _), held| {
             let expired = s == scope && held.unused_since.is_some_and(|t| t.elapsed() >= after);
@@ -311,7 +312,7 @@ impl Admitted {
     /// The session was created: it is held under its id.
     pub fn created(mut self, scope: &Arc<str>, id: SessionId) {
         self.pending = false;
-        let mut ledger = self.limits.ledger();
+        let mut ledger = self.limits.ledger.lock();
         ledger.reserved -= 1;
         let key = (scope.clone(), id);
         let held = Held {
@@ -328,7 +329,7 @@ impl Drop for Admitted {
     /// No session came of it: the room is given back.
     fn drop(&mut self) {
         if self.pending {
-            let mut ledger = self.limits.ledger();
+            let mut ledger = self.limits.ledger.lock();
             ledger.reserved -= 1;
             ledger.release(self.owner);
         }

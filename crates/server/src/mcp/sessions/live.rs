@@ -108,10 +108,6 @@ pub struct LiveSessions {
 }
 
 impl LiveSessions {
-    fn lock(&self) -> switchboard_sync::MutexGuard<'_, Sessions> {
-        self.sessions.lock()
-    }
-
     /// Sessions end (and their fast-path calls are cancelled) when `shutdown` is cancelled.
     pub fn end_with(&self, shutdown: CancellationToken) {
         let _ = self.shutdown.set(shutdown);
@@ -121,7 +117,7 @@ impl LiveSessions {
     /// this incarnation of it (see [`LiveSessions::end`]).
     pub fn begin(&self, id: SessionId) -> Ticket {
         let usage = Usage::new();
-        let mut sessions = self.lock();
+        let mut sessions = self.sessions.lock();
         sessions.usage.insert(id.clone(), usage.clone());
         sessions.handshaking.insert(id, Instant::now());
         Ticket(usage)
@@ -131,6 +127,7 @@ impl LiveSessions {
     /// session's old service can end after its next request restored it).
     pub fn end(&self, id: &SessionId, ticket: &Ticket) {
         let current = self
+            .sessions
             .lock()
             .usage
             .get(id)
@@ -147,7 +144,7 @@ impl LiveSessions {
             Some(shutdown) => shutdown.child_token(),
             None => CancellationToken::new(),
         };
-        let mut sessions = self.lock();
+        let mut sessions = self.sessions.lock();
         let usage = sessions.usage.entry(id.clone()).or_insert_with(Usage::new);
         let session = Arc::new(LiveSession {
             gateway,
@@ -177,7 +174,7 @@ impl LiveSessions {
     /// whose transport closed is forgotten.
     pub fn checkout(&self, id: &str) -> Option<(Arc<LiveSession>, InUse)> {
         let (session, in_use) = {
-            let sessions = self.lock();
+            let sessions = self.sessions.lock();
             let session = sessions.live.get(id)?;
             // Counted under the lock, so a sweep never parks a session being checked out.
             (session.clone(), session.usage.open())
@@ -192,12 +189,12 @@ impl LiveSessions {
 
     /// Marks a session (live or still handshaking) in use until the guard is dropped.
     pub fn in_use(&self, id: &str) -> Option<InUse> {
-        self.lock().usage.get(id).map(|usage| usage.open())
+        self.sessions.lock().usage.get(id).map(|usage| usage.open())
     }
 
     /// Marks a session used now.
     pub fn touch(&self, id: &str) {
-        if let Some(usage) = self.lock().usage.get(id) {
+        if let Some(usage) = self.sessions.lock().usage.get(id) {
             usage.touch();
         }
     }
@@ -205,7 +202,7 @@ impl LiveSessions {
     /// Forgets a session whose service ended, cancelling its fast-path calls.
     pub fn remove(&self, id: &SessionId) {
         let removed = {
-            let mut sessions = self.lock();
+            let mut sessions = self.sessions.lock();
             sessions.handshaking.remove(id);
             sessions.usage.remove(id);
             sessions.live.remove(id)
@@ -217,12 +214,12 @@ impl LiveSessions {
 
     /// Sessions in memory now: live, or created and still handshaking.
     pub fn in_memory(&self) -> usize {
-        self.lock().usage.len()
+        self.sessions.lock().usage.len()
     }
 
     /// The session in memory idle the longest (nothing open), with how long it has been idle.
     pub fn oldest_idle(&self) -> Option<(SessionId, Duration)> {
-        let sessions = self.lock();
+        let sessions = self.sessions.lock();
         sessions
             .usage
             .iter()
@@ -237,7 +234,7 @@ impl LiveSessions {
     pub fn rows_to_mark(&self, every: Duration) -> Vec<SessionId> {
         let now = now();
         let every = every.as_millis() as u64;
-        let sessions = self.lock();
+        let sessions = self.sessions.lock();
         let mut due = Vec::new();
         for (id, usage) in &sessions.usage {
             let marked = usage.row_marked.load(Ordering::Acquire);
@@ -255,7 +252,7 @@ impl LiveSessions {
     /// open for `after` (or for [`STATEFUL_IDLE_LIMIT`] when they hold state of their own),
     /// and those whose handshake has not finished within [`HANDSHAKE_LIMIT`].
     pub fn take_idle(&self, after: Duration) -> Vec<(SessionId, Duration)> {
-        let mut guard = self.lock();
+        let mut guard = self.sessions.lock();
         let sessions = &mut *guard;
         let stateful_after = after.max(STATEFUL_IDLE_LIMIT);
         let mut parked: Vec<(SessionId, Duration)> = Vec::new();
@@ -291,7 +288,7 @@ impl LiveSessions {
 
     /// How many sessions are live in memory now.
     pub fn len(&self) -> usize {
-        self.lock().live.len()
+        self.sessions.lock().live.len()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -188,7 +188,7 @@ impl OrderedSessions {
     ) -> (mpsc::Receiver<ServerJsonRpcMessage>, Registered) {
         let key = (session, request);
         // Under the early-cancel lock, so a cancel is either seen here or finds the queue.
-        let mut early = self.early_cancels();
+        let mut early = self.early_cancels.lock();
         let opened = self.queues.open(key.clone(), true, Some(cancel.clone()));
         early.retain(|(_, at)| at.elapsed() < EARLY_CANCEL_TTL);
         if let Some(at) = early.iter().position(|(k, _)| *k == key) {
@@ -198,18 +198,11 @@ impl OrderedSessions {
         opened
     }
 
-    fn early_cancels(
-        &self,
-    ) -> switchboard_sync::MutexGuard<'_, std::collections::VecDeque<(Key, std::time::Instant)>>
-    {
-        self.early_cancels.lock()
-    }
-
     /// Cancels a fast-path call the client cancelled. A cancel for a request not seen yet is
     /// kept for a few seconds, in case its request is still on its way.
     pub fn cancel_call(&self, session: &SessionId, request: &RequestId) {
         let key = (session.clone(), request.clone());
-        let mut early = self.early_cancels();
+        let mut early = self.early_cancels.lock();
         let cancel = self.queues.lock().get(&key).map(|side| side.cancel.clone());
         match cancel {
             Some(Some(cancel)) => cancel.cancel(),

@@ -22,30 +22,25 @@ pub(super) struct Restoring {
 }
 
 impl Restoring {
-    fn lock(
-        &self,
-    ) -> switchboard_sync::MutexGuard<'_, HashMap<SessionId, (u64, watch::Sender<()>)>> {
-        self.sessions.lock()
-    }
-
     /// `id`'s restore begins: its requests wait until it ends. Its number, for
     /// [`Restoring::end_restore`].
     pub(super) fn begin(&self, id: &SessionId) -> u64 {
         let number = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.lock()
+        self.sessions
+            .lock()
             .insert(id.clone(), (number, watch::channel(()).0));
         number
     }
 
     /// `id`'s replayed handshake is in: its requests go on.
     pub(super) fn end(&self, id: &SessionId) {
-        self.lock().remove(id);
+        self.sessions.lock().remove(id);
     }
 
     /// Restore `number` of `id` is over (its session's service ended, maybe failing): its
     /// requests go on, unless a later restore of the same session is under way.
     pub(super) fn end_restore(&self, id: &SessionId, number: u64) {
-        let mut sessions = self.lock();
+        let mut sessions = self.sessions.lock();
         if sessions.get(id).is_some_and(|(n, _)| *n == number) {
             sessions.remove(id);
         }
@@ -53,7 +48,7 @@ impl Restoring {
 
     /// Waits while `id` is being restored.
     pub(super) async fn wait(&self, id: &SessionId) {
-        let Some(mut ended) = self.lock().get(id).map(|(_, tx)| tx.subscribe()) else {
+        let Some(mut ended) = self.sessions.lock().get(id).map(|(_, tx)| tx.subscribe()) else {
             return;
         };
         // Nothing is ever sent: the wait ends when the sender is dropped.
@@ -88,8 +83,8 @@ mod tests {
         // An earlier restore's end does not end a later one's wait.
         let second = restoring.begin(&id);
         restoring.end_restore(&id, first);
-        assert!(restoring.lock().contains_key(&id));
+        assert!(restoring.sessions.lock().contains_key(&id));
         restoring.end_restore(&id, second);
-        assert!(!restoring.lock().contains_key(&id));
+        assert!(!restoring.sessions.lock().contains_key(&id));
     }
 }
