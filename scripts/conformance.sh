@@ -9,7 +9,10 @@
 #   through `switchboard serve --naming "{tool}"` with that fixture as a stdio and as a
 #   Streamable HTTP upstream: every scenario that passes alone must pass through the gateway,
 #   unless scripts/conformance/server-baseline.txt names it with a reason;
-# - the `dns-rebinding-protection` scenario against `switchboard serve` (part of the above).
+# - the `dns-rebinding-protection` scenario against `switchboard serve` (part of the above);
+# - the next release's (0.2.0-alpha.12) 2026-07-28 requirements against the suite's reference
+#   server (tests/fixtures/conformance_reference) alone, then through the gateway with it as a plain
+#   entry: the same rule, with scripts/conformance/next-baseline.txt.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 for needed in .fixtures/venv/bin/python .fixtures/node/node_modules/@modelcontextprotocol/sdk/package.json; do
@@ -92,27 +95,78 @@ if [ "$alone_count" -lt "$server_scenarios" ]; then
   tail -40 "$fx/server-alone.log"
   exit 1
 fi
-known="$(grep -v '^#' "$root/scripts/conformance/server-baseline.txt" | awk '{print $1}' || true)"
-failed=0
-for upstream in stdio http; do
-  gateway "$upstream" "$work/$upstream.json" --naming '{tool}'
-  server_suite "gateway-$upstream" "$url" > "$work/$upstream.txt"
-  lost="$(comm -23 <(sort "$work/alone.txt") <(sort "$work/$upstream.txt"))"
+# Every scenario in ALONE (a file) must be in THROUGH, unless BASELINE names it; a baseline
+# entry that passes must go. Says which, and sets failed=1 for either.
+compare() { # ALONE THROUGH BASELINE WHAT LOG
+  local known lost scenario
+  known="$(grep -v '^#' "$3" | awk '{print $1}' || true)"
+  lost="$(comm -23 <(sort -u "$1") <(sort -u "$2"))"
   for scenario in $lost; do
     if grep -qx "$scenario" <<<"$known"; then
-      echo "  $scenario: fails through the gateway ($upstream upstream), as the baseline says"
+      echo "  $scenario: fails through the gateway ($4), as $(basename "$3") says"
     else
-      echo "  FAILED through the gateway ($upstream upstream), passes alone: $scenario (see $fx/server-gateway-$upstream.log)"
+      echo "  FAILED through the gateway ($4), passes alone: $scenario (see $5)"
       failed=1
     fi
   done
   for scenario in $known; do
     if ! grep -qx "$scenario" <<<"$lost"; then
-      echo "  $scenario is in server-baseline.txt but passes through the gateway ($upstream upstream): remove it"
+      echo "  $scenario is in $(basename "$3") but passes through the gateway ($4): remove it"
       failed=1
     fi
   done
-  echo "  $upstream upstream: $(wc -l < "$work/$upstream.txt") scenarios pass through the gateway, $(wc -l < "$work/alone.txt") alone"
+  echo "  $4: $(wc -l < "$2") scenarios pass through the gateway, $(wc -l < "$1") alone"
+}
+
+failed=0
+for upstream in stdio http; do
+  gateway "$upstream" "$work/$upstream.json" --naming '{tool}'
+  server_suite "gateway-$upstream" "$url" > "$work/$upstream.txt"
+  compare "$work/alone.txt" "$work/$upstream.txt" "$root/scripts/conformance/server-baseline.txt" \
+    "$upstream upstream" "$fx/server-gateway-$upstream.log"
 done
 grep -qx dns-rebinding-protection "$work/stdio.txt" || { echo "  FAILED: dns-rebinding-protection"; failed=1; }
+
+# The next release's requirements for 2026-07-28, at that revision's wire, against the suite's own
+# reference server (tests/fixtures/conformance_reference) alone and then through the gateway with a
+# plain entry (no protocol_version: the gateway discovers what the upstream speaks). Every scenario
+# that passes alone must pass through the gateway, unless next-baseline.txt names it with a reason.
+next_version=0.2.0-alpha.12
+# Scenarios the reference server passes alone at that version: fewer means lost coverage.
+next_scenarios=32
+nx="$root/.fixtures/conformance-next"
+mkdir -p "$nx"
+if ! grep -q "\"version\": \"$next_version\"" "$nx/node_modules/@modelcontextprotocol/conformance/package.json" 2>/dev/null; then
+  (cd "$nx" && npm install --silent --no-audit --no-fund --prefix . node@22 \
+    "@modelcontextprotocol/conformance@$next_version" "@modelcontextprotocol/sdk@1" express@5 cors zod@4 >/dev/null)
+fi
+# An ES module, run where its packages are (Node resolves imports from the file's folder).
+printf '{"type": "module", "private": true}\n' > "$nx/package.json"
+cp "$root/tests/fixtures/conformance_reference/everything-server.ts" "$nx/everything-server.ts"
+"$nx/node_modules/.bin/node" --experimental-strip-types --no-warnings "$nx/everything-server.ts" \
+  > "$work/reference.log" 2>&1 &
+pids+=($!)
+reference_url="$(await_line "$work/reference.log" 'listening on ')"
+[ -n "$reference_url" ] || { echo "the reference server did not start"; cat "$work/reference.log"; exit 1; }
+
+# Runs the 2026-07-28 requirements against URL; prints the scenarios that passed.
+next_suite() { # NAME URL
+  rm -rf "$fx/next-$1"
+  "$nx/node_modules/.bin/node" "$nx/node_modules/@modelcontextprotocol/conformance/dist/index.js" \
+    server --url "$2" --requirements 2026-07-28 -o "$fx/next-$1" > "$fx/next-$1.log" 2>&1 || true
+  python3 "$root/scripts/conformance/passed.py" "$fx/next-$1" | sort -u
+}
+
+echo "conformance: $next_version, 2026-07-28 requirements"
+next_suite alone "$reference_url" > "$work/next-alone.txt"
+if [ "$(wc -l < "$work/next-alone.txt")" -lt "$next_scenarios" ]; then
+  echo "only $(wc -l < "$work/next-alone.txt") of $next_scenarios scenarios pass against the reference server alone"
+  tail -60 "$fx/next-alone.log"
+  exit 1
+fi
+printf '{"mcpServers": {"conf": {"type": "http", "url": "%s"}}}\n' "$reference_url" > "$work/next.json"
+gateway next "$work/next.json" --naming '{tool}'
+next_suite gateway "$url" > "$work/next-gateway.txt"
+compare "$work/next-alone.txt" "$work/next-gateway.txt" "$root/scripts/conformance/next-baseline.txt" \
+  "2026-07-28, plain http entry" "$fx/next-gateway.log"
 exit "$failed"

@@ -290,11 +290,16 @@ pub(crate) fn announce(global: &Global, line: &str) {
 
 fn report_error(error: &CallError, json: bool) {
     if json {
-        eprintln!(
-            "{}",
-            json!({"error": {"kind": error.kind, "message": error.message}})
-        );
+        // The upstream's own JSON-RPC error code and data too, when it sent one.
+        eprintln!("{}", json!({ "error": error }));
     } else {
         eprintln!("error: {}: {}", error.kind, error.message);
+        if let Some(code) = error.code {
+            let data = error.data.as_ref().map(|d| format!(", data {d}"));
+            eprintln!(
+                "  the upstream's JSON-RPC error: code {code}{}",
+                data.unwrap_or_default()
+            );
+        }
     }
 }

@@ -218,17 +218,16 @@ async fn the_typescript_sdk_answers_upstream_requests() {
     );
 }
 
-/// A 2026-07-28 upstream (the Python SDK 2.x over stdio) asks through `input_required`
-/// results: each question reaches the caller on its own revision (an `elicitation/create` for
-/// a 2025-11-25 session, an `input_required` round for a 2026-07-28 client) and the call is
-/// sent again with the answer.
+/// A 2026-07-28 upstream (the Python SDK 2.x over stdio, a plain entry: the gateway finds the
+/// revision) asks through `input_required` results: each question reaches the caller on its
+/// own revision (an `elicitation/create` for a 2025-11-25 session, an `input_required` round
+/// for a 2026-07-28 client) and the call is sent again with the answer.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_2026_upstream_asks_the_caller_through_input_required() {
     let (dir, path) = kit::write_mcp_json(json!({
         "modern": {
             "command": kit::python2(),
             "args": [kit::repo_root().join("tests/fixtures/modern_server.py")],
-            "protocol_version": "2026-07-28",
         },
     }));
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
@@ -252,6 +251,16 @@ async fn a_2026_upstream_asks_the_caller_through_input_required() {
             json!({"name": "Ada"}),
             "{mode}"
         );
+        // Three questions in one round: a 2026-07-28 caller gets the round whole, a session
+        // gets the three requests its revision has; every answer goes back.
+        let seen = probe(
+            &python,
+            &["call", &gateway.url, "modern__ask_all", mode, answer],
+        )
+        .await;
+        let all = format!("hello {answer}; summary by {answer}; file:///probe/root");
+        assert_eq!(seen["text"], all, "{mode}: {seen}");
+        assert_eq!(seen["roots_asked"], 1, "{mode}: {seen}");
     }
 }
 

@@ -63,6 +63,13 @@ pub struct CallError {
     /// For `rate_limited`: when a retry may succeed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after_ms: Option<u64>,
+    /// The upstream's own JSON-RPC error code (e.g. `-32042`, URL required), when the upstream
+    /// answered the request with an error rather than a result: callers get it unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<i32>,
+    /// That error's `data`, unchanged (boxed: errors travel in every call's `Result`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Box<serde_json::Value>>,
 }
 
 impl CallError {
@@ -71,7 +78,16 @@ impl CallError {
             kind,
             message: message.into(),
             retry_after_ms: None,
+            code: None,
+            data: None,
         }
+    }
+
+    /// The upstream answered with JSON-RPC error `code` (and `data`): kept for the caller.
+    pub fn with_upstream_error(mut self, code: i32, data: Option<serde_json::Value>) -> Self {
+        self.code = Some(code);
+        self.data = data.map(Box::new);
+        self
     }
 
     pub fn with_retry_after_ms(mut self, ms: u64) -> Self {

@@ -183,7 +183,18 @@ impl ServerEntry {
 
     /// An upstream failure as callers see it: classified, with this server's secrets hidden.
     pub(crate) fn call_error(&self, e: UpstreamError) -> CallError {
-        CallError::new(e.kind(), self.spec.redact(&e.to_string()))
+        let error = CallError::new(e.kind(), self.spec.redact(&e.to_string()));
+        match e {
+            // The upstream's own error reaches the caller whole, secrets hidden in its data too.
+            UpstreamError::Rejected(rejected) => {
+                let data = rejected.data.map(|data| {
+                    let text = self.spec.redact(&data.to_string());
+                    serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
+                });
+                error.with_upstream_error(rejected.code.0, data)
+            }
+            _ => error,
+        }
     }
 
     /// Waits (at most `grace`) until no call is in flight; `false` if some still are.

@@ -82,7 +82,10 @@ async fn loopback_and_plain_http_urls_are_refused_without_dev() {
 async fn an_expired_upstream_session_is_reinitialized_and_the_call_retried() {
     let port = kit::free_port();
     let listen = format!("127.0.0.1:{port}");
-    let upstream = kit::Served::start(Path::new(ECHO), &["--http", &listen]).await;
+    // Sessions are what this is about: the upstream speaks 2025-11-25 only (it answers the
+    // gateway's server/discover with that, and is then initialized).
+    let session_only = ["--http", &listen, "--versions", "2025-11-25"];
+    let upstream = kit::Served::start(Path::new(ECHO), &session_only).await;
     let (_dir, path) = kit::write_mcp_json(json!({"echo": {"type": "http", "url": upstream.url}}));
     let registry = Registry::new(RegistryOptions::default().with_dev(true));
     registry
@@ -117,7 +120,7 @@ async fn an_expired_upstream_session_is_reinitialized_and_the_call_retried() {
     assert_eq!(kit::text(&call("before").await.unwrap()), "before");
     // The server restarts and forgets every session: our session id now answers 404.
     upstream.stop().await;
-    let _restarted = kit::Served::start(Path::new(ECHO), &["--http", &listen]).await;
+    let _restarted = kit::Served::start(Path::new(ECHO), &session_only).await;
     let after = call("after")
         .await
         .expect("re-initialized and retried once");
@@ -134,9 +137,16 @@ async fn an_expired_upstream_session_is_reinitialized_and_the_call_retried() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_call_whose_stream_breaks_is_resumed_where_it_broke() {
+    // A stream is resumed on its session (2025-11-25: 2026-07-28 has none).
     let upstream = kit::Served::start(
         Path::new(ECHO),
-        &["--http", "127.0.0.1:0", "--interrupting"],
+        &[
+            "--http",
+            "127.0.0.1:0",
+            "--interrupting",
+            "--versions",
+            "2025-11-25",
+        ],
     )
     .await;
     let (_dir, path) = kit::write_mcp_json(json!({"echo": {"type": "http", "url": upstream.url}}));
@@ -151,5 +161,46 @@ async fn a_call_whose_stream_breaks_is_resumed_where_it_broke() {
             .expect("the answer, from the resumed stream");
         assert_eq!(kit::text(&result), "resumed");
     }
+    registry.shutdown().await;
+}
+
+/// A server that also speaks 2026-07-28 is reached on it, and its tool calls are still sent
+/// directly, without a session and with that revision's headers and `_meta` (rmcp's server
+/// checks both): "sb-N" ids, never one of rmcp's peer.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_2026_upstream_takes_its_calls_directly_without_a_session() {
+    let upstream = kit::Served::start(Path::new(ECHO), &["--http", "127.0.0.1:0"]).await;
+    let (_dir, path) = kit::write_mcp_json(json!({"echo": {"type": "http", "url": upstream.url}}));
+    let registry = Registry::new(RegistryOptions::default().with_dev(true));
+    registry
+        .apply_config(&load_with_env(&[path], &env).unwrap())
+        .await;
+    let server = &registry.servers()[0];
+    assert_eq!(
+        server.protocol_version.as_deref(),
+        Some("2026-07-28"),
+        "{server:?}"
+    );
+    for _ in 0..2 {
+        let result = registry
+            .call_tool("echo__headers", None, CallOptions::default())
+            .await
+            .expect("headers");
+        let seen: Value = serde_json::from_str(&kit::text(&result)).unwrap();
+        let id = &seen["request_id"];
+        assert!(
+            id.as_str().is_some_and(|id| id.starts_with("sb-")),
+            "{seen}"
+        );
+    }
+    let echoed = registry
+        .call_tool(
+            "echo__echo",
+            Some(json!({"text": "hi"})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("echo");
+    assert_eq!(kit::text(&echoed), "hi");
     registry.shutdown().await;
 }

@@ -1,5 +1,6 @@
-//! Upstreams that speak different protocol revisions: what we offer is pinned, what was agreed
-//! is recorded per server, and calls work on each.
+//! Upstreams that speak different protocol revisions: each is reached at the newest revision
+//! both sides speak (server/discover, then initialize), or at the one its entry pins; what was
+//! agreed is recorded per server, and calls work on each.
 
 use serde_json::json;
 use switchboard_config::load;
@@ -24,7 +25,9 @@ async fn each_revision_is_negotiated_recorded_and_callable() {
         "v0618": entry("2025-03-26,2025-06-18", None),
         "v1125": entry("2025-03-26,2025-06-18,2025-11-25", None),
         "latest": entry("2025-03-26,2025-06-18,2025-11-25,2026-07-28", None),
-        "stateless": entry("2026-07-28", Some("2026-07-28")),
+        "pinned": entry("2025-03-26,2025-06-18,2025-11-25,2026-07-28", Some("2025-11-25")),
+        "stateless": entry("2026-07-28", None),
+        "named": entry("2026-07-28", Some("2026-07-28")),
     }));
     let registry = Registry::new(RegistryOptions::default());
     let servers = registry.apply_config(&load(&[path]).unwrap()).await;
@@ -36,11 +39,22 @@ async fn each_revision_is_negotiated_recorded_and_callable() {
     assert_eq!(agreed("v0326"), "2025-03-26");
     assert_eq!(agreed("v0618"), "2025-06-18");
     assert_eq!(agreed("v1125"), "2025-11-25");
-    // A server that knows the draft still gets the stable revision unless the operator opts in.
-    assert_eq!(agreed("latest"), "2025-11-25");
+    // A server that speaks both is reached on the newest; an entry may pin an older one.
+    assert_eq!(agreed("latest"), "2026-07-28");
+    assert_eq!(agreed("pinned"), "2025-11-25");
+    // A server that speaks only 2026-07-28 is reached with a plain entry too.
     assert_eq!(agreed("stateless"), "2026-07-28");
+    assert_eq!(agreed("named"), "2026-07-28");
 
-    for server in ["v0326", "v0618", "v1125", "latest", "stateless"] {
+    for server in [
+        "v0326",
+        "v0618",
+        "v1125",
+        "latest",
+        "pinned",
+        "stateless",
+        "named",
+    ] {
         let result = registry
             .call_tool(
                 &format!("{server}__echo"),

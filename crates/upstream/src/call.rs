@@ -38,6 +38,9 @@ pub struct CallOptions {
     pub session_processes: Option<crate::SessionProcesses>,
     /// What the upstream asked of the caller that could not be relayed (for the audit row).
     pub relay_notes: RelayNotes,
+    /// The capabilities the caller declared; a 2026-07-28 upstream gets them on each request,
+    /// as far as the gateway relays them (nothing without `upcalls`: nobody can answer).
+    pub caller_capabilities: Option<rmcp::model::ClientCapabilities>,
 }
 
 /// Requests of the upstream that a call's caller could not be asked, each saying why: they
@@ -67,6 +70,10 @@ impl RelayNotes {
 }
 
 impl CallOptions {
+    pub fn with_caller_capabilities(mut self, caps: rmcp::model::ClientCapabilities) -> Self {
+        self.caller_capabilities = Some(caps);
+        self
+    }
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self

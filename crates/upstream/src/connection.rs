@@ -1,21 +1,17 @@
 //! A live session with one upstream: handshake, discovery, calls with timeout and cancellation.
 
+mod calls;
 mod requests;
 
-use crate::call::CallOptions;
-use crate::direct::{DirectHttp, Link};
+pub use calls::result_size;
+
+use crate::direct::DirectHttp;
 use crate::events::EventHandler;
 use crate::handshake::{classify_init, http_config, lifecycle, serve_http, serve_legacy_sse};
-use crate::input_rounds;
-use crate::route::Route;
 use crate::stdio::{self, StderrTail};
 use crate::{UpstreamError, UpstreamEvent, UpstreamHttp};
-use requests::within;
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, JsonObject, Prompt,
-    Resource, ResourceTemplate, ServerResult, Tool,
-};
-use rmcp::service::{ClientServiceExt, Peer, RoleClient, RunningService};
+use rmcp::model::{Prompt, Resource, ResourceTemplate, Tool};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, Peer, RoleClient, RunningService};
 use std::time::Duration;
 use switchboard_core::{HttpWire, Limits, ServerSlug, ServerSpec, Transport};
 use tokio::sync::mpsc;
@@ -61,6 +57,11 @@ pub struct Connection {
     protocol_version: String,
     /// The server speaks 2026-07-28: it may answer a call with `input_required`.
     asks_for_input: bool,
+    /// A 2026-07-28 server's `subscriptions/listen` for its list changes (aborted on drop).
+    list_changes: Option<tokio::task::JoinHandle<()>>,
+    /// Tools whose arguments rmcp sends as `Mcp-Param-*` headers too (`x-mcp-header` in their
+    /// schema, 2026-07-28): rmcp sends their calls.
+    param_header_tools: switchboard_sync::Mutex<std::collections::HashSet<String>>,
     server_name: Option<String>,
     stderr: Option<StderrTail>,
     pid: Option<u32>,
@@ -77,8 +78,27 @@ impl Connection {
     }
 
     async fn open(spec: &ServerSpec, opts: &ConnectOptions) -> Result<Self, UpstreamError> {
-        let timeout = spec.connect_timeout();
         let (offered, lifecycle) = lifecycle(spec.protocol_version.as_deref())?;
+        let probing = matches!(lifecycle, ClientLifecycleMode::Auto { .. });
+        match Self::open_with(spec, opts, offered.clone(), lifecycle).await {
+            // It answered server/discover with older revisions only (an SDK that knows the
+            // method but not 2026-07-28), or with something else (a catch-all `{}`): a new
+            // connection (or process) initializes instead.
+            Err(UpstreamError::DiscoverFailed(reason)) if probing => {
+                tracing::debug!(server = %spec.name, "{reason}; initializing instead");
+                Self::open_with(spec, opts, offered, ClientLifecycleMode::Initialize).await
+            }
+            other => other,
+        }
+    }
+
+    async fn open_with(
+        spec: &ServerSpec,
+        opts: &ConnectOptions,
+        offered: rmcp::model::ProtocolVersion,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Self, UpstreamError> {
+        let timeout = spec.connect_timeout();
         let handler = EventHandler::new(spec.name.clone(), offered, opts.events.clone())
             .with_roots(&opts.roots);
         let mut stderr = None;
@@ -187,15 +207,20 @@ impl Connection {
             .map(|s| format!("{} {}", s.name, s.version));
         tracing::debug!(server = %spec.name, protocol = %protocol_version, upstream = ?server_name, "initialized");
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        let conn = Self {
+        let mut conn = Self {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             server: spec.name.clone(),
             peer,
             handler,
             service: tokio::sync::Mutex::new(Some(service)),
-            // A 2026-07-28 server takes its calls with other headers and in rounds: rmcp
-            // sends them.
-            direct: direct.filter(|_| !asks_for_input),
+            direct: direct.inspect(|d| {
+                // A 2026-07-28 server: calls without a session, with that revision's headers.
+                if asks_for_input {
+                    d.set_stateless();
+                }
+            }),
+            param_header_tools: Default::default(),
+            list_changes: None,
             protocol_version,
             asks_for_input,
             server_name,
@@ -204,6 +229,9 @@ impl Connection {
             call_timeout: spec.call_timeout(),
             max_result_bytes: opts.limits.max_result_bytes,
         };
+        if conn.asks_for_input {
+            conn.list_changes = crate::listen::list_changes(&conn.peer, &conn.handler);
+        }
         // A server started after a session asked for a log level gets it too.
         if let Some(level) = opts.log_level.get()
             && let Err(e) = conn.set_log_level(level).await
@@ -289,6 +317,16 @@ impl Connection {
             let (tools, resources, resource_templates, prompts) =
                 tokio::try_join!(tools, resources, templates, prompts)
                     .map_err(UpstreamError::from_service)?;
+            if self.asks_for_input {
+                *self.param_header_tools.lock() = tools
+                    .iter()
+                    .filter(|t| {
+                        serde_json::to_string(&t.input_schema)
+                            .is_ok_and(|s| s.contains("x-mcp-header"))
+                    })
+                    .map(|t| t.name.to_string())
+                    .collect();
+            }
             Ok(Snapshot {
                 tools,
                 resources,
@@ -301,86 +339,13 @@ impl Connection {
             .map_err(|_| UpstreamError::Timeout(timeout))?
             .map_err(|e| with_stderr(e, self.stderr.as_ref()))
     }
-
-    /// Calls one tool. On timeout or when `opts.cancel` fires, the upstream is told to cancel.
-    pub async fn call_tool(
-        &self,
-        tool: &str,
-        arguments: Option<JsonObject>,
-        opts: CallOptions,
-    ) -> Result<CallToolResult, UpstreamError> {
-        let mut params = CallToolRequestParams::new(tool.to_string());
-        params.arguments = arguments;
-        // Only a 2026-07-28 server asks for input by answering `input_required`; the others
-        // get the call once. The direct path sends a copy: if the upstream forgot the
-        // session (404), rmcp sends the call again on a new one.
-        if !self.asks_for_input {
-            if let Some(direct) = &self.direct {
-                let link = Link {
-                    peer: &self.peer,
-                    handler: &self.handler,
-                    timeout: opts.timeout.unwrap_or(self.call_timeout),
-                };
-                if let Some(answer) = direct.call_tool(link, params.clone(), &opts).await {
-                    return match answer? {
-                        ServerResult::CallToolResult(result) => self.sized(result),
-                        _ => Err(UpstreamError::Unexpected),
-                    };
-                }
-            }
-            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-            return match self.request(request, opts).await? {
-                ServerResult::CallToolResult(result) => self.sized(result),
-                _ => Err(UpstreamError::Unexpected),
-            };
-        }
-        // The caller answers, the call is sent again with the answers: all rounds, and the
-        // waits for the caller between them, within the call's one timeout.
-        let timeout = opts.timeout.unwrap_or(self.call_timeout);
-        let deadline = tokio::time::Instant::now() + timeout;
-        let route = Route::of(&opts);
-        for round in 1..=input_rounds::MAX_INPUT_ROUNDS {
-            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params.clone()));
-            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            match self
-                .request(request, opts.clone().with_timeout(left))
-                .await?
-            {
-                ServerResult::CallToolResult(result) => return self.sized(result),
-                // No more rounds to send answers in: the caller is not asked in vain.
-                ServerResult::InputRequiredResult(_) if round == input_rounds::MAX_INPUT_ROUNDS => {
-                    break;
-                }
-                ServerResult::InputRequiredResult(asked) => {
-                    let questions = asked.input_requests.unwrap_or_default();
-                    let answers = input_rounds::answer(&route, questions);
-                    params.input_responses =
-                        Some(within(deadline, timeout, opts.cancel.as_ref(), answers).await?);
-                    params.request_state = asked.request_state;
-                }
-                _ => return Err(UpstreamError::Unexpected),
-            }
-        }
-        Err(input_rounds::too_many_rounds())
-    }
-
-    /// A tool result within the size limit, or the limit's error.
-    fn sized(&self, result: CallToolResult) -> Result<CallToolResult, UpstreamError> {
-        let size = result_size(&result);
-        if size > self.max_result_bytes {
-            return Err(UpstreamError::TooLarge {
-                what: "tool result",
-                size,
-                limit: self.max_result_bytes,
-                setting: "max_result_bytes",
-            });
-        }
-        Ok(result)
-    }
 }
 
 impl Drop for Connection {
     fn drop(&mut self) {
+        if let Some(listening) = &self.list_changes {
+            listening.abort();
+        }
         if let Some(pid) = self.pid {
             stdio::kill_group(pid);
         }
@@ -398,21 +363,4 @@ fn with_stderr(e: UpstreamError, tail: Option<&StderrTail>) -> UpstreamError {
         UpstreamError::Transport(m) => UpstreamError::Transport(format!("{m}; stderr: {last}")),
         other => other,
     }
-}
-
-/// Bytes a tool result carries: its content blocks and structured content, as serialized.
-pub fn result_size(result: &CallToolResult) -> usize {
-    let content: usize = result
-        .content
-        .iter()
-        .map(|block| match block.as_text() {
-            Some(text) => text.text.len(),
-            None => serde_json::to_vec(block).map_or(0, |v| v.len()),
-        })
-        .sum();
-    let structured = result
-        .structured_content
-        .as_ref()
-        .map_or(0, |v| serde_json::to_vec(v).map_or(0, |v| v.len()));
-    content + structured
 }

@@ -1,6 +1,7 @@
 //! `tools/call` over Streamable HTTP sent by the calling task: one POST on the session rmcp's
-//! transport set up, its answer read right there, without the hops through rmcp's service
-//! loop, transport worker and per-stream task that every other request takes.
+//! transport set up (or, to a 2026-07-28 server, with no session and the revision's headers),
+//! its answer read right there, without the hops through rmcp's service loop, transport worker
+//! and per-stream task that every other request takes.
 
 mod stream;
 
@@ -15,7 +16,8 @@ use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetExtensions,
-    GetMeta, NumberOrString, ProgressToken, RequestId, ServerJsonRpcMessage, ServerResult,
+    GetMeta, NumberOrString, ProgressToken, RequestId, RequestMetaObject, ServerJsonRpcMessage,
+    ServerResult,
 };
 use rmcp::service::{Peer, RoleClient};
 use rmcp::transport::streamable_http_client::{
@@ -44,8 +46,11 @@ const MAX_RETRY_WAIT: Duration = Duration::from_secs(5);
 /// Where a session's requests go: what rmcp's transport sent its last request with.
 pub(crate) struct Target {
     uri: Arc<str>,
-    session: Arc<str>,
+    /// `None` for a 2026-07-28 server: no sessions on that revision.
+    session: Option<Arc<str>>,
     auth: Option<String>,
+    /// rmcp's headers for the server, without the per-request ones of the 2026-07-28 revision
+    /// (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), which each call sets for itself.
     headers: Headers,
 }
 
@@ -58,6 +63,14 @@ struct Known {
     current: Option<Arc<Target>>,
     /// A session the upstream ended: posts rmcp still makes on it do not bring it back.
     expired: Option<Arc<str>>,
+    /// The server speaks 2026-07-28: posts without a session are learnt from too.
+    stateless: bool,
+}
+
+/// Whether a header is one the 2026-07-28 revision sets per request.
+fn per_request(name: &HeaderName) -> bool {
+    let name = name.as_str();
+    name == "mcp-method" || name == "mcp-name" || name.starts_with("mcp-param-")
 }
 
 impl SessionTarget {
@@ -69,20 +82,41 @@ impl SessionTarget {
         auth: &Option<String>,
         headers: &Headers,
     ) {
-        let Some(session) = session else { return };
         let mut known = self.0.lock();
+        let Some(session) = session else {
+            // A 2026-07-28 server: learnt once, from a post after the handshake.
+            if known.stateless && known.current.is_none() {
+                let mut headers = headers.clone();
+                headers.retain(|name, _| !per_request(name));
+                known.current = Some(Arc::new(Target {
+                    uri: uri.clone(),
+                    session: None,
+                    auth: auth.clone(),
+                    headers,
+                }));
+            }
+            return;
+        };
         let same = |s: &Arc<str>| s == session;
-        if known.current.as_ref().is_some_and(|t| same(&t.session))
+        if known
+            .current
+            .as_ref()
+            .is_some_and(|t| t.session.as_ref().is_some_and(same))
             || known.expired.as_ref().is_some_and(same)
         {
             return;
         }
         known.current = Some(Arc::new(Target {
             uri: uri.clone(),
-            session: session.clone(),
+            session: Some(session.clone()),
             auth: auth.clone(),
             headers: headers.clone(),
         }));
+    }
+
+    /// The server speaks the sessionless 2026-07-28 revision.
+    pub(crate) fn set_stateless(&self) {
+        self.0.lock().stateless = true;
     }
 
     fn get(&self) -> Option<Arc<Target>> {
@@ -90,12 +124,13 @@ impl SessionTarget {
     }
 
     /// The upstream ended `session`: calls go through rmcp until it starts another.
-    fn expired(&self, session: &Arc<str>) {
+    fn expired(&self, session: &Option<Arc<str>>) {
+        let Some(session) = session else { return };
         let mut known = self.0.lock();
         if known
             .current
             .as_ref()
-            .is_some_and(|t| t.session == *session)
+            .is_some_and(|t| t.session.as_ref() == Some(session))
         {
             known.current = None;
         }
@@ -132,12 +167,23 @@ where
         message: ClientJsonRpcMessage,
         to: &'a Target,
     ) -> BoxFuture<'a, Result<StreamableHttpPostResponse, HttpError>> {
+        let mut headers = to.headers.clone();
+        if to.session.is_none() {
+            // The 2026-07-28 revision names the method and tool in headers too.
+            headers.insert(
+                HeaderName::from_static("mcp-method"),
+                HeaderValue::from_static("tools/call"),
+            );
+            if let Some(name) = called_tool(&message).and_then(|n| HeaderValue::from_str(n).ok()) {
+                headers.insert(HeaderName::from_static("mcp-name"), name);
+            }
+        }
         Box::pin(self.client.post_message_with_max_sse_event_size(
             to.uri.clone(),
             message,
-            Some(to.session.clone()),
+            to.session.clone(),
             to.auth.clone(),
-            to.headers.clone(),
+            headers,
             self.max_event,
         ))
     }
@@ -149,12 +195,23 @@ where
     ) -> BoxFuture<'a, Result<SseStream, HttpError>> {
         Box::pin(self.client.get_stream_with_max_sse_event_size(
             to.uri.clone(),
-            Some(to.session.clone()),
+            to.session.clone(),
             Some(last_event),
             to.auth.clone(),
             to.headers.clone(),
             self.max_event,
         ))
+    }
+}
+
+/// The tool a `tools/call` message names.
+fn called_tool(message: &ClientJsonRpcMessage) -> Option<&str> {
+    match message {
+        ClientJsonRpcMessage::Request(r) => match &r.request {
+            ClientRequest::CallToolRequest(call) => Some(&call.params.name),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -170,6 +227,9 @@ pub(crate) struct Link<'a> {
     pub peer: &'a Peer<RoleClient>,
     pub handler: &'a EventHandler,
     pub timeout: Duration,
+    /// For a 2026-07-28 server: what each request carries in `_meta` (the revision, the
+    /// client's name and what the caller can answer).
+    pub request_meta: Option<RequestMetaObject>,
 }
 
 impl DirectHttp {
@@ -182,6 +242,11 @@ impl DirectHttp {
             target,
             next_id: AtomicU64::new(1),
         }
+    }
+
+    /// The server speaks the sessionless 2026-07-28 revision.
+    pub(crate) fn set_stateless(&self) {
+        self.target.set_stateless();
     }
 
     /// Sends the call and waits for its answer, within `link.timeout` and until `opts.cancel`;
@@ -200,6 +265,9 @@ impl DirectHttp {
         let progress = ProgressToken(NumberOrString::String(name));
         let mut request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let meta = request.get_meta_mut();
+        if let Some(stateless) = &link.request_meta {
+            meta.extend(stateless.clone());
+        }
         if let Some(user) = &opts.end_user_id {
             meta.0
                 .insert("bound_end_user_id".into(), user.clone().into());

@@ -19,6 +19,11 @@ pub enum UpstreamError {
     /// 2024-11-05 HTTP+SSE server (the spec's backwards-compatibility rule).
     #[error("the MCP handshake failed: {0}")]
     HandshakeRefused(String),
+    /// The server did not take up `server/discover`: it offered only revisions that have
+    /// `initialize`, or answered with something else (an older server's catch-all). When the
+    /// gateway chose the revision, it initializes instead.
+    #[error("the MCP handshake failed: {0}")]
+    DiscoverFailed(String),
     #[error("the server requires authorization: {0}")]
     Unauthorized(String),
     /// The server refused the request's credentials (401) or their scope (403), saying why in
@@ -38,6 +43,9 @@ pub enum UpstreamError {
     Unreachable(String),
     #[error("the server answered with an error: {0}")]
     Server(String),
+    /// The server answered the request with a JSON-RPC error: its code and data are kept.
+    #[error("the server answered with an error: {}", .0.message)]
+    Rejected(rmcp::model::ErrorData),
     #[error("transport failure: {0}")]
     Transport(String),
     #[error("the server answered with an unexpected message type")]
@@ -72,6 +80,7 @@ impl UpstreamError {
             }
             UpstreamError::Timeout(_) => ErrorKind::Timeout,
             UpstreamError::Server(_)
+            | UpstreamError::Rejected(_)
             | UpstreamError::Unexpected
             | UpstreamError::TooLarge { .. } => ErrorKind::ServerError,
             UpstreamError::Egress(_) => ErrorKind::PolicyDenied,
@@ -79,6 +88,7 @@ impl UpstreamError {
             UpstreamError::Spawn { .. }
             | UpstreamError::Handshake(_)
             | UpstreamError::HandshakeRefused(_)
+            | UpstreamError::DiscoverFailed(_)
             | UpstreamError::Closed
             | UpstreamError::Unreachable(_)
             | UpstreamError::Transport(_) => ErrorKind::TransportError,
@@ -88,7 +98,7 @@ impl UpstreamError {
     pub(crate) fn from_service(e: rmcp::ServiceError) -> Self {
         use rmcp::ServiceError as S;
         match e {
-            S::McpError(data) => UpstreamError::Server(data.message.to_string()),
+            S::McpError(data) => UpstreamError::Rejected(data),
             S::TransportClosed => UpstreamError::Closed,
             S::Timeout { timeout } => UpstreamError::Timeout(timeout),
             S::Cancelled { .. } => UpstreamError::Cancelled,
@@ -114,6 +124,10 @@ fn challenge_message(challenge: &str, insufficient_scope: bool) -> String {
 
 impl From<UpstreamError> for CallError {
     fn from(e: UpstreamError) -> Self {
-        CallError::new(e.kind(), e.to_string())
+        let error = CallError::new(e.kind(), e.to_string());
+        match e {
+            UpstreamError::Rejected(data) => error.with_upstream_error(data.code.0, data.data),
+            _ => error,
+        }
     }
 }

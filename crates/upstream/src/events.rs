@@ -54,6 +54,16 @@ impl EventHandler {
         }
     }
 
+    /// The server this handler serves.
+    pub(crate) fn server(&self) -> &ServerSlug {
+        &self.server
+    }
+
+    /// The name and version the gateway gives upstreams.
+    pub(crate) fn client_info(&self) -> &rmcp::model::Implementation {
+        &self.info.client_info
+    }
+
     /// The operator's roots, answered when the server asks outside any call.
     pub(crate) fn with_roots(mut self, roots: &[String]) -> Self {
         self.roots = ListRootsResult::new(

@@ -28,13 +28,20 @@ fn header_map(
     Ok(headers)
 }
 
+/// What the gateway offers an upstream: the version a server entry names, or else the newest
+/// both sides speak — `server/discover` at 2026-07-28 first, then `initialize` at 2025-11-25
+/// (rmcp falls back when the server answers the probe with a JSON-RPC error or a 4xx, as a
+/// server from before 2026-07-28 does).
 pub(crate) fn lifecycle(
     requested: Option<&str>,
 ) -> Result<(ProtocolVersion, ClientLifecycleMode), UpstreamError> {
     let Some(requested) = requested else {
         return Ok((
             ProtocolVersion::LATEST_WITH_INITIALIZE,
-            ClientLifecycleMode::Initialize,
+            ClientLifecycleMode::Auto {
+                preferred_versions: vec![ProtocolVersion::LATEST],
+                legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+            },
         ));
     };
     let version: ProtocolVersion = serde_json::from_value(requested.into())
@@ -94,6 +101,11 @@ pub(crate) async fn serve_legacy_sse(
         inner: transport,
         taps: handler.taps.clone(),
     };
+    // A server on the 2024-11-05 transport predates server/discover: no probe.
+    let lifecycle = match lifecycle {
+        ClientLifecycleMode::Auto { .. } => ClientLifecycleMode::Initialize,
+        named => named,
+    };
     handler
         .clone()
         .serve_with_lifecycle(transport, lifecycle)
@@ -148,6 +160,12 @@ pub(crate) fn http_config(
 
 pub(crate) fn classify_init(e: rmcp::service::ClientInitializeError) -> UpstreamError {
     use rmcp::service::ClientInitializeError as Init;
+    // server/discover was refused as by a server from before 2026-07-28, then `initialize`
+    // failed too: that second failure says what the server is (a 4xx: maybe HTTP+SSE).
+    let e = match e {
+        Init::LegacyFallbackFailed { fallback, .. } => *fallback,
+        other => other,
+    };
     if let Init::TransportError { error, .. } = &e
         && let typed @ (UpstreamError::Challenged { .. } | UpstreamError::Unauthorized(_)) =
             crate::http::classify_transport(error)
@@ -158,6 +176,9 @@ pub(crate) fn classify_init(e: rmcp::service::ClientInitializeError) -> Upstream
         return UpstreamError::Unauthorized(e.to_string());
     }
     match e {
+        Init::NoCompatibleProtocolVersion { .. } | Init::ExpectedInitResult(_) => {
+            UpstreamError::DiscoverFailed(crate::http::error_chain(&e))
+        }
         Init::TransportError { error, context } => match crate::http::classify_transport(&error) {
             UpstreamError::Transport(reason) => {
                 let reason = format!("{reason} (while trying to {context})");

@@ -1,11 +1,12 @@
-//! A 2026-07-28 upstream's `input_required` answers: each question relayed to the caller like a
-//! server-to-client request, then the call retried with the answers and the server's state.
+//! A 2026-07-28 upstream's `input_required` answers: each round of questions goes to the caller
+//! whole, under the upstream's keys, then the request is sent again with the answers and the
+//! server's state.
 
 use crate::UpstreamError;
 use crate::route::Route;
 use rmcp::model::{InputRequest, InputRequests, InputResponses, ServerRequest};
 
-/// How many rounds of questions one call may ask before it is given up.
+/// How many rounds of questions one request may ask before it is given up.
 pub(crate) const MAX_INPUT_ROUNDS: usize = 8;
 
 /// The caller's answers to one round of questions, by the server's keys.
@@ -13,27 +14,36 @@ pub(crate) async fn answer(
     route: &Route,
     requests: InputRequests,
 ) -> Result<InputResponses, UpstreamError> {
-    let mut responses = InputResponses::new();
-    for (key, request) in requests {
-        let request = match request {
-            InputRequest::CreateMessage(r) => ServerRequest::CreateMessageRequest(r),
-            InputRequest::Elicitation(r) => ServerRequest::ElicitRequest(r),
-            InputRequest::ListRoots(r) => ServerRequest::ListRootsRequest(r),
-            _ => {
-                return Err(UpstreamError::Unsupported(format!(
-                    "the server asked for input {key:?} of a kind this gateway cannot relay"
-                )));
-            }
-        };
-        let answer = route
-            .ask(request)
-            .await
-            .map_err(|e| UpstreamError::Unsupported(e.message.to_string()))?;
-        let answer =
-            serde_json::to_value(answer).map_err(|e| UpstreamError::Transport(e.to_string()))?;
-        responses.insert(key, answer);
+    if let Some(key) = requests
+        .iter()
+        .find_map(|(key, r)| (!relayable(r)).then_some(key))
+    {
+        return Err(UpstreamError::Unsupported(format!(
+            "the server asked for input {key:?} of a kind this gateway cannot relay"
+        )));
     }
-    Ok(responses)
+    route
+        .ask_round(requests)
+        .await
+        .map_err(|e| UpstreamError::Unsupported(e.message.to_string()))
+}
+
+fn relayable(request: &InputRequest) -> bool {
+    matches!(
+        request,
+        InputRequest::CreateMessage(_) | InputRequest::Elicitation(_) | InputRequest::ListRoots(_)
+    )
+}
+
+/// One question of a round as the server-to-client request older revisions send instead.
+pub fn as_server_request(request: InputRequest) -> Option<ServerRequest> {
+    #[allow(deprecated)] // sampling and roots: deprecated by 2026-07-28, live in older revisions
+    match request {
+        InputRequest::CreateMessage(r) => Some(ServerRequest::CreateMessageRequest(r)),
+        InputRequest::Elicitation(r) => Some(ServerRequest::ElicitRequest(r)),
+        InputRequest::ListRoots(r) => Some(ServerRequest::ListRootsRequest(r)),
+        _ => None,
+    }
 }
 
 /// The error for a server that keeps asking.

@@ -1,7 +1,10 @@
 //! What an upstream asks of the caller while serving its call (sampling, elicitation, roots,
 //! log lines, progress), routed to the one call that caused it and never to another.
 
-use rmcp::model::{ClientResult, ErrorCode, ErrorData, ServerRequest};
+use rmcp::model::{
+    ClientCapabilities, ClientResult, ErrorCode, ErrorData, ExtensionCapabilities, InputRequests,
+    InputResponses, RootsCapabilities, ServerRequest,
+};
 use rmcp::model::{ServerJsonRpcMessage, ServerNotification};
 use tokio::sync::{mpsc, oneshot};
 
@@ -13,9 +16,43 @@ pub enum Upcall {
         request: ServerRequest,
         reply: oneshot::Sender<Result<ClientResult, ErrorData>>,
     },
+    /// A round of questions a 2026-07-28 upstream asked at once (`input_required`), under the
+    /// upstream's own keys: the caller gets the round whole and its answers go back by key.
+    Round {
+        requests: InputRequests,
+        reply: oneshot::Sender<Result<InputResponses, ErrorData>>,
+    },
     /// A notification for the caller (progress, a log line, an elicitation completed), in
     /// the order the upstream sent it, before the call's result.
     Notification(ServerNotification),
+}
+
+/// Extensions a caller's opt-in may be passed on for: the gateway carries what they add (MCP
+/// Apps: tool `_meta` and `ui://` resources pass through unchanged).
+const RELAYED_EXTENSIONS: [&str; 1] = ["io.modelcontextprotocol/ui"];
+
+/// What a 2026-07-28 upstream is told the caller can answer: the caller's own capabilities, as
+/// far as the gateway relays them (sampling, elicitation, roots, and the extensions above).
+pub fn relayable_capabilities(caller: Option<&ClientCapabilities>) -> ClientCapabilities {
+    let mut caps = ClientCapabilities::default();
+    let Some(caller) = caller else {
+        return caps;
+    };
+    #[allow(deprecated)] // sampling and roots: deprecated by 2026-07-28, live in older revisions
+    {
+        caps.sampling = caller.sampling.clone();
+        caps.roots = caller.roots.as_ref().map(|_| RootsCapabilities::default());
+    }
+    caps.elicitation = caller.elicitation.clone();
+    caps.extensions = caller.extensions.as_ref().and_then(|extensions| {
+        let kept: ExtensionCapabilities = extensions
+            .iter()
+            .filter(|(name, _)| RELAYED_EXTENSIONS.contains(&name.as_str()))
+            .map(|(name, settings)| (name.clone(), settings.clone()))
+            .collect();
+        (!kept.is_empty()).then_some(kept)
+    });
+    caps
 }
 
 /// Where a call's upcalls go (the caller drains it while the call runs).

@@ -4,7 +4,8 @@
 use crate::relay::{Declined, Upcall, UpcallSender, declined, method_name};
 use crate::{CallOptions, Progress, RelayNotes};
 use rmcp::model::{
-    ClientResult, ErrorData, ProgressToken, RequestId, ServerNotification, ServerRequest,
+    ClientResult, ErrorData, InputRequests, InputResponses, ProgressToken, RequestId,
+    ServerNotification, ServerRequest,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -49,6 +50,31 @@ impl Route {
                 answer.await.unwrap_or_else(|_| Err(ended()))
             }
             Route::Decline { notes, .. } => Err(notes.refuse(&request, Declined::NoCaller)),
+        }
+    }
+
+    /// Asks the caller a whole round of questions and waits for its answers, by key (or
+    /// refuses, when there is nobody to ask).
+    pub(crate) async fn ask_round(
+        &self,
+        requests: InputRequests,
+    ) -> Result<InputResponses, ErrorData> {
+        match self {
+            Route::Caller(tap) => {
+                let ended = || declined("an input_required round", Declined::CallEnded);
+                let (reply, answer) = oneshot::channel();
+                if tap.send(Upcall::Round { requests, reply }).await.is_err() {
+                    return Err(ended());
+                }
+                answer.await.unwrap_or_else(|_| Err(ended()))
+            }
+            Route::Decline { notes, .. } => {
+                let first = requests.into_values().find_map(crate::as_server_request);
+                Err(match first {
+                    Some(request) => notes.refuse(&request, Declined::NoCaller),
+                    None => declined("an input_required round", Declined::NoCaller),
+                })
+            }
         }
     }
 

@@ -102,6 +102,18 @@ impl IntoResponse for ApiError {
             other => other.message().to_string(),
         };
         let mut body = json!({"error": {"kind": self.kind().as_str(), "message": message}});
+        // The upstream's own JSON-RPC error code and data, unchanged.
+        if let ApiError::Call(CallError {
+            code: Some(code),
+            data,
+            ..
+        }) = &self
+        {
+            body["error"]["code"] = json!(code);
+            if let Some(data) = data {
+                body["error"]["data"] = (**data).clone();
+            }
+        }
         let retry_after = match &self {
             ApiError::Call(e) => e.retry_after_ms,
             _ => None,

@@ -11,7 +11,9 @@ mod view;
 mod watches;
 mod wire;
 use crate::control_plane::callers::AgentScope;
-use replies::{agents_get_actions_only, error_data, failed_result, new_instance, visible_items};
+use replies::{
+    agents_get_actions_only, error_data, failed_call, new_instance, resource_error, visible_items,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
@@ -217,10 +219,7 @@ impl rmcp::ServerHandler for Gateway {
             return Ok(CallToolResponse::Complete(result));
         }
         let registry = view.registry_for(|c| c.tool(&request.name).is_some());
-        if context
-            .protocol_version()
-            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
-        {
+        if is_stateless(&context) {
             return self
                 .call_tool_in_rounds(registry.clone(), request, &view.caller, &context)
                 .await;
@@ -231,7 +230,10 @@ impl rmcp::ServerHandler for Gateway {
                 registry.call_tool(&request.name, arguments, opts)
             })
             .await;
-        let mut result = called.unwrap_or_else(failed_result);
+        let mut result = match called {
+            Ok(result) => result,
+            Err(error) => failed_call(error)?,
+        };
         // An upstream on an older revision sends no `resultType`; 2026-07-28 callers need
         // it (rmcp strips `complete` again for older callers).
         result.result_type.get_or_insert(ResultType::COMPLETE);
@@ -286,12 +288,17 @@ impl rmcp::ServerHandler for Gateway {
         }
         let view = self.view(&context.extensions, Some(&context.meta));
         let registry = view.registry_for(|c| c.route_resource(&request.uri).is_some());
+        if is_stateless(&context) {
+            return self
+                .read_resource_in_rounds(registry.clone(), request, &view.caller, &context)
+                .await;
+        }
         let mut result = self
             .relayed(&context, &view, |opts| {
                 registry.read_resource(&request.uri, opts)
             })
             .await
-            .map_err(error_data)?;
+            .map_err(|e| resource_error(e, &request.uri))?;
         result.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(ReadResourceResponse::Complete(result))
     }
@@ -325,6 +332,11 @@ impl rmcp::ServerHandler for Gateway {
         }
         let view = self.view(&context.extensions, Some(&context.meta));
         let registry = view.registry_for(|c| c.route_prompt(&request.name).is_some());
+        if is_stateless(&context) {
+            return self
+                .get_prompt_in_rounds(registry.clone(), request, &view.caller, &context)
+                .await;
+        }
         let arguments = request.arguments.map(Value::Object);
         let mut result = self
             .relayed(&context, &view, |opts| {
@@ -335,4 +347,11 @@ impl rmcp::ServerHandler for Gateway {
         result.result_type.get_or_insert(ResultType::COMPLETE);
         Ok(GetPromptResponse::Complete(result))
     }
+}
+
+/// Whether the request speaks the stateless 2026-07-28 revision (answers may be rounds).
+fn is_stateless(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
 }

@@ -5,11 +5,14 @@
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use rmcp::model::GetExtensions;
-use rmcp::model::{ClientCapabilities, ClientResult, ErrorData, ServerNotification, ServerRequest};
+use rmcp::model::{
+    ClientCapabilities, ClientResult, ErrorData, InputRequests, InputResponses, ServerNotification,
+    ServerRequest,
+};
 use rmcp::service::{OriginatingRequestId, RequestContext, RoleServer, ServiceError};
 use switchboard_upstream::method_name;
-use switchboard_upstream::{Declined, RelayNotes, Upcall, level_rank};
-use tokio::sync::{mpsc, oneshot};
+use switchboard_upstream::{Declined, RelayNotes, Upcall, as_server_request, declined, level_rank};
+use tokio::sync::mpsc;
 
 /// How many upcalls may wait for the caller before the upstream's stream is held back.
 pub(crate) const UPCALL_QUEUE: usize = 64;
@@ -26,13 +29,19 @@ pub(crate) async fn relay_while<T>(
     min_log: u8,
     notes: &RelayNotes,
 ) -> T {
-    let mut asks = FuturesUnordered::new();
+    // The caller's answers being awaited: single requests and whole rounds.
+    let mut asks: FuturesUnordered<futures::future::BoxFuture<'_, ()>> = FuturesUnordered::new();
     loop {
         tokio::select! {
             biased;
             Some(upcall) = upcalls.recv() => match upcall {
                 Upcall::Notification(n) => deliver(n, ctx, min_log).await,
-                Upcall::Request { request, reply } => asks.push(answer(request, reply, ctx, notes)),
+                Upcall::Request { request, reply } => asks.push(Box::pin(async move {
+                    let _ = reply.send(ask(request, ctx, notes).await);
+                })),
+                Upcall::Round { requests, reply } => asks.push(Box::pin(async move {
+                    let _ = reply.send(ask_round(requests, ctx, notes).await);
+                })),
             },
             Some(()) = asks.next(), if !asks.is_empty() => {}
             result = &mut call => {
@@ -56,6 +65,11 @@ pub(crate) async fn drain(
             Upcall::Notification(n) => deliver(n, ctx, min_log).await,
             Upcall::Request { request, reply } => {
                 let _ = reply.send(Err(notes.refuse(&request, Declined::CallEnded)));
+            }
+            Upcall::Round { reply, .. } => {
+                let refusal = declined("an input_required round", Declined::CallEnded);
+                notes.push(refusal.message.to_string());
+                let _ = reply.send(Err(refusal));
             }
         }
     }
@@ -93,16 +107,36 @@ pub(crate) async fn deliver(
     }
 }
 
-/// Asks the caller, when it declared it can answer; else the protocol's refusal.
-async fn answer(
-    request: ServerRequest,
-    reply: oneshot::Sender<Result<ClientResult, ErrorData>>,
+/// A 2026-07-28 upstream's round of questions, asked of a caller on an older revision as the
+/// server-to-client requests that revision has, all at once; the answers go back by key.
+async fn ask_round(
+    requests: InputRequests,
     ctx: &RequestContext<RoleServer>,
     notes: &RelayNotes,
-) {
+) -> Result<InputResponses, ErrorData> {
+    let asked = requests.into_iter().map(|(key, request)| async move {
+        let request = as_server_request(request).ok_or_else(|| {
+            ErrorData::invalid_params(format!("input {key:?} cannot be relayed"), None)
+        })?;
+        let answer = ask(request, ctx, notes).await?;
+        let answer = serde_json::to_value(answer)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok::<_, ErrorData>((key, answer))
+    });
+    futures::future::try_join_all(asked)
+        .await
+        .map(|answers| answers.into_iter().collect())
+}
+
+/// Asks the caller, when it declared it can answer; else the protocol's refusal.
+async fn ask(
+    request: ServerRequest,
+    ctx: &RequestContext<RoleServer>,
+    notes: &RelayNotes,
+) -> Result<ClientResult, ErrorData> {
     let method = method_name(&request).to_string();
     let caps = ctx.client_capabilities().unwrap_or_default();
-    let result = if !can_answer(&request, &caps) {
+    if !can_answer(&request, &caps) {
         Err(notes.refuse(&request, Declined::NotDeclared))
     } else {
         // rmcp tags it too, but only inside its own service task; the fast path runs
@@ -118,8 +152,7 @@ async fn answer(
                 None,
             ),
         })
-    };
-    let _ = reply.send(result);
+    }
 }
 
 /// Whether the caller declared the capability the request needs.

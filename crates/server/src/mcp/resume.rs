@@ -1,11 +1,14 @@
-//! Multi-round-trip tool calls for callers on the stateless 2026-07-28 revision: a call whose
-//! upstream asks the caller something is parked, answered with `input_required`, and resumed
-//! when the caller retries with its answers and the `requestState` handle.
+//! Multi-round-trip requests for callers on the stateless 2026-07-28 revision: a tool call,
+//! prompt or resource read whose upstream asks the caller something is parked, answered with
+//! `input_required`, and resumed when the caller retries with its answers and the
+//! `requestState` handle. A 2026-07-28 upstream's round reaches the caller whole, under the
+//! upstream's own keys; an older upstream's requests (sampling, elicitation, roots) become
+//! rounds of one under keys the gateway makes.
 
 use crate::mcp::relay::{can_answer, deliver, drain};
 use rmcp::model::{
-    CallToolResponse, CallToolResult, ClientResult, ErrorData, InputRequest, InputRequests,
-    InputRequiredResult, InputResponses, ServerRequest,
+    CallToolResult, ClientResult, ErrorData, GetPromptResult, InputRequest, InputRequests,
+    InputRequiredResult, InputResponses, ReadResourceResult, ServerRequest,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -14,22 +17,46 @@ use std::sync::LazyLock;
 use std::time::Duration;
 use switchboard_sync::Mutex;
 use switchboard_upstream::method_name;
-use switchboard_upstream::{Declined, RelayNotes, Upcall, declined};
+use switchboard_upstream::{Declined, RelayNotes, Upcall, as_server_request, declined};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 /// How long a parked call waits for its caller to come back with answers.
 pub(crate) const PARKED_TTL: Duration = Duration::from_secs(300);
 
-type Reply = oneshot::Sender<Result<ClientResult, ErrorData>>;
+/// What a request that may ask for input ends with.
+pub(crate) enum Outcome {
+    Tool(CallToolResult),
+    Prompt(GetPromptResult),
+    Resource(ReadResourceResult),
+}
 
-/// A call in flight between rounds: its task keeps running (timeouts and cancellation still
-/// apply) while the upstream waits for the answers.
+/// How a driven request stands: finished, or waiting for the caller's answers.
+pub(crate) enum Step {
+    Done(Outcome),
+    Asked(InputRequiredResult),
+}
+
+/// What the parked request waits for.
+enum Waiting {
+    /// One request of an older upstream, under the key the gateway made.
+    One {
+        key: String,
+        kind: Kind,
+        reply: oneshot::Sender<Result<ClientResult, ErrorData>>,
+    },
+    /// A 2026-07-28 upstream's whole round, answered by its own keys.
+    Round(oneshot::Sender<Result<InputResponses, ErrorData>>),
+}
+
+/// A request in flight between rounds: its task keeps running (timeouts and cancellation
+/// still apply) while the upstream waits for the answers.
 pub(crate) struct Flight {
-    call: JoinHandle<CallToolResult>,
+    /// The request's outcome, or the upstream's own JSON-RPC error.
+    call: JoinHandle<Result<Outcome, ErrorData>>,
     upcalls: mpsc::Receiver<Upcall>,
-    pending: HashMap<String, (Kind, Reply)>,
-    /// Who may resume it: the caller's identity and the tool.
+    waiting: Option<Waiting>,
+    /// Who may resume it: the caller's identity and what it asked for.
     owner: String,
     next_key: u64,
     /// Requests of the upstream this caller could not be asked (for the audit row).
@@ -45,14 +72,14 @@ enum Kind {
 
 impl Drop for Flight {
     fn drop(&mut self) {
-        // A call nobody resumes is abandoned: the upstream is told to cancel.
+        // A request nobody resumes is abandoned: the upstream is told to cancel.
         self.call.abort();
     }
 }
 
 impl Flight {
     pub(crate) fn start(
-        call: impl Future<Output = CallToolResult> + Send + 'static,
+        call: impl Future<Output = Result<Outcome, ErrorData>> + Send + 'static,
         upcalls: mpsc::Receiver<Upcall>,
         owner: String,
         notes: RelayNotes,
@@ -60,7 +87,7 @@ impl Flight {
         Self {
             call: tokio::spawn(call),
             upcalls,
-            pending: HashMap::new(),
+            waiting: None,
             owner,
             next_key: 0,
             notes,
@@ -68,10 +95,10 @@ impl Flight {
     }
 }
 
-/// The parked calls of this process, by `requestState` handle.
+/// The parked requests of this process, by `requestState` handle.
 static PARKED: LazyLock<Mutex<HashMap<String, Flight>>> = LazyLock::new(Mutex::default);
 
-/// Takes back a parked call for its owner and hands it the caller's answers.
+/// Takes back a parked request for its owner and hands it the caller's answers.
 pub(crate) fn resume(
     state: &str,
     owner: &str,
@@ -86,22 +113,29 @@ pub(crate) fn resume(
         }
     };
     let mut responses = responses.unwrap_or_default();
-    for (key, (kind, reply)) in flight.pending.drain() {
-        let answer = match responses.remove(&key) {
-            Some(value) => parse(kind, value),
-            None => Err(ErrorData::invalid_params(
-                format!("inputResponses has no answer for {key:?}"),
-                None,
-            )),
-        };
-        let _ = reply.send(answer);
+    match flight.waiting.take() {
+        Some(Waiting::One { key, kind, reply }) => {
+            let answer = match responses.remove(&key) {
+                Some(value) => parse(kind, value),
+                None => Err(ErrorData::invalid_params(
+                    format!("inputResponses has no answer for {key:?}"),
+                    None,
+                )),
+            };
+            let _ = reply.send(answer);
+        }
+        // The upstream judges its own round: missing or extra answers are its to refuse.
+        Some(Waiting::Round(reply)) => {
+            let _ = reply.send(Ok(responses));
+        }
+        None => {}
     }
     Ok(flight)
 }
 
 fn unknown_state() -> ErrorData {
     ErrorData::invalid_params(
-        "requestState is unknown or expired: call the tool again without it",
+        "requestState is unknown or expired: send the request again without it",
         None,
     )
 }
@@ -120,13 +154,13 @@ fn parse(kind: Kind, value: Value) -> Result<ClientResult, ErrorData> {
     })
 }
 
-/// Runs the call until it ends or its upstream asks something: then parks it and answers
+/// Runs the request until it ends or its upstream asks something: then parks it and answers
 /// `input_required` with the questions.
 pub(crate) async fn drive(
     mut flight: Flight,
     ctx: &RequestContext<RoleServer>,
     min_log: u8,
-) -> CallToolResponse {
+) -> Result<Step, ErrorData> {
     let caps = ctx.client_capabilities().unwrap_or_default();
     loop {
         tokio::select! {
@@ -147,26 +181,37 @@ pub(crate) async fn drive(
                     };
                     flight.next_key += 1;
                     let key = format!("upstream-{}", flight.next_key);
-                    flight.pending.insert(key.clone(), (kind, reply));
                     let mut asks = InputRequests::new();
-                    asks.insert(key, input);
-                    return park(flight, asks);
+                    asks.insert(key.clone(), input);
+                    flight.waiting = Some(Waiting::One { key, kind, reply });
+                    return Ok(park(flight, asks));
+                }
+                Upcall::Round { requests, reply } => {
+                    // The upstream was told what this caller can answer; a question beyond
+                    // that is refused as a request of it would be.
+                    let undeclared = requests.values().find_map(|r| {
+                        as_server_request(r.clone()).filter(|r| !can_answer(r, &caps))
+                    });
+                    if let Some(request) = undeclared {
+                        let _ = reply.send(Err(flight.notes.refuse(&request, Declined::NotDeclared)));
+                        continue;
+                    }
+                    flight.waiting = Some(Waiting::Round(reply));
+                    return Ok(park(flight, requests));
                 }
             },
             joined = &mut flight.call => {
                 drain(&mut flight.upcalls, ctx, min_log, &flight.notes).await;
-                let result = joined.unwrap_or_else(|e| {
-                    CallToolResult::error(vec![rmcp::model::ContentBlock::text(format!(
-                        "server_error: the call stopped: {e}"
-                    ))])
-                });
-                return CallToolResponse::Complete(result);
+                let outcome = joined.unwrap_or_else(|e| {
+                    Err(ErrorData::internal_error(format!("the request stopped: {e}"), None))
+                })?;
+                return Ok(Step::Done(outcome));
             }
         }
     }
 }
 
-fn park(flight: Flight, asks: InputRequests) -> CallToolResponse {
+fn park(flight: Flight, asks: InputRequests) -> Step {
     let state = switchboard_store::new_id("rs");
     PARKED.lock().insert(state.clone(), flight);
     let expire = state.clone();
@@ -174,7 +219,7 @@ fn park(flight: Flight, asks: InputRequests) -> CallToolResponse {
         tokio::time::sleep(PARKED_TTL).await;
         PARKED.lock().remove(&expire);
     });
-    CallToolResponse::InputRequired(InputRequiredResult::new(Some(asks), Some(state)))
+    Step::Asked(InputRequiredResult::new(Some(asks), Some(state)))
 }
 
 fn as_input(request: ServerRequest) -> Option<(Kind, InputRequest)> {

@@ -181,7 +181,9 @@ pub(super) async fn document() -> Json<Value> {
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["kind", "message"], "properties": {
                     "kind": {"type": "string", "enum": ["auth_unavailable", "transport_error", "timeout", "server_error", "tool_not_found", "policy_denied", "rate_limited", "invalid_request", "audit_unavailable"]},
                     "message": {"type": "string"},
-                    "retry_after_ms": {"type": "integer", "description": "rate_limited: when a retry may pass (also the Retry-After header)"}}}}},
+                    "retry_after_ms": {"type": "integer", "description": "rate_limited: when a retry may pass (also the Retry-After header)"},
+                    "code": {"type": "integer", "description": "server_error: the upstream's own JSON-RPC error code (e.g. -32042, URL required)"},
+                    "data": {"description": "the upstream's JSON-RPC error data, unchanged"}}}}},
                 "Credentials": {"type": "object", "additionalProperties": false, "properties": {
                     "token": {"type": "string", "maxLength": 8000},
                     "access_token": {"type": "string", "maxLength": 8000},

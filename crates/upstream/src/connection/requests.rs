@@ -4,10 +4,11 @@
 use super::Connection;
 use crate::UpstreamError;
 use crate::call::{CallOptions, CancelOnDrop};
+use crate::input_rounds;
 use crate::route::{CallTap, Route};
 use rmcp::model::{
     ClientRequest, GetExtensions, GetPromptRequest, GetPromptRequestParams, GetPromptResult,
-    JsonObject, MetaObject, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult,
+    InputResponses, JsonObject, ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult,
     RequestMetaObject, ServerResult,
 };
 use rmcp::service::PeerRequestOptions;
@@ -19,10 +20,14 @@ impl Connection {
         uri: &str,
         opts: CallOptions,
     ) -> Result<ReadResourceResult, UpstreamError> {
-        let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(
-            ReadResourceRequestParams::new(uri.to_string()),
-        ));
-        match self.request(request, opts).await? {
+        let build = |responses, state| {
+            let mut params = ReadResourceRequestParams::new(uri.to_string());
+            params.input_responses = responses;
+            params.request_state = state;
+            ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params))
+        };
+        let send = |request, opts| self.request(request, opts);
+        match self.request_in_rounds(build, send, opts).await? {
             ServerResult::ReadResourceResult(result) => Ok(result),
             _ => Err(UpstreamError::Unexpected),
         }
@@ -34,13 +39,59 @@ impl Connection {
         arguments: Option<JsonObject>,
         opts: CallOptions,
     ) -> Result<GetPromptResult, UpstreamError> {
-        let mut params = GetPromptRequestParams::new(name.to_string());
-        params.arguments = arguments;
-        let request = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
-        match self.request(request, opts).await? {
+        let build = |responses, state| {
+            let mut params = GetPromptRequestParams::new(name.to_string());
+            params.arguments = arguments.clone();
+            params.input_responses = responses;
+            params.request_state = state;
+            ClientRequest::GetPromptRequest(GetPromptRequest::new(params))
+        };
+        let send = |request, opts| self.request(request, opts);
+        match self.request_in_rounds(build, send, opts).await? {
             ServerResult::GetPromptResult(result) => Ok(result),
             _ => Err(UpstreamError::Unexpected),
         }
+    }
+
+    /// Sends the request `build` makes; while the server answers `input_required` (only a
+    /// 2026-07-28 server does), asks the caller each round whole and sends the request again
+    /// with the answers and the server's state: every round, and the waits for the caller
+    /// between them, within the one timeout.
+    pub(super) async fn request_in_rounds<P, Fut>(
+        &self,
+        build: impl Fn(Option<InputResponses>, Option<String>) -> P,
+        send: impl Fn(P, CallOptions) -> Fut,
+        opts: CallOptions,
+    ) -> Result<ServerResult, UpstreamError>
+    where
+        Fut: Future<Output = Result<ServerResult, UpstreamError>>,
+    {
+        let timeout = opts.timeout.unwrap_or(self.call_timeout);
+        let deadline = tokio::time::Instant::now() + timeout;
+        let route = Route::of(&opts);
+        let (mut responses, mut state) = (None, None);
+        for round in 1..=input_rounds::MAX_INPUT_ROUNDS {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let request = build(responses.take(), state.take());
+            match send(request, opts.clone().with_timeout(left)).await? {
+                // No more rounds to send answers in: the caller is not asked in vain.
+                ServerResult::InputRequiredResult(_) if round == input_rounds::MAX_INPUT_ROUNDS => {
+                    break;
+                }
+                ServerResult::InputRequiredResult(asked) => {
+                    let questions = asked.input_requests.unwrap_or_default();
+                    // A round without questions only hands back the server's state.
+                    if !questions.is_empty() {
+                        let answers = input_rounds::answer(&route, questions);
+                        responses =
+                            Some(within(deadline, timeout, opts.cancel.as_ref(), answers).await?);
+                    }
+                    state = asked.request_state;
+                }
+                other => return Ok(other),
+            }
+        }
+        Err(input_rounds::too_many_rounds())
     }
 
     pub(super) async fn request(
@@ -60,11 +111,20 @@ impl Connection {
         // Forgets the call's routes however it ends, even while its request is being sent.
         let mut untap = self.handler.taps.guard(alive);
         let timeout = opts.timeout.unwrap_or(self.call_timeout);
-        let mut options = PeerRequestOptions::no_options();
+        let mut meta = RequestMetaObject::new();
         if let Some(user) = &opts.end_user_id {
-            let mut meta = JsonObject::new();
-            meta.insert("bound_end_user_id".into(), user.clone().into());
-            options = options.with_meta(RequestMetaObject(MetaObject(meta)));
+            meta.0
+                .insert("bound_end_user_id".into(), user.clone().into());
+        }
+        // 2026-07-28 carries the client's capabilities on each request: the caller's, as far
+        // as they can be relayed to it (none when nobody can answer: REST, the CLI).
+        if self.asks_for_input {
+            let caller = super::calls::caller_capabilities(&opts);
+            meta.set_client_capabilities(crate::relay::relayable_capabilities(caller));
+        }
+        let mut options = PeerRequestOptions::no_options();
+        if !meta.0.is_empty() {
+            options = options.with_meta(meta);
         }
         let handle = self
             .peer

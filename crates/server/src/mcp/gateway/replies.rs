@@ -58,6 +58,25 @@ pub(super) fn failed_result(error: CallError) -> CallToolResult {
     result
 }
 
+/// The upstream's own JSON-RPC error, when the call failed with one: the caller gets it as the
+/// upstream sent it (its code and data), as it would calling the upstream directly.
+pub(super) fn upstream_rejection(error: &CallError) -> Option<ErrorData> {
+    let code = error.code?;
+    Some(ErrorData::new(
+        rmcp::model::ErrorCode(code),
+        error.message.clone(),
+        error.data.as_deref().cloned(),
+    ))
+}
+
+/// A failed call as its caller gets it: the upstream's own error, or a tool result.
+pub(super) fn failed_call(error: CallError) -> Result<CallToolResult, ErrorData> {
+    match upstream_rejection(&error) {
+        Some(rejected) => Err(rejected),
+        None => Ok(failed_result(error)),
+    }
+}
+
 pub(super) fn agents_get_actions_only() -> ErrorData {
     error_data(CallError::new(
         ErrorKind::PolicyDenied,
@@ -65,7 +84,24 @@ pub(super) fn agents_get_actions_only() -> ErrorData {
     ))
 }
 
+/// A failed read of `uri` (the caller's name for the resource): the data names it, as SEP-2164
+/// asks of an unknown resource, also when the upstream named it by its own URI.
+pub(super) fn resource_error(error: CallError, uri: &str) -> ErrorData {
+    let mut error = error_data(error);
+    match &mut error.data {
+        Some(Value::Object(data)) => {
+            data.insert("uri".into(), uri.into());
+        }
+        Some(_) => {}
+        None => error.data = Some(json!({ "uri": uri })),
+    }
+    error
+}
+
 pub(super) fn error_data(error: CallError) -> ErrorData {
+    if let Some(rejected) = upstream_rejection(&error) {
+        return rejected;
+    }
     let data = Some(json!({"kind": error.kind.as_str()}));
     match error.kind {
         ErrorKind::InvalidRequest | ErrorKind::ToolNotFound => {

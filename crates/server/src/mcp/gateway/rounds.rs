@@ -1,17 +1,27 @@
-//! Tool calls from callers on the stateless 2026-07-28 revision: what the upstream asks
-//! mid-call becomes `input_required` rounds (see `crate::mcp::resume`).
+//! Requests from callers on the stateless 2026-07-28 revision that an upstream may answer with
+//! questions (tool calls, prompts, resource reads): the questions become `input_required`
+//! rounds (see `crate::mcp::resume`).
 
-use super::{Gateway, failed_result};
-use crate::mcp::resume;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, ErrorData, ResultType};
+use super::{Gateway, error_data, failed_call, resource_error};
+use crate::mcp::resume::{self, Outcome, Step, Step::Asked, Step::Done};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ErrorData, GetPromptRequestParams, GetPromptResponse,
+    InputResponses, ReadResourceRequestParams, ReadResourceResponse, ResultType,
+};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use switchboard_core::Caller;
 use switchboard_registry::Registry;
+use switchboard_upstream::CallOptions;
+
+/// The handle and answers a retry carries.
+struct Retry {
+    state: Option<String>,
+    responses: Option<InputResponses>,
+}
 
 impl Gateway {
-    /// A tool call from a 2026-07-28 caller: what the upstream asks mid-call becomes an
-    /// `input_required` round trip, resumed by the caller's retry with `requestState`.
+    /// A tool call from a 2026-07-28 caller.
     pub(super) async fn call_tool_in_rounds(
         &self,
         registry: Registry,
@@ -19,38 +29,130 @@ impl Gateway {
         caller: &Caller,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // 2026-07-28 has no sessions: the handle is bound to the token, agent and tool.
+        let retry = Retry {
+            state: request.request_state,
+            responses: request.input_responses,
+        };
+        let name = request.name;
+        let arguments = request.arguments.map(Value::Object);
+        let owner = format!("tool|{name}");
+        let step = self
+            .in_rounds(retry, &owner, caller, context, move |opts| async move {
+                match registry.call_tool(&name, arguments, opts).await {
+                    Ok(result) => Ok(Outcome::Tool(result)),
+                    Err(error) => failed_call(error).map(Outcome::Tool),
+                }
+            })
+            .await?;
+        Ok(match step {
+            Asked(asked) => CallToolResponse::InputRequired(asked),
+            Done(Outcome::Tool(mut result)) => {
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                CallToolResponse::Complete(result)
+            }
+            Done(_) => return Err(resumed_other()),
+        })
+    }
+
+    /// A prompt from a 2026-07-28 caller.
+    pub(super) async fn get_prompt_in_rounds(
+        &self,
+        registry: Registry,
+        request: GetPromptRequestParams,
+        caller: &Caller,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let retry = Retry {
+            state: request.request_state,
+            responses: request.input_responses,
+        };
+        let name = request.name;
+        let arguments = request.arguments.map(Value::Object);
+        let owner = format!("prompt|{name}");
+        let step = self
+            .in_rounds(retry, &owner, caller, context, move |opts| async move {
+                let result = registry.get_prompt(&name, arguments, opts).await;
+                result.map(Outcome::Prompt).map_err(error_data)
+            })
+            .await?;
+        Ok(match step {
+            Asked(asked) => GetPromptResponse::InputRequired(asked),
+            Done(Outcome::Prompt(mut result)) => {
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                GetPromptResponse::Complete(result)
+            }
+            Done(_) => return Err(resumed_other()),
+        })
+    }
+
+    /// A resource read from a 2026-07-28 caller.
+    pub(super) async fn read_resource_in_rounds(
+        &self,
+        registry: Registry,
+        request: ReadResourceRequestParams,
+        caller: &Caller,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let retry = Retry {
+            state: request.request_state,
+            responses: request.input_responses,
+        };
+        let uri = request.uri;
+        let owner = format!("resource|{uri}");
+        let step = self
+            .in_rounds(retry, &owner, caller, context, move |opts| async move {
+                let result = registry.read_resource(&uri, opts).await;
+                result
+                    .map(Outcome::Resource)
+                    .map_err(|e| resource_error(e, &uri))
+            })
+            .await?;
+        Ok(match step {
+            Asked(asked) => ReadResourceResponse::InputRequired(asked),
+            Done(Outcome::Resource(mut result)) => {
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                ReadResourceResponse::Complete(result)
+            }
+            Done(_) => return Err(resumed_other()),
+        })
+    }
+
+    /// Starts the request (`start`), or resumes the parked one `retry` names, and drives it
+    /// until it ends or its upstream asks the caller something.
+    async fn in_rounds<Fut>(
+        &self,
+        retry: Retry,
+        what: &str,
+        caller: &Caller,
+        context: &RequestContext<RoleServer>,
+        start: impl FnOnce(CallOptions) -> Fut,
+    ) -> Result<Step, ErrorData>
+    where
+        Fut: Future<Output = Result<Outcome, ErrorData>> + Send + 'static,
+    {
+        // 2026-07-28 has no sessions: the handle is bound to the token, agent and request.
         let owner = format!(
-            "{:?}|{:?}|{:?}|{}",
-            caller.org_id, caller.agent_id, caller.token_id, request.name
+            "{:?}|{:?}|{:?}|{what}",
+            caller.org_id, caller.agent_id, caller.token_id
         );
-        let flight = match &request.request_state {
-            Some(state) => resume::resume(state, &owner, request.input_responses.clone())?,
+        let flight = match &retry.state {
+            Some(state) => resume::resume(state, &owner, retry.responses)?,
             None => {
                 let (mut opts, upcalls) = self.call_options(context, caller.clone());
-                // The call outlives this request while it waits for answers: it is cancelled
+                // The request outlives this one while it waits for answers: it is cancelled
                 // when abandoned (its flight is dropped), not when this request ends.
                 opts.cancel = None;
                 let notes = opts.relay_notes.clone();
-                let name = request.name.clone();
-                let arguments = request.arguments.map(Value::Object);
                 let span = crate::edge::traced::span_of(&context.extensions);
-                let call = tracing::Instrument::instrument(
-                    async move {
-                        match registry.call_tool(&name, arguments, opts).await {
-                            Ok(result) => result,
-                            Err(error) => failed_result(error),
-                        }
-                    },
-                    span,
-                );
-                resume::Flight::start(call, upcalls, owner, notes)
+                let work = tracing::Instrument::instrument(start(opts), span);
+                resume::Flight::start(work, upcalls, owner, notes)
             }
         };
-        let mut response = resume::drive(flight, context, self.min_log()).await;
-        if let CallToolResponse::Complete(result) = &mut response {
-            result.result_type.get_or_insert(ResultType::COMPLETE);
-        }
-        Ok(response)
+        resume::drive(flight, context, self.min_log()).await
     }
+}
+
+/// A handle resumed by a request of another kind (owners name the kind: not expected).
+fn resumed_other() -> ErrorData {
+    ErrorData::invalid_params("requestState belongs to another request", None)
 }

@@ -110,6 +110,8 @@ impl Gateway {
         caller: Caller,
     ) -> (CallOptions, mpsc::Receiver<Upcall>) {
         let (tx, rx) = mpsc::channel::<Upcall>(crate::mcp::relay::UPCALL_QUEUE);
-        (self.options(ctx, caller).with_upcalls(tx), rx)
+        let caps = ctx.client_capabilities().unwrap_or_default();
+        let opts = self.options(ctx, caller).with_upcalls(tx);
+        (opts.with_caller_capabilities(caps), rx)
     }
 }
