@@ -219,6 +219,21 @@ async fn main() -> anyhow::Result<()> {
         this,
         "echo__echo",
     ));
+    // The same upstream pinned to the session revision (2025-11-25): the echo server speaks
+    // 2026-07-28 too, which an entry without protocol_version is reached on.
+    let pinned_config = dir.path().join("pinned.json");
+    let pinned_entry =
+        json!({"type": "http", "url": upstream.url, "protocol_version": "2025-11-25"});
+    std::fs::write(
+        &pinned_config,
+        serde_json::to_vec(&json!({"mcpServers": {"echo": pinned_entry}}))?,
+    )?;
+    let pinned = gateway(&switchboard, &pinned_config, &dir.path().join("pinned")).await?;
+    targets.push(Target::proxied(
+        "this build, HTTP upstream on 2025-11-25",
+        pinned,
+        "echo__echo",
+    ));
     let stdio = gateway(&switchboard, &stdio_config, &dir.path().join("stdio")).await?;
     targets.push(Target::proxied(
         "this build, stdio upstream",
