@@ -4,6 +4,7 @@
 //
 // Usage: node relay_probe.mjs http URL PREFIX [ANSWER]
 //        node relay_probe.mjs stdio PREFIX ANSWER -- COMMAND ARG...
+//        node relay_probe.mjs call URL TOOL [ANSWER]   (one call; its text as "text")
 // The SDK comes from SWITCHBOARD_NODE_MODULES (scripts/fixtures.sh installs it).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,8 +18,10 @@ const { StdioClientTransport } = await sdk("client/stdio.js");
 const T = await sdk("types.js");
 
 const [kind, ...rest] = process.argv.slice(2);
-const [target, prefixArg, answerArg] =
-  kind === "http" ? [rest[0], rest[1], rest[2]] : [null, rest[0], rest[1]];
+const overHttp = kind === "http" || kind === "call";
+const [target, prefixArg, answerArg] = overHttp
+  ? [rest[0], rest[1], rest[2]]
+  : [null, rest[0], rest[1]];
 const prefix = prefixArg === "-" ? "" : prefixArg;
 const answer = answerArg ?? "Grace";
 const command = kind === "stdio" ? rest.slice(rest.indexOf("--") + 1) : [];
@@ -76,8 +79,7 @@ client.setNotificationHandler(T.ResourceUpdatedNotificationSchema, ({ params }) 
   notify();
 });
 
-const transport =
-  kind === "http"
+const transport = overHttp
     ? new StreamableHTTPClientTransport(new URL(target))
     : new StdioClientTransport({ command: command[0], args: command.slice(1), stderr: "ignore" });
 const setVersion = transport.setProtocolVersion?.bind(transport);
@@ -98,6 +100,12 @@ const attempt = async (key, work) => {
 };
 
 await client.connect(transport);
+if (kind === "call") {
+  seen.text = text(await client.callTool({ name: prefixArg, arguments: {} }));
+  console.log(JSON.stringify(seen));
+  await client.close();
+  process.exit(0);
+}
 seen.tools = (await client.listTools()).tools.map((t) => t.name).sort();
 seen.ask_name = text(await call("ask_name"));
 seen.ask_url = text(await call("ask_url"));

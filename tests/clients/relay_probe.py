@@ -5,6 +5,7 @@ upstream's sampling, elicitation and roots requests, and prints what it saw as J
 Usage: relay_probe.py http URL PREFIX [MODE] [ANSWER]
        relay_probe.py stdio PREFIX MODE ANSWER -- COMMAND ARG...
        relay_probe.py call URL TOOL MODE ANSWER   (one tool only: its text and what was asked)
+       relay_probe.py call-stdio TOOL MODE ANSWER -- COMMAND ARG...   (the same over stdio)
   PREFIX  what the gateway puts before each fixture tool name (e.g. `relay__`, or `-`)
   MODE    `session` (SDK 1.x ClientSession), `auto` or `legacy` (SDK 2.x Client)
   ANSWER  the name this client gives when elicited (default Grace)
@@ -220,10 +221,34 @@ async def call_one(url: str, tool: str, mode: str, answer: str) -> dict:
         return {"text": text(await client.call_tool(tool, {}))}
 
 
+async def call_over_stdio(tool: str, mode: str, answer: str, command: list[str]) -> dict:
+    from mcp.client.stdio import StdioServerParameters
+
+    server = StdioServerParameters(command=command[0], args=command[1:])
+    callbacks = make_callbacks(answer)
+    if mode == "session":
+        from mcp import ClientSession
+        from mcp.client.stdio import stdio_client
+
+        async with stdio_client(server) as streams, ClientSession(
+            streams[0], streams[1], **callbacks
+        ) as session:
+            await session.initialize()
+            return {"text": text(await session.call_tool(tool, {}))}
+    from mcp.client.client import Client
+
+    async with Client(server, mode=mode, **callbacks) as client:
+        return {"text": text(await client.call_tool(tool, {}))}
+
+
 async def main() -> None:
     kind = sys.argv[1]
-    if kind == "call":
-        out = await call_one(*sys.argv[2:6])
+    if kind in ("call", "call-stdio"):
+        if kind == "call":
+            out = await call_one(*sys.argv[2:6])
+        else:
+            command = sys.argv[sys.argv.index("--") + 1 :]
+            out = await call_over_stdio(*sys.argv[2:5], command)
         out.update(seen)
         print(json.dumps(out))
         return

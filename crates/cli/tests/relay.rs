@@ -261,7 +261,18 @@ async fn a_2026_upstream_asks_the_caller_through_input_required() {
         let all = format!("hello {answer}; summary by {answer}; file:///probe/root");
         assert_eq!(seen["text"], all, "{mode}: {seen}");
         assert_eq!(seen["roots_asked"], 1, "{mode}: {seen}");
+        // The same through `switchboard stdio`.
+        let config = path.to_str().unwrap();
+        let stdio = ["--", BIN, "stdio", "--dev", "-c", config];
+        let mut args = vec!["call-stdio", "modern__ask_all", mode, answer];
+        args.extend(stdio);
+        let seen = probe(&python, &args).await;
+        assert_eq!(seen["text"], all, "{mode} over stdio: {seen}");
     }
+    // The TypeScript SDK client (a 2025-11-25 session) gets the round as three requests.
+    let seen = probe_ts(&["call", &gateway.url, "modern__ask_all", "Lin"]).await;
+    let all = "hello Lin; summary by Lin; file:///probe/root";
+    assert_eq!(seen["text"], all, "TypeScript: {seen}");
 }
 
 /// Sessions on one shared upstream, each answering its own elicitation with its own value:

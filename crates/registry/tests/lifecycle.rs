@@ -312,3 +312,43 @@ async fn calls_beyond_the_slots_and_the_queue_are_rate_limited_at_once() {
     running.abort();
     registry.shutdown_within(Duration::ZERO).await;
 }
+
+/// A 2026-07-28 server has no session to announce list changes on: the connection listens for
+/// them (`subscriptions/listen`), so a tool the server adds at run time reaches the catalogue
+/// as on a session. The Python SDK 2.x server, a plain entry.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_2026_servers_list_changes_arrive_through_subscriptions_listen() {
+    let (_dir, path) = kit::write_mcp_json(json!({
+        "modern": {
+            "command": kit::python2(),
+            "args": [kit::repo_root().join("tests/fixtures/modern_server.py")],
+        },
+    }));
+    let registry = Registry::new(RegistryOptions::default());
+    let servers = registry.apply_config(&load(&[path]).unwrap()).await;
+    assert_eq!(
+        servers[0].protocol_version.as_deref(),
+        Some("2026-07-28"),
+        "{servers:?}"
+    );
+    assert!(registry.route("modern__added").is_none());
+    let mut changes = registry.subscribe();
+    let added = registry
+        .call_tool("modern__add_tool", None, CallOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(kit::text(&added), "added");
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while registry.route("modern__added").is_none() {
+            changes.recv().await.unwrap();
+        }
+    })
+    .await
+    .expect("the catalogue learns of the new tool");
+    let called = registry
+        .call_tool("modern__added", None, CallOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(kit::text(&called), "I was added at run time");
+    registry.shutdown().await;
+}

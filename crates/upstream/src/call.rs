@@ -40,7 +40,8 @@ pub struct CallOptions {
     pub relay_notes: RelayNotes,
     /// The capabilities the caller declared; a 2026-07-28 upstream gets them on each request,
     /// as far as the gateway relays them (nothing without `upcalls`: nobody can answer).
-    pub caller_capabilities: Option<rmcp::model::ClientCapabilities>,
+    /// (Shared: options are cloned along a call's way, and most upstreams never read them.)
+    pub caller_capabilities: Option<std::sync::Arc<rmcp::model::ClientCapabilities>>,
 }
 
 /// Requests of the upstream that a call's caller could not be asked, each saying why: they
@@ -71,7 +72,7 @@ impl RelayNotes {
 
 impl CallOptions {
     pub fn with_caller_capabilities(mut self, caps: rmcp::model::ClientCapabilities) -> Self {
-        self.caller_capabilities = Some(caps);
+        self.caller_capabilities = Some(std::sync::Arc::new(caps));
         self
     }
     pub fn with_timeout(mut self, timeout: Duration) -> Self {

@@ -124,5 +124,7 @@ pub fn result_size(result: &CallToolResult) -> usize {
 
 /// The capabilities the caller declared, when somebody can answer (a relayed call).
 pub(crate) fn caller_capabilities(opts: &CallOptions) -> Option<&rmcp::model::ClientCapabilities> {
-    opts.upcalls.as_ref().and(opts.caller_capabilities.as_ref())
+    opts.upcalls
+        .as_ref()
+        .and(opts.caller_capabilities.as_deref())
 }
