@@ -125,6 +125,10 @@ try {
     if (Date.now() > until) throw new Error("the call's audit row never showed");
   }
   seen.audit = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => r.dataset.outcome));
+  // Every cell of those rows (seq, time, action, agent, end user, verdict, outcome, ms), for
+  // the failure message: extra rows were seen once (issue 32's session) and not since.
+  seen.audit_rows = await page.$$eval("#audit tbody tr", (rows) =>
+    rows.map((r) => [...r.cells].map((c) => c.textContent).join(" | ")));
   await page.screenshot({ path: `${shots}/audit.png`, fullPage: true });
   // Filtered by server instead: the same rows; by another server: none.
   await page.fill("#audit-action", "");

@@ -171,7 +171,12 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         seen["second_text"].as_str().unwrap().contains("UTC"),
         "{seen}"
     );
-    assert_eq!(seen["audit"], serde_json::json!(["policy_denied", "ok"]));
+    assert_eq!(
+        seen["audit"],
+        serde_json::json!(["policy_denied", "ok"]),
+        "{}",
+        seen["audit_rows"]
+    );
     // By server: the tool's two calls among the server's other rows (its operations).
     let by_server: Vec<(String, String)> =
         serde_json::from_value(seen["audit_by_server"].clone()).unwrap();
