@@ -5,6 +5,7 @@
 // Usage: node relay_probe.mjs http URL PREFIX [ANSWER]
 //        node relay_probe.mjs stdio PREFIX ANSWER -- COMMAND ARG...
 //        node relay_probe.mjs call URL TOOL [ANSWER]   (one call; its text as "text")
+//        node relay_probe.mjs call-stdio TOOL ANSWER -- COMMAND ARG...   (the same over stdio)
 // The SDK comes from SWITCHBOARD_NODE_MODULES (scripts/fixtures.sh installs it).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,7 +25,7 @@ const [target, prefixArg, answerArg] = overHttp
   : [null, rest[0], rest[1]];
 const prefix = prefixArg === "-" ? "" : prefixArg;
 const answer = answerArg ?? "Grace";
-const command = kind === "stdio" ? rest.slice(rest.indexOf("--") + 1) : [];
+const command = overHttp ? [] : rest.slice(rest.indexOf("--") + 1);
 
 const seen = { elicit: [], sampling: [], roots_asked: 0, logs: [], progress: [] };
 const updates = [];
@@ -100,7 +101,7 @@ const attempt = async (key, work) => {
 };
 
 await client.connect(transport);
-if (kind === "call") {
+if (kind === "call" || kind === "call-stdio") {
   seen.text = text(await client.callTool({ name: prefixArg, arguments: {} }));
   console.log(JSON.stringify(seen));
   await client.close();

@@ -273,6 +273,23 @@ async fn a_2026_upstream_asks_the_caller_through_input_required() {
     let seen = probe_ts(&["call", &gateway.url, "modern__ask_all", "Lin"]).await;
     let all = "hello Lin; summary by Lin; file:///probe/root";
     assert_eq!(seen["text"], all, "TypeScript: {seen}");
+    let config = path.to_str().unwrap();
+    let over_stdio = [
+        "call-stdio",
+        "modern__ask_all",
+        "Lin",
+        "--",
+        BIN,
+        "stdio",
+        "--dev",
+        "-c",
+        config,
+    ];
+    let seen = probe_ts(&over_stdio).await;
+    assert_eq!(
+        seen["text"], all,
+        "TypeScript over switchboard stdio: {seen}"
+    );
 }
 
 /// Sessions on one shared upstream, each answering its own elicitation with its own value:
