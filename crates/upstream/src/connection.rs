@@ -57,6 +57,9 @@ pub struct Connection {
     protocol_version: String,
     /// The server speaks 2026-07-28: it may answer a call with `input_required`.
     asks_for_input: bool,
+    /// For a 2026-07-28 server: the `_meta` every request carries besides the caller's
+    /// capabilities (the revision, the gateway's name), made once.
+    stateless_meta: Option<rmcp::model::RequestMetaObject>,
     /// A 2026-07-28 server's `subscriptions/listen` for its list changes (aborted on drop).
     list_changes: Option<tokio::task::JoinHandle<()>>,
     /// Tools whose arguments rmcp sends as `Mcp-Param-*` headers too (`x-mcp-header` in their
@@ -206,6 +209,14 @@ impl Connection {
             .and_then(|i| i.server_info.as_ref())
             .map(|s| format!("{} {}", s.name, s.version));
         tracing::debug!(server = %spec.name, protocol = %protocol_version, upstream = ?server_name, "initialized");
+        let stateless_meta = asks_for_input.then(|| {
+            let version = info.as_ref().map(|i| i.protocol_version.clone());
+            rmcp::model::RequestMetaObject::with_client_context(
+                version.unwrap_or(rmcp::model::ProtocolVersion::LATEST),
+                handler.client_info().clone(),
+                Default::default(),
+            )
+        });
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let mut conn = Self {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -221,6 +232,7 @@ impl Connection {
             }),
             param_header_tools: Default::default(),
             list_changes: None,
+            stateless_meta,
             protocol_version,
             asks_for_input,
             server_name,

@@ -254,7 +254,7 @@ impl DirectHttp {
     /// ended the session before taking the call: rmcp starts another).
     pub(crate) async fn call_tool(
         &self,
-        link: Link<'_>,
+        mut link: Link<'_>,
         params: CallToolRequestParams,
         opts: &CallOptions,
     ) -> Option<Result<ServerResult, UpstreamError>> {
@@ -265,8 +265,8 @@ impl DirectHttp {
         let progress = ProgressToken(NumberOrString::String(name));
         let mut request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         let meta = request.get_meta_mut();
-        if let Some(stateless) = &link.request_meta {
-            meta.extend(stateless.clone());
+        if let Some(stateless) = link.request_meta.take() {
+            meta.extend(stateless);
         }
         if let Some(user) = &opts.end_user_id {
             meta.0

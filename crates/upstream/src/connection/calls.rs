@@ -78,16 +78,11 @@ impl Connection {
     /// What a 2026-07-28 request carries in `_meta` besides its own fields: the revision, the
     /// gateway's name, and what the caller can answer.
     fn stateless_meta(&self, opts: &CallOptions) -> rmcp::model::RequestMetaObject {
-        let version = self
-            .peer
-            .peer_info()
-            .map(|i| i.protocol_version.clone())
-            .unwrap_or(rmcp::model::ProtocolVersion::LATEST);
-        rmcp::model::RequestMetaObject::with_client_context(
-            version,
-            self.handler.client_info().clone(),
-            crate::relay::relayable_capabilities(caller_capabilities(opts)),
-        )
+        // The revision and the gateway's name were serialized once, at connect.
+        let mut meta = self.stateless_meta.clone().unwrap_or_default();
+        let caps = crate::relay::relayable_capabilities(caller_capabilities(opts));
+        meta.set_client_capabilities(caps);
+        meta
     }
 
     /// A tool result within the size limit, or the limit's error.
