@@ -204,33 +204,21 @@ async def run_client(server, mode: str, prefix: str, answer: str) -> dict:
         return out
 
 
-async def call_one(url: str, tool: str, mode: str, answer: str) -> dict:
+async def call_one(server, tool: str, mode: str, answer: str) -> dict:
+    """One call of `tool` on `server`: a URL (Streamable HTTP) or StdioServerParameters."""
     callbacks = make_callbacks(answer)
     if mode == "session":
         from mcp import ClientSession
-        from mcp.client.streamable_http import streamable_http_client
 
-        async with streamable_http_client(url) as streams, ClientSession(
-            streams[0], streams[1], **callbacks
-        ) as session:
-            await session.initialize()
-            return {"text": text(await session.call_tool(tool, {}))}
-    from mcp.client.client import Client
+        if isinstance(server, str):
+            from mcp.client.streamable_http import streamable_http_client
 
-    async with Client(url, mode=mode, **callbacks) as client:
-        return {"text": text(await client.call_tool(tool, {}))}
+            transport = streamable_http_client(server)
+        else:
+            from mcp.client.stdio import stdio_client
 
-
-async def call_over_stdio(tool: str, mode: str, answer: str, command: list[str]) -> dict:
-    from mcp.client.stdio import StdioServerParameters
-
-    server = StdioServerParameters(command=command[0], args=command[1:])
-    callbacks = make_callbacks(answer)
-    if mode == "session":
-        from mcp import ClientSession
-        from mcp.client.stdio import stdio_client
-
-        async with stdio_client(server) as streams, ClientSession(
+            transport = stdio_client(server)
+        async with transport as streams, ClientSession(
             streams[0], streams[1], **callbacks
         ) as session:
             await session.initialize()
@@ -247,8 +235,11 @@ async def main() -> None:
         if kind == "call":
             out = await call_one(*sys.argv[2:6])
         else:
+            from mcp.client.stdio import StdioServerParameters
+
             command = sys.argv[sys.argv.index("--") + 1 :]
-            out = await call_over_stdio(*sys.argv[2:5], command)
+            server = StdioServerParameters(command=command[0], args=command[1:])
+            out = await call_one(server, *sys.argv[2:5])
         out.update(seen)
         print(json.dumps(out))
         return

@@ -37,6 +37,15 @@ impl Surface {
             Surface::Cli => "cli",
         }
     }
+
+    /// How an audit row's detail names it: `surface=mcp`, `surface=rest` or `surface=cli`.
+    pub fn detail(self) -> &'static str {
+        match self {
+            Surface::Mcp => "surface=mcp",
+            Surface::Rest => "surface=rest",
+            Surface::Cli => "surface=cli",
+        }
+    }
 }
 
 /// One finished tool call, as the audit log records it (never argument values).

@@ -183,17 +183,26 @@ impl ServerEntry {
 
     /// An upstream failure as callers see it: classified, with this server's secrets hidden.
     pub(crate) fn call_error(&self, e: UpstreamError) -> CallError {
-        let error = CallError::new(e.kind(), self.spec.redact(&e.to_string()));
-        match e {
-            // The upstream's own error reaches the caller whole, secrets hidden in its data too.
-            UpstreamError::Rejected(rejected) => {
-                let data = rejected.data.map(|data| {
-                    let text = self.spec.redact(&data.to_string());
-                    serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text))
-                });
-                error.with_upstream_error(rejected.code.0, data)
+        let mut error = CallError::from(e);
+        error.message = self.spec.redact(&error.message);
+        // The upstream's own error data reaches the caller too: its secrets hidden as well.
+        if let Some(data) = error.data.as_deref_mut() {
+            self.redact_strings(data);
+        }
+        error
+    }
+
+    /// Every string in `value` with this server's secrets hidden.
+    fn redact_strings(&self, value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::String(text) => *text = self.spec.redact(text),
+            serde_json::Value::Array(items) => {
+                items.iter_mut().for_each(|v| self.redact_strings(v))
             }
-            _ => error,
+            serde_json::Value::Object(fields) => {
+                fields.values_mut().for_each(|v| self.redact_strings(v))
+            }
+            _ => {}
         }
     }
 

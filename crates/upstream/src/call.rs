@@ -71,8 +71,11 @@ impl RelayNotes {
 }
 
 impl CallOptions {
-    pub fn with_caller_capabilities(mut self, caps: rmcp::model::ClientCapabilities) -> Self {
-        self.caller_capabilities = Some(std::sync::Arc::new(caps));
+    pub fn with_caller_capabilities(
+        mut self,
+        caps: std::sync::Arc<rmcp::model::ClientCapabilities>,
+    ) -> Self {
+        self.caller_capabilities = Some(caps);
         self
     }
     pub fn with_timeout(mut self, timeout: Duration) -> Self {

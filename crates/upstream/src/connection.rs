@@ -59,7 +59,7 @@ pub struct Connection {
     asks_for_input: bool,
     /// For a 2026-07-28 server: the `_meta` every request carries besides the caller's
     /// capabilities (the revision, the gateway's name), made once.
-    stateless_meta: Option<rmcp::model::RequestMetaObject>,
+    revision_meta: Option<rmcp::model::RequestMetaObject>,
     /// A 2026-07-28 server's `subscriptions/listen` for its list changes (aborted on drop).
     list_changes: Option<tokio::task::JoinHandle<()>>,
     /// Tools whose arguments rmcp sends as `Mcp-Param-*` headers too (`x-mcp-header` in their
@@ -91,6 +91,9 @@ impl Connection {
                 tracing::debug!(server = %spec.name, "{reason}; initializing instead");
                 Self::open_with(spec, opts, offered, ClientLifecycleMode::Initialize).await
             }
+            Err(UpstreamError::DiscoverFailed(reason)) => Err(UpstreamError::Handshake(format!(
+                "{reason}; the entry's protocol_version names a revision this server does not speak: remove it to let the gateway pick, or name one the server lists"
+            ))),
             other => other,
         }
     }
@@ -209,7 +212,7 @@ impl Connection {
             .and_then(|i| i.server_info.as_ref())
             .map(|s| format!("{} {}", s.name, s.version));
         tracing::debug!(server = %spec.name, protocol = %protocol_version, upstream = ?server_name, "initialized");
-        let stateless_meta = asks_for_input.then(|| {
+        let revision_meta = asks_for_input.then(|| {
             let version = info.as_ref().map(|i| i.protocol_version.clone());
             rmcp::model::RequestMetaObject::with_client_context(
                 version.unwrap_or(rmcp::model::ProtocolVersion::LATEST),
@@ -232,7 +235,7 @@ impl Connection {
             }),
             param_header_tools: Default::default(),
             list_changes: None,
-            stateless_meta,
+            revision_meta,
             protocol_version,
             asks_for_input,
             server_name,

@@ -26,6 +26,8 @@ pub use events::UpstreamEvent;
 pub use http::UpstreamHttp;
 pub use input_rounds::as_server_request;
 pub use log_level::{LogFloor, level_rank};
-pub use relay::{Declined, Upcall, UpcallSender, declined, method_name, relayable_capabilities};
+pub use relay::{
+    Declined, Upcall, UpcallSender, declined, declined_round, method_name, relayable_capabilities,
+};
 pub use session_processes::SessionProcesses;
 pub use switchboard_egress::{EgressError, EgressPolicy};

@@ -8,33 +8,12 @@ use tokio::task::JoinHandle;
 
 /// The list changes `caps` says the server announces, or `None` when it announces none.
 fn announced(caps: &ServerCapabilities) -> Option<SubscriptionFilter> {
-    let mut filter = SubscriptionFilter::builder();
-    let mut any = false;
-    if caps
-        .tools
-        .as_ref()
-        .is_some_and(|t| t.list_changed == Some(true))
-    {
-        filter = filter.tools_list_changed();
-        any = true;
-    }
-    if caps
-        .prompts
-        .as_ref()
-        .is_some_and(|p| p.list_changed == Some(true))
-    {
-        filter = filter.prompts_list_changed();
-        any = true;
-    }
-    if caps
-        .resources
-        .as_ref()
-        .is_some_and(|r| r.list_changed == Some(true))
-    {
-        filter = filter.resources_list_changed();
-        any = true;
-    }
-    any.then(|| filter.build())
+    let announces = |list_changed: Option<bool>| list_changed.filter(|on| *on);
+    let mut filter = SubscriptionFilter::new();
+    filter.tools_list_changed = announces(caps.tools.as_ref().and_then(|c| c.list_changed));
+    filter.prompts_list_changed = announces(caps.prompts.as_ref().and_then(|c| c.list_changed));
+    filter.resources_list_changed = announces(caps.resources.as_ref().and_then(|c| c.list_changed));
+    (filter != SubscriptionFilter::new()).then_some(filter)
 }
 
 /// Listens for the server's list changes and hands each to `handler` (which refreshes the

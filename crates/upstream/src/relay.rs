@@ -148,6 +148,11 @@ pub fn declined(what: &str, why: Declined) -> ErrorData {
     )
 }
 
+/// The refusal of a whole `input_required` round (see [`declined`]).
+pub fn declined_round(why: Declined) -> ErrorData {
+    declined("an input_required round", why)
+}
+
 /// A server-to-client request's method, for messages.
 pub fn method_name(request: &ServerRequest) -> &str {
     match request {

@@ -1,7 +1,7 @@
 //! Where each call in flight on one connection takes what its upstream asks of the caller:
 //! the caller itself, or (REST, the CLI) nobody, which refuses and notes it for the audit row.
 
-use crate::relay::{Declined, Upcall, UpcallSender, declined, method_name};
+use crate::relay::{Declined, Upcall, UpcallSender, declined, declined_round, method_name};
 use crate::{CallOptions, Progress, RelayNotes};
 use rmcp::model::{
     ClientResult, ErrorData, InputRequests, InputResponses, ProgressToken, RequestId,
@@ -61,7 +61,7 @@ impl Route {
     ) -> Result<InputResponses, ErrorData> {
         match self {
             Route::Caller(tap) => {
-                let ended = || declined("an input_required round", Declined::CallEnded);
+                let ended = || declined_round(Declined::CallEnded);
                 let (reply, answer) = oneshot::channel();
                 if tap.send(Upcall::Round { requests, reply }).await.is_err() {
                     return Err(ended());
@@ -72,7 +72,7 @@ impl Route {
                 let first = requests.into_values().find_map(crate::as_server_request);
                 Err(match first {
                     Some(request) => notes.refuse(&request, Declined::NoCaller),
-                    None => declined("an input_required round", Declined::NoCaller),
+                    None => declined_round(Declined::NoCaller),
                 })
             }
         }

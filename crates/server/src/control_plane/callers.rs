@@ -20,11 +20,6 @@ pub(crate) struct AgentScope {
     pub(crate) agent_id: String,
 }
 
-/// The API token behind one HTTP request, put in its extensions so every call is audited
-/// under the token that made it.
-#[derive(Debug, Clone)]
-pub(crate) struct CallerToken(pub(crate) String);
-
 /// The org whose API token authorised a request to an MCP endpoint (put in its extensions by
 /// the endpoint's first layer, `edge::callers`).
 #[derive(Debug, Clone)]
@@ -78,7 +73,7 @@ impl ApiCaller {
         self.require_role(role)?;
         if !self.org.has_feature(FEATURE) {
             return Err(ApiError::Forbidden(format!(
-                "org {} does not have the feature {FEATURE}; enable it for the org first",
+                "org {} does not have the feature {FEATURE}: features are given when the org is created (switchboard org create NAME --feature {FEATURE}), so ask the operator for an org that has it",
                 self.org.name
             )));
         }

@@ -24,7 +24,7 @@ pub enum ApiError {
 }
 
 /// The HTTP status of a failed call's kind: the one place REST maps kinds to statuses.
-pub(crate) fn call_status(kind: ErrorKind) -> StatusCode {
+fn call_status(kind: ErrorKind) -> StatusCode {
     match kind {
         ErrorKind::AuthUnavailable => StatusCode::BAD_GATEWAY,
         ErrorKind::TransportError | ErrorKind::ServerError => StatusCode::BAD_GATEWAY,
@@ -93,7 +93,7 @@ impl From<StoreError> for ApiError {
 }
 
 impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+    fn into_response(mut self) -> Response {
         let message = match &self {
             ApiError::Internal(detail) => {
                 tracing::error!("API request failed: {detail}");
@@ -107,11 +107,11 @@ impl IntoResponse for ApiError {
             code: Some(code),
             data,
             ..
-        }) = &self
+        }) = &mut self
         {
             body["error"]["code"] = json!(code);
-            if let Some(data) = data {
-                body["error"]["data"] = (**data).clone();
+            if let Some(data) = data.take() {
+                body["error"]["data"] = *data;
             }
         }
         let retry_after = match &self {

@@ -85,7 +85,7 @@ pub(crate) fn authenticated(routes: Router, callers: Callers) -> Router {
 
 /// The middleware: lets a request through as the operator, or as the org whose API token it
 /// carries (its [`crate::control_plane::callers::OrgCaller`] in the request's extensions).
-pub(crate) async fn authenticate(
+async fn authenticate(
     State(callers): State<Arc<Callers>>,
     mut request: Request,
     next: Next,
@@ -100,14 +100,14 @@ pub(crate) async fn authenticate(
         {
             return next.run(request).await;
         }
-        (Some(p), _, Some(control)) if p.starts_with("sb_") => (control, p.to_string()),
+        (Some(p), _, Some(control)) if p.starts_with("sb_") => (control, p),
         // No token configured (loopback): whatever else a client sends, it is the operator.
         (_, Operator::Open, _) => return next.run(request).await,
         (None, _, _) => return unauthenticated(NO_TOKEN),
         (Some(_), _, _) => return unauthenticated(UNKNOWN_TOKEN),
     };
     match control
-        .org_caller(&org_token, callers.role, callers.needs_feature)
+        .org_caller(org_token, callers.role, callers.needs_feature)
         .await
     {
         Ok(org) => {

@@ -3,7 +3,7 @@
 //! builder as `/mcp`; its sessions are saved in the store so any replica can resume them.
 
 use crate::control_plane::ControlPlane;
-use crate::control_plane::callers::{AgentScope, CallerToken, OrgCaller};
+use crate::control_plane::callers::{AgentScope, OrgCaller};
 use crate::edge::callers::{Callers, authenticated};
 use crate::mcp::endpoint::{EndpointSettings, McpEndpoint};
 use crate::mcp::gateway::Gateway;
@@ -42,20 +42,22 @@ pub(crate) fn router(control: ControlPlane, settings: EndpointSettings) -> Route
 async fn dispatch(
     State(endpoints): State<AgentEndpoints>,
     Path(agent): Path<String>,
-    mut request: Request,
+    request: Request,
 ) -> Response {
     if let Err(e) = crate::control_plane::callers::check_agent(&agent) {
         return e.into_response();
     }
-    let Some(caller) = request.extensions_mut().remove::<OrgCaller>() else {
-        // Only orgs' tokens pass the agent endpoints' first layer.
+    // Only orgs' tokens pass the agent endpoints' first layer; the caller stays in the
+    // request for the endpoint's gateway (the token its calls are audited under).
+    let Some(org_id) = request
+        .extensions()
+        .get::<OrgCaller>()
+        .map(|c| c.org_id.clone())
+    else {
         let lost = "an agent endpoint was reached without its caller's org".to_string();
         return crate::control_plane::ApiError::Internal(lost).into_response();
     };
-    request
-        .extensions_mut()
-        .insert(CallerToken(caller.token_id.clone()));
-    let endpoint = endpoints.endpoint(&caller.org_id, &agent);
+    let endpoint = endpoints.endpoint(&org_id, &agent);
     match endpoint.oneshot(request).await {
         Ok(response) => response,
         Err(never) => match never {},

@@ -2,7 +2,7 @@
 //! request meets, written top to bottom in the order they run, in front of rmcp's Streamable
 //! HTTP transport.
 
-use crate::edge::callers::{Callers, authenticate};
+use crate::edge::callers::{Callers, authenticated};
 use crate::mcp::fast_path::{self, FastPath};
 use crate::mcp::gateway::Gateway;
 use crate::mcp::sessions::admission;
@@ -68,14 +68,17 @@ impl McpEndpoint {
     /// whose callers the agents' route checked once, before it picked the agent's endpoint
     /// (`mcp::agents`), with the same layer.
     pub(crate) fn into_router(self, callers: Option<Callers>) -> Router {
-        Router::new().fallback_service(self.transport).layer(
+        let router = Router::new().fallback_service(self.transport).layer(
             ServiceBuilder::new()
-                // Who calls: the operator, or the org whose API token the request bears.
-                .option_layer(callers.map(|c| from_fn_with_state(Arc::new(c), authenticate)))
                 // A request that opens a session past a bound is refused here.
                 .layer(from_fn_with_state(self.sessions, admission::admit))
                 // A plain call on a live session is answered here, in front of rmcp.
                 .layer(from_fn_with_state(self.fast, fast_path::first)),
-        )
+        );
+        // Who calls, outermost: the operator, or the org whose API token the request bears.
+        match callers {
+            Some(callers) => authenticated(router, callers),
+            None => router,
+        }
     }
 }

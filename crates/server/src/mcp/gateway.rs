@@ -55,6 +55,10 @@ pub struct Gateway {
     live: Option<std::sync::Arc<crate::mcp::sessions::live::LiveSessions>>,
     /// In search mode with `tools_search_lists_found`: the tools this session found.
     found: search_mode::FoundTools,
+    /// The capabilities this session's client declared at `initialize`, read once (they are
+    /// fixed for the session; a sessionless 2026-07-28 request carries its own).
+    session_capabilities:
+        std::sync::Arc<std::sync::OnceLock<std::sync::Arc<rmcp::model::ClientCapabilities>>>,
 }
 
 /// Where a caller's `_meta` names its conversation (information-flow taint is kept per
@@ -350,7 +354,7 @@ impl rmcp::ServerHandler for Gateway {
 }
 
 /// Whether the request speaks the stateless 2026-07-28 revision (answers may be rounds).
-fn is_stateless(context: &RequestContext<RoleServer>) -> bool {
+pub(super) fn is_stateless(context: &RequestContext<RoleServer>) -> bool {
     context
         .protocol_version()
         .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)

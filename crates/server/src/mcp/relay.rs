@@ -11,7 +11,9 @@ use rmcp::model::{
 };
 use rmcp::service::{OriginatingRequestId, RequestContext, RoleServer, ServiceError};
 use switchboard_upstream::method_name;
-use switchboard_upstream::{Declined, RelayNotes, Upcall, as_server_request, declined, level_rank};
+use switchboard_upstream::{
+    Declined, RelayNotes, Upcall, as_server_request, declined_round, level_rank,
+};
 use tokio::sync::mpsc;
 
 /// How many upcalls may wait for the caller before the upstream's stream is held back.
@@ -67,7 +69,7 @@ pub(crate) async fn drain(
                 let _ = reply.send(Err(notes.refuse(&request, Declined::CallEnded)));
             }
             Upcall::Round { reply, .. } => {
-                let refusal = declined("an input_required round", Declined::CallEnded);
+                let refusal = declined_round(Declined::CallEnded);
                 notes.push(refusal.message.to_string());
                 let _ = reply.send(Err(refusal));
             }

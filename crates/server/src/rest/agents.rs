@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use switchboard_api_types::{Invoke, Toggle};
 use switchboard_core::Caller;
+use switchboard_core::Surface;
 use switchboard_registry::CallOptions;
 use switchboard_store::{AuditEntry, now_ms};
 
@@ -82,7 +83,7 @@ pub(super) async fn set(
         ),
         verdict: "allowed".into(),
         outcome: "ok".into(),
-        detail: Some(format!("surface=rest action={action_id}")),
+        detail: Some(format!("{} action={action_id}", Surface::Rest.detail())),
         ..Default::default()
     });
     Ok(Json(

@@ -11,6 +11,7 @@ use crate::control_plane::{ControlPlane, Source};
 use axum::Json;
 use axum::extract::{Path, State};
 use serde_json::Value;
+use switchboard_core::Surface;
 use switchboard_registry::Registry;
 use switchboard_store::{AuditEntry, ChangeKind, now_ms};
 
@@ -144,7 +145,7 @@ fn audit(state: &ControlPlane, caller: &ApiCaller, operation: &str, name: &str, 
         server: Some(name.to_string()),
         verdict: "allowed".into(),
         outcome: "ok".into(),
-        detail: Some(format!("surface=rest server_id={id}")),
+        detail: Some(format!("{} server_id={id}", Surface::Rest.detail())),
         ..Default::default()
     });
 }

@@ -9,6 +9,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use switchboard_core::Surface;
 use switchboard_core::{HttpSpec, OAuthSpec, ServerSlug, ServerSpec, ServerStatus, Transport};
 use switchboard_registry::{Registry, ServerInfo};
 use switchboard_store::{AuditEntry, ChangeKind, ServerRow, now_ms};
@@ -176,7 +177,7 @@ impl ControlPlane {
             server: Some(row.slug.clone()),
             verdict: "allowed".into(),
             outcome: outcome.into(),
-            detail: Some(format!("surface=rest server_id={}", row.id)),
+            detail: Some(format!("{} server_id={}", Surface::Rest.detail(), row.id)),
             ..Default::default()
         });
     }

@@ -40,7 +40,7 @@ pub fn entry_for(record: CallRecord) -> AuditEntry {
         duration_us: record.duration.as_micros() as i64,
         request_bytes: record.request_bytes as i64,
         response_bytes: record.response_bytes as i64,
-        detail: (record.caller.surface).map(|surface| format!("surface={}", surface.as_str())),
+        detail: (record.caller.surface).map(|surface| surface.detail().to_owned()),
         policy,
     }
 }

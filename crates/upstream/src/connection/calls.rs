@@ -79,7 +79,7 @@ impl Connection {
     /// gateway's name, and what the caller can answer.
     fn stateless_meta(&self, opts: &CallOptions) -> rmcp::model::RequestMetaObject {
         // The revision and the gateway's name were serialized once, at connect.
-        let mut meta = self.stateless_meta.clone().unwrap_or_default();
+        let mut meta = self.revision_meta.clone().unwrap_or_default();
         let caps = crate::relay::relayable_capabilities(caller_capabilities(opts));
         meta.set_client_capabilities(caps);
         meta

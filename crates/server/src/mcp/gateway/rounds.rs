@@ -3,10 +3,11 @@
 //! rounds (see `crate::mcp::resume`).
 
 use super::{Gateway, error_data, failed_call, resource_error};
-use crate::mcp::resume::{self, Outcome, Step, Step::Asked, Step::Done};
+use crate::mcp::resume::{self, Outcome, Step};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ErrorData, GetPromptRequestParams, GetPromptResponse,
-    InputResponses, ReadResourceRequestParams, ReadResourceResponse, ResultType,
+    InputRequiredResult, InputResponses, ReadResourceRequestParams, ReadResourceResponse,
+    ResultType,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -36,22 +37,13 @@ impl Gateway {
         let name = request.name;
         let arguments = request.arguments.map(Value::Object);
         let owner = format!("tool|{name}");
-        let step = self
-            .in_rounds(retry, &owner, caller, context, move |opts| async move {
-                match registry.call_tool(&name, arguments, opts).await {
-                    Ok(result) => Ok(Outcome::Tool(result)),
-                    Err(error) => failed_call(error).map(Outcome::Tool),
-                }
-            })
-            .await?;
-        Ok(match step {
-            Asked(asked) => CallToolResponse::InputRequired(asked),
-            Done(Outcome::Tool(mut result)) => {
-                result.result_type.get_or_insert(ResultType::COMPLETE);
-                CallToolResponse::Complete(result)
+        self.in_rounds(retry, &owner, caller, context, move |opts| async move {
+            match registry.call_tool(&name, arguments, opts).await {
+                Ok(result) => Ok(Outcome::Tool(result)),
+                Err(error) => failed_call(error).map(Outcome::Tool),
             }
-            Done(_) => return Err(resumed_other()),
         })
+        .await
     }
 
     /// A prompt from a 2026-07-28 caller.
@@ -69,20 +61,11 @@ impl Gateway {
         let name = request.name;
         let arguments = request.arguments.map(Value::Object);
         let owner = format!("prompt|{name}");
-        let step = self
-            .in_rounds(retry, &owner, caller, context, move |opts| async move {
-                let result = registry.get_prompt(&name, arguments, opts).await;
-                result.map(Outcome::Prompt).map_err(error_data)
-            })
-            .await?;
-        Ok(match step {
-            Asked(asked) => GetPromptResponse::InputRequired(asked),
-            Done(Outcome::Prompt(mut result)) => {
-                result.result_type.get_or_insert(ResultType::COMPLETE);
-                GetPromptResponse::Complete(result)
-            }
-            Done(_) => return Err(resumed_other()),
+        self.in_rounds(retry, &owner, caller, context, move |opts| async move {
+            let result = registry.get_prompt(&name, arguments, opts).await;
+            result.map(Outcome::Prompt).map_err(error_data)
         })
+        .await
     }
 
     /// A resource read from a 2026-07-28 caller.
@@ -99,34 +82,25 @@ impl Gateway {
         };
         let uri = request.uri;
         let owner = format!("resource|{uri}");
-        let step = self
-            .in_rounds(retry, &owner, caller, context, move |opts| async move {
-                let result = registry.read_resource(&uri, opts).await;
-                result
-                    .map(Outcome::Resource)
-                    .map_err(|e| resource_error(e, &uri))
-            })
-            .await?;
-        Ok(match step {
-            Asked(asked) => ReadResourceResponse::InputRequired(asked),
-            Done(Outcome::Resource(mut result)) => {
-                result.result_type.get_or_insert(ResultType::COMPLETE);
-                ReadResourceResponse::Complete(result)
-            }
-            Done(_) => return Err(resumed_other()),
+        self.in_rounds(retry, &owner, caller, context, move |opts| async move {
+            let result = registry.read_resource(&uri, opts).await;
+            result
+                .map(Outcome::Resource)
+                .map_err(|e| resource_error(e, &uri))
         })
+        .await
     }
 
     /// Starts the request (`start`), or resumes the parked one `retry` names, and drives it
     /// until it ends or its upstream asks the caller something.
-    async fn in_rounds<Fut>(
+    async fn in_rounds<R: Answered, Fut>(
         &self,
         retry: Retry,
         what: &str,
         caller: &Caller,
         context: &RequestContext<RoleServer>,
         start: impl FnOnce(CallOptions) -> Fut,
-    ) -> Result<Step, ErrorData>
+    ) -> Result<R, ErrorData>
     where
         Fut: Future<Output = Result<Outcome, ErrorData>> + Send + 'static,
     {
@@ -148,11 +122,44 @@ impl Gateway {
                 resume::Flight::start(work, upcalls, owner, notes)
             }
         };
-        resume::drive(flight, context, self.min_log()).await
+        match resume::drive(flight, context, self.min_log()).await? {
+            Step::Asked(asked) => Ok(R::asked(asked)),
+            // Owners name the kind of request, so a handle resumes only its own kind.
+            Step::Done(outcome) => R::done(outcome).ok_or_else(resumed_other),
+        }
     }
 }
 
-/// A handle resumed by a request of another kind (owners name the kind: not expected).
+/// A response that is the request's result or a round of questions for its caller.
+trait Answered: Sized {
+    fn asked(asked: InputRequiredResult) -> Self;
+    /// The outcome as this kind of response; `None` for another kind's.
+    fn done(outcome: Outcome) -> Option<Self>;
+}
+
+/// [`Answered`] for a response whose result is `Outcome::$kind`.
+macro_rules! answered {
+    ($response:ty, $kind:ident) => {
+        impl Answered for $response {
+            fn asked(asked: InputRequiredResult) -> Self {
+                Self::InputRequired(asked)
+            }
+            fn done(outcome: Outcome) -> Option<Self> {
+                let Outcome::$kind(mut result) = outcome else {
+                    return None;
+                };
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                Some(Self::Complete(result))
+            }
+        }
+    };
+}
+
+answered!(CallToolResponse, Tool);
+answered!(GetPromptResponse, Prompt);
+answered!(ReadResourceResponse, Resource);
+
+/// A handle resumed by a request of another kind.
 fn resumed_other() -> ErrorData {
     ErrorData::invalid_params("requestState belongs to another request", None)
 }

@@ -42,6 +42,7 @@ impl Gateway {
             change_feed: Default::default(),
             live: None,
             found: Default::default(),
+            session_capabilities: Default::default(),
         }
     }
 

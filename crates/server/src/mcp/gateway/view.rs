@@ -2,9 +2,10 @@
 //! run with.
 
 use super::{CONVERSATION_META_KEY, Gateway};
-use crate::control_plane::callers::{CallerToken, OrgCaller};
+use crate::control_plane::callers::OrgCaller;
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
+use std::sync::Arc;
 use switchboard_core::Caller;
 use switchboard_registry::{CallOptions, Catalog, Registry};
 use switchboard_upstream::Upcall;
@@ -47,12 +48,14 @@ impl Gateway {
             .and_then(|p| p.headers.get("mcp-session-id"))
             .and_then(|v| v.to_str().ok())
             .map(|id| format!("mcp:{id}"));
-        let token = parts
-            .and_then(|p| p.extensions.get::<CallerToken>())
-            .map(|t| t.0.clone());
+        // The org whose token let the request in (the first layer's, `edge::callers`).
         let org = parts.and_then(|p| p.extensions.get::<OrgCaller>());
         let (org_id, agent_id, token_id) = match (&self.agent, org) {
-            (Some(a), _) => (Some(a.org_id.clone()), Some(a.agent_id.clone()), token),
+            (Some(a), org) => (
+                Some(a.org_id.clone()),
+                Some(a.agent_id.clone()),
+                org.map(|o| o.token_id.clone()),
+            ),
             (None, Some(o)) => (Some(o.org_id.clone()), None, Some(o.token_id.clone())),
             (None, None) => (None, None, None),
         };
@@ -110,7 +113,12 @@ impl Gateway {
         caller: Caller,
     ) -> (CallOptions, mpsc::Receiver<Upcall>) {
         let (tx, rx) = mpsc::channel::<Upcall>(crate::mcp::relay::UPCALL_QUEUE);
-        let caps = ctx.client_capabilities().unwrap_or_default();
+        let declared = || Arc::new(ctx.client_capabilities().unwrap_or_default());
+        let caps = if super::is_stateless(ctx) {
+            declared()
+        } else {
+            self.session_capabilities.get_or_init(declared).clone()
+        };
         let opts = self.options(ctx, caller).with_upcalls(tx);
         (opts.with_caller_capabilities(caps), rx)
     }
