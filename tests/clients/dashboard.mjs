@@ -117,7 +117,8 @@ try {
   // The audit view, filtered to the action: the refused call and the one that ran.
   await page.fill("#audit-action", action);
   // Audit rows are committed off the call path: show again until the call's row is there.
-  const okRow = `#audit tbody tr[data-action="${action}"][data-outcome="ok"]`;
+  // The table names the filters it shows: a reload the call started may answer after this one.
+  const okRow = `#audit[data-filters="${new URLSearchParams({ action_id: action })}"] tbody tr[data-action="${action}"][data-outcome="ok"]`;
   const until = Date.now() + 20000;
   for (;;) {
     await page.click("#audit-load");
@@ -126,7 +127,7 @@ try {
   }
   seen.audit = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => r.dataset.outcome));
   // Every cell of those rows (seq, time, action, agent, end user, verdict, outcome, ms), for
-  // the failure message: extra rows were seen once (issue 32's session) and not since.
+  // the failure message.
   seen.audit_rows = await page.$$eval("#audit tbody tr", (rows) =>
     rows.map((r) => [...r.cells].map((c) => c.textContent).join(" | ")));
   await page.screenshot({ path: `${shots}/audit.png`, fullPage: true });
@@ -134,7 +135,8 @@ try {
   await page.fill("#audit-action", "");
   await page.fill("#audit-server", server);
   await page.click("#audit-load");
-  await page.waitForSelector(okRow, { timeout: 20000 });
+  const byServer = `#audit[data-filters="${new URLSearchParams({ server })}"] tbody tr[data-action="${action}"][data-outcome="ok"]`;
+  await page.waitForSelector(byServer, { timeout: 20000 });
   seen.audit_by_server = await page.$$eval("#audit tbody tr", (rows) => rows.map((r) => [r.dataset.action, r.dataset.outcome]));
   await page.fill("#audit-server", "nobody");
   await page.click("#audit-load");

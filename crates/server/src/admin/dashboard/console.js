@@ -7,6 +7,7 @@
 let toolDefs = []; // tools this org's endpoint lists, with their definitions
 let allTools = []; // every tool of every server, exposed or not, with why not
 let auditNext = null; // the last seq shown, for the next page
+let auditAsked = 0; // loads started: only the latest one's answer is shown
 const AUDIT_PAGE = 50;
 
 // Called by dashboard.js with /api/policy/tools' list.
@@ -182,17 +183,23 @@ function setRawMode() {
   $("raw-args").hidden = !raw;
 }
 
+// Loads overlap (a call reloads the table while the operator filters it); an answer that
+// arrives after a newer load started is dropped, and the table names the filters it shows.
 async function loadAudit(more) {
-  const q = new URLSearchParams({ limit: String(AUDIT_PAGE) });
+  const asked = ++auditAsked;
+  const shown = new URLSearchParams();
   const filters = [["server", "audit-server"], ["action_id", "audit-action"], ["agent_id", "audit-agent"], ["outcome", "audit-outcome"]];
   for (const [param, id] of filters) {
     const value = $(id).value.trim();
-    if (value) q.set(param, value);
+    if (value) shown.set(param, value);
   }
+  const q = new URLSearchParams(shown);
+  q.set("limit", String(AUDIT_PAGE));
   const since = Number($("audit-since").value);
   if (since) q.set("since_ms", String(Date.now() - since * 60000));
   if (more && auditNext !== null) q.set("after_seq", String(auditNext));
   const body = await api("GET", `/api/audit?${q}`);
+  if (asked !== auditAsked) return;
   const rows = body.rows.map((r) => {
     const tr = el("tr", {}, [
       el("td", { textContent: String(r.seq) }),
@@ -211,6 +218,7 @@ async function loadAudit(more) {
   const tbody = $("audit").tBodies[0];
   if (more) tbody.append(...rows);
   else tbody.replaceChildren(...rows);
+  $("audit").dataset.filters = shown.toString();
   if (body.next_after_seq !== null && body.next_after_seq !== undefined) auditNext = body.next_after_seq;
   $("audit-more").hidden = body.rows.length < AUDIT_PAGE;
   $("audit-count").textContent = `${tbody.rows.length} row(s)`;
