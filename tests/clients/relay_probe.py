@@ -6,6 +6,8 @@ Usage: relay_probe.py http URL PREFIX [MODE] [ANSWER]
        relay_probe.py stdio PREFIX MODE ANSWER -- COMMAND ARG...
        relay_probe.py call URL TOOL MODE ANSWER   (one tool only: its text and what was asked)
        relay_probe.py call-stdio TOOL MODE ANSWER -- COMMAND ARG...   (the same over stdio)
+       relay_probe.py lists URL | lists-stdio -- COMMAND ARG...   (the lists' ttlMs and
+                                                                    cacheScope, SDK 2.x)
   PREFIX  what the gateway puts before each fixture tool name (e.g. `relay__`, or `-`)
   MODE    `session` (SDK 1.x ClientSession), `auto` or `legacy` (SDK 2.x Client)
   ANSWER  the name this client gives when elicited (default Grace)
@@ -229,8 +231,34 @@ async def call_one(server, tool: str, mode: str, answer: str) -> dict:
         return {"text": text(await client.call_tool(tool, {}))}
 
 
+async def lists(server) -> dict:
+    """Each list's caching hints as a 2026-07-28 client reads them."""
+    from mcp.client.client import Client
+
+    async with Client(server, mode="auto") as client:
+        out: dict = {"protocol": client.protocol_version}
+        for name, fetch in [
+            ("tools", client.list_tools),
+            ("prompts", client.list_prompts),
+            ("resources", client.list_resources),
+        ]:
+            result = await fetch()
+            out[name] = {"ttl_ms": result.ttl_ms, "cache_scope": result.cache_scope}
+        return out
+
+
 async def main() -> None:
     kind = sys.argv[1]
+    if kind in ("lists", "lists-stdio"):
+        if kind == "lists":
+            server = sys.argv[2]
+        else:
+            from mcp.client.stdio import StdioServerParameters
+
+            command = sys.argv[sys.argv.index("--") + 1 :]
+            server = StdioServerParameters(command=command[0], args=command[1:])
+        print(json.dumps(await lists(server)))
+        return
     if kind in ("call", "call-stdio"):
         if kind == "call":
             out = await call_one(*sys.argv[2:6])

@@ -25,7 +25,10 @@ mod registry;
 mod search;
 mod watch;
 
-pub use catalog::{Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
+pub use catalog::{
+    Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool, ListFreshness,
+    ListKind,
+};
 pub use entry::{ServerInfo, StatusChange};
 pub use lifecycle::{MAX_FAILURES, SnapshotCache};
 pub use registry::{Registry, RegistryOptions, SHUTDOWN_GRACE, TestReport};

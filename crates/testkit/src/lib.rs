@@ -79,7 +79,12 @@ pub fn client_script(name: &str) -> PathBuf {
 /// Runs a Python client script under tests/clients with `args` and reads the one JSON value
 /// it prints; panics with its output when it fails or prints something else.
 pub async fn run_client(script: &str, args: &[&str]) -> serde_json::Value {
-    let output = tokio::process::Command::new(python())
+    run_client_on(&python(), script, args).await
+}
+
+/// [`run_client`] under another interpreter (`python2()`: the SDK 2.x).
+pub async fn run_client_on(python: &Path, script: &str, args: &[&str]) -> serde_json::Value {
+    let output = tokio::process::Command::new(python)
         .arg(client_script(script))
         .args(args)
         .output()

@@ -1,9 +1,11 @@
 //! A live session with one upstream: handshake, discovery, calls with timeout and cancellation.
 
 mod calls;
+mod discovery;
 mod requests;
 
 pub use calls::result_size;
+pub use discovery::{Freshness, ListCache, ListHint};
 
 use crate::direct::DirectHttp;
 use crate::events::EventHandler;
@@ -43,6 +45,9 @@ pub struct Snapshot {
     pub resources: Vec<Resource>,
     pub resource_templates: Vec<ResourceTemplate>,
     pub prompts: Vec<Prompt>,
+    /// How long each list may be cached, as the server said (not kept with a saved snapshot).
+    #[serde(skip)]
+    pub freshness: Freshness,
 }
 
 pub struct Connection {
@@ -199,6 +204,10 @@ impl Connection {
             }
         };
         let peer = service.peer().clone();
+        // The catalogue is the gateway's cache: a refresh must reach the server, and a
+        // failing server must not be answered for by a stale copy.
+        peer.set_response_cache_config(rmcp::service::ClientCacheConfig::disabled())
+            .await;
         let info = peer.peer_info();
         let protocol_version = info
             .as_ref()
@@ -290,69 +299,6 @@ impl Connection {
 
     pub fn is_closed(&self) -> bool {
         self.peer.is_transport_closed()
-    }
-
-    /// Lists everything the server offers, every page, within `timeout`.
-    pub async fn discover(&self, timeout: Duration) -> Result<Snapshot, UpstreamError> {
-        let caps = self
-            .peer
-            .peer_info()
-            .map(|i| i.capabilities.clone())
-            .unwrap_or_default();
-        let work = async {
-            let peer = &self.peer;
-            let tools = async {
-                match caps.tools {
-                    Some(_) => peer.list_all_tools().await,
-                    None => Ok(Vec::new()),
-                }
-            };
-            let resources = async {
-                match caps.resources {
-                    Some(_) => peer.list_all_resources().await,
-                    None => Ok(Vec::new()),
-                }
-            };
-            let templates = async {
-                match caps.resources {
-                    Some(_) => peer.list_all_resource_templates().await.or_else(|e| {
-                        // Some servers offer resources but not templates: not a failure.
-                        tracing::debug!(server = %self.server, "resources/templates/list: {e}");
-                        Ok(Vec::new())
-                    }),
-                    None => Ok(Vec::new()),
-                }
-            };
-            let prompts = async {
-                match caps.prompts {
-                    Some(_) => peer.list_all_prompts().await,
-                    None => Ok(Vec::new()),
-                }
-            };
-            let (tools, resources, resource_templates, prompts) =
-                tokio::try_join!(tools, resources, templates, prompts)
-                    .map_err(UpstreamError::from_service)?;
-            if self.asks_for_input {
-                *self.param_header_tools.lock() = tools
-                    .iter()
-                    .filter(|t| {
-                        serde_json::to_string(&t.input_schema)
-                            .is_ok_and(|s| s.contains("x-mcp-header"))
-                    })
-                    .map(|t| t.name.to_string())
-                    .collect();
-            }
-            Ok(Snapshot {
-                tools,
-                resources,
-                resource_templates,
-                prompts,
-            })
-        };
-        tokio::time::timeout(timeout, work)
-            .await
-            .map_err(|_| UpstreamError::Timeout(timeout))?
-            .map_err(|e| with_stderr(e, self.stderr.as_ref()))
     }
 }
 

@@ -20,7 +20,9 @@ mod stdio;
 mod tap;
 
 pub use call::{CallOptions, Progress, RelayNotes};
-pub use connection::{ConnectOptions, Connection, Snapshot, result_size};
+pub use connection::{
+    ConnectOptions, Connection, Freshness, ListCache, ListHint, Snapshot, result_size,
+};
 pub use error::UpstreamError;
 pub use events::UpstreamEvent;
 pub use http::UpstreamHttp;

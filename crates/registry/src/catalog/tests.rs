@@ -1,5 +1,5 @@
 use super::*;
-use rmcp::model::Tool;
+use rmcp::model::{Resource, ResourceTemplate, Tool};
 use std::sync::Arc;
 use switchboard_core::{Limits, StdioSpec, Transport};
 
@@ -29,6 +29,7 @@ fn snapshot(tools: &[&str], resources: &[&str], templates: &[&str]) -> Snapshot 
             .map(|t| ResourceTemplate::new(*t, "t"))
             .collect(),
         prompts: vec![],
+        freshness: Default::default(),
     }
 }
 

@@ -2,6 +2,7 @@
 //! with progress, cancellation and the caller's end-user id.
 #![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
 
+mod caching;
 mod feeds;
 mod replies;
 mod rounds;
@@ -15,8 +16,8 @@ use replies::{
     agents_get_actions_only, error_data, failed_call, new_instance, resource_error, visible_items,
 };
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResultType,
     ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
@@ -25,7 +26,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
 use std::sync::atomic::{AtomicU8, Ordering};
-use switchboard_registry::Registry;
+use switchboard_registry::{ListKind, Registry};
 use switchboard_upstream::SessionProcesses;
 use view::View;
 
@@ -204,12 +205,16 @@ impl rmcp::ServerHandler for Gateway {
                 tools.extend(visible.into_iter().map(|t| t.tool));
             }
             if !self.lists_meta(mode, tools.len()) {
-                return Ok(ListToolsResult::with_all_items(tools));
+                let (ttl, scope) = self.list_cache(&view, ListKind::Tools);
+                let result = ListToolsResult::with_all_items(tools);
+                return Ok(result.with_ttl_ms(ttl).with_cache_scope(scope));
             }
         }
         let mut tools = search_mode::meta_tools();
         tools.extend(self.found_tools(&view).await.into_iter().map(|t| t.tool));
-        Ok(ListToolsResult::with_all_items(tools))
+        // What a session found changes with its searches: stale at once, its own.
+        let result = ListToolsResult::with_all_items(tools);
+        Ok(result.with_ttl_ms(0).with_cache_scope(CacheScope::Private))
     }
 
     async fn call_tool(
@@ -260,7 +265,9 @@ impl rmcp::ServerHandler for Gateway {
                 .collect()
         })
         .await;
-        Ok(ListResourcesResult::with_all_items(items))
+        let (ttl, scope) = self.list_cache(&view, ListKind::Resources);
+        let result = ListResourcesResult::with_all_items(items);
+        Ok(result.with_ttl_ms(ttl).with_cache_scope(scope))
     }
 
     async fn list_resource_templates(
@@ -279,7 +286,9 @@ impl rmcp::ServerHandler for Gateway {
                 .collect()
         })
         .await;
-        Ok(ListResourceTemplatesResult::with_all_items(items))
+        let (ttl, scope) = self.list_cache(&view, ListKind::ResourceTemplates);
+        let result = ListResourceTemplatesResult::with_all_items(items);
+        Ok(result.with_ttl_ms(ttl).with_cache_scope(scope))
     }
 
     async fn read_resource(
@@ -323,7 +332,9 @@ impl rmcp::ServerHandler for Gateway {
                 .collect()
         })
         .await;
-        Ok(ListPromptsResult::with_all_items(items))
+        let (ttl, scope) = self.list_cache(&view, ListKind::Prompts);
+        let result = ListPromptsResult::with_all_items(items);
+        Ok(result.with_ttl_ms(ttl).with_cache_scope(scope))
     }
 
     async fn get_prompt(
