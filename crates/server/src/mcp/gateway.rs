@@ -12,6 +12,7 @@ mod view;
 mod watches;
 mod wire;
 use crate::control_plane::callers::AgentScope;
+use caching::Cacheable;
 use replies::{
     agents_get_actions_only, error_data, failed_call, new_instance, resource_error, visible_items,
 };
@@ -205,16 +206,15 @@ impl rmcp::ServerHandler for Gateway {
                 tools.extend(visible.into_iter().map(|t| t.tool));
             }
             if !self.lists_meta(mode, tools.len()) {
-                let (ttl, scope) = self.list_cache(&view, ListKind::Tools);
                 let result = ListToolsResult::with_all_items(tools);
-                return Ok(result.with_ttl_ms(ttl).with_cache_scope(scope));
+                return Ok(result.cached_for(&context, || self.list_cache(&view, ListKind::Tools)));
             }
         }
         let mut tools = search_mode::meta_tools();
         tools.extend(self.found_tools(&view).await.into_iter().map(|t| t.tool));
         // What a session found changes with its searches: stale at once, its own.
         let result = ListToolsResult::with_all_items(tools);
-        Ok(result.with_ttl_ms(0).with_cache_scope(CacheScope::Private))
+        Ok(result.cached_for(&context, || (0, CacheScope::Private)))
     }
 
     async fn call_tool(
@@ -265,9 +265,8 @@ impl rmcp::ServerHandler for Gateway {
                 .collect()
         })
         .await;
-        let (ttl, scope) = self.list_cache(&view, ListKind::Resources);
         let result = ListResourcesResult::with_all_items(items);
-        Ok(result.with_ttl_ms(ttl).with_cache_scope(scope))
+        Ok(result.cached_for(&context, || self.list_cache(&view, ListKind::Resources)))
     }
 
     async fn list_resource_templates(
@@ -286,9 +285,10 @@ impl rmcp::ServerHandler for Gateway {
                 .collect()
         })
         .await;
-        let (ttl, scope) = self.list_cache(&view, ListKind::ResourceTemplates);
         let result = ListResourceTemplatesResult::with_all_items(items);
-        Ok(result.with_ttl_ms(ttl).with_cache_scope(scope))
+        Ok(result.cached_for(&context, || {
+            self.list_cache(&view, ListKind::ResourceTemplates)
+        }))
     }
 
     async fn read_resource(
@@ -332,9 +332,8 @@ impl rmcp::ServerHandler for Gateway {
                 .collect()
         })
         .await;
-        let (ttl, scope) = self.list_cache(&view, ListKind::Prompts);
         let result = ListPromptsResult::with_all_items(items);
-        Ok(result.with_ttl_ms(ttl).with_cache_scope(scope))
+        Ok(result.cached_for(&context, || self.list_cache(&view, ListKind::Prompts)))
     }
 
     async fn get_prompt(

@@ -2,12 +2,51 @@
 //! their servers allows, and `public` only when every server allows it and every caller of
 //! the endpoint gets the same answer.
 
-use super::Gateway;
 use super::view::View;
-use rmcp::model::CacheScope;
+use super::{Gateway, is_stateless};
+use rmcp::model::{
+    CacheScope, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult,
+};
+use rmcp::service::{RequestContext, RoleServer};
 use std::time::Instant;
 use switchboard_registry::ListKind;
 use switchboard_upstream::ListCache;
+
+/// A list result that can say how long it stays fresh.
+pub(super) trait Cacheable: Sized {
+    fn hinted(self, ttl_ms: u64, scope: CacheScope) -> Self;
+
+    /// With `ttlMs` and `cacheScope` for a 2026-07-28 caller; older revisions have neither.
+    fn cached_for(
+        self,
+        context: &RequestContext<RoleServer>,
+        hint: impl FnOnce() -> (u64, CacheScope),
+    ) -> Self {
+        if !is_stateless(context) {
+            return self;
+        }
+        let (ttl_ms, scope) = hint();
+        self.hinted(ttl_ms, scope)
+    }
+}
+
+macro_rules! cacheable {
+    ($($result:ty),*) => {$(
+        impl Cacheable for $result {
+            fn hinted(self, ttl_ms: u64, scope: CacheScope) -> Self {
+                self.with_ttl_ms(ttl_ms).with_cache_scope(scope)
+            }
+        }
+    )*};
+}
+
+cacheable!(
+    ListToolsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListPromptsResult
+);
 
 impl Gateway {
     /// How long this caller may keep a merged list of `kind`, and who may share it.
