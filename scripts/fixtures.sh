@@ -33,13 +33,17 @@ fi
 if [ ! -f "$fx/node/node_modules/playwright-core/package.json" ]; then
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . playwright-core >/dev/null)
 fi
-if ! command -v chromium >/dev/null; then
+# Debian packages: a browser for the dashboard test, a load balancer for the replica tests.
+debian() { # COMMAND PACKAGE WHY
+  command -v "$1" >/dev/null && return
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    apt-get install -y -q --no-install-recommends chromium >/dev/null \
-      || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends chromium >/dev/null; }
+    apt-get install -y -q --no-install-recommends "$2" >/dev/null \
+      || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends "$2" >/dev/null; }
   else
-    echo "the dashboard test needs a browser: install Debian's chromium (sudo apt-get install chromium)" >&2
+    echo "$3: install Debian's $2 (sudo apt-get install $2)" >&2
     exit 1
   fi
-fi
+}
+debian chromium chromium "the dashboard test needs a browser"
+debian haproxy haproxy "the replica tests need a load balancer"
 echo "fixtures ready in $fx"

@@ -18,10 +18,14 @@ pub enum ErrorKind {
     /// `[audit] durability = "strict"` and the call's audit row could not be committed: the
     /// answer is withheld (fail closed).
     AuditUnavailable,
+    /// Not a failure: a 2026-07-28 upstream asked the caller for input and the call ended
+    /// with its round, which the caller answers on a later request (the audit row of each
+    /// leg but the last). Callers get the round itself, never this kind.
+    InputRequired,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 9] = [
+    pub const ALL: [ErrorKind; 10] = [
         ErrorKind::AuthUnavailable,
         ErrorKind::TransportError,
         ErrorKind::Timeout,
@@ -31,6 +35,7 @@ impl ErrorKind {
         ErrorKind::RateLimited,
         ErrorKind::InvalidRequest,
         ErrorKind::AuditUnavailable,
+        ErrorKind::InputRequired,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -44,6 +49,7 @@ impl ErrorKind {
             ErrorKind::RateLimited => "rate_limited",
             ErrorKind::InvalidRequest => "invalid_request",
             ErrorKind::AuditUnavailable => "audit_unavailable",
+            ErrorKind::InputRequired => "input_required",
         }
     }
 }

@@ -12,6 +12,7 @@ mod sql;
 mod sql_audit;
 mod sql_inputs;
 mod sql_oauth;
+mod sql_rounds;
 mod sql_servers;
 mod writer;
 
@@ -119,6 +120,13 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn touch_session(&self, id: &str) -> Result<(), StoreError>;
     /// Forgets sessions last used before `before_ms`; returns how many.
     async fn prune_sessions(&self, before_ms: i64) -> Result<u64, StoreError>;
+
+    /// An input round handed back to its caller (JSON), until `expires_ms`.
+    async fn save_round(&self, id: &str, state: &str, expires_ms: i64) -> Result<(), StoreError>;
+    /// Takes a round: its state once, and never after; `None` when unknown, taken or expired.
+    async fn take_round(&self, id: &str) -> Result<Option<String>, StoreError>;
+    /// Forgets expired rounds; returns how many.
+    async fn prune_rounds(&self) -> Result<u64, StoreError>;
 
     /// A server's last discovery snapshot (JSON) under its fingerprint hash.
     async fn load_snapshot(&self, key: &str) -> Result<Option<String>, StoreError>;

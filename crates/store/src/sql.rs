@@ -408,6 +408,28 @@ impl Store for SqlStore {
 
     #[instrument(
         target = "switchboard::trace::store",
+        name = "store.save_round",
+        skip_all
+    )]
+    async fn save_round(&self, id: &str, state: &str, expires_ms: i64) -> Result<(), StoreError> {
+        self.put_round(id, state, expires_ms).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.take_round",
+        skip_all
+    )]
+    async fn take_round(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.take_round_state(id, now_ms()).await
+    }
+
+    async fn prune_rounds(&self) -> Result<u64, StoreError> {
+        self.prune_round_states(now_ms()).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
         name = "store.load_snapshot",
         skip_all
     )]

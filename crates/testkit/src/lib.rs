@@ -99,6 +99,27 @@ pub async fn run_client_on(python: &Path, script: &str, args: &[&str]) -> serde_
     serde_json::from_str(stdout.trim()).unwrap_or_else(|_| panic!("not JSON: {stdout}"))
 }
 
+/// Runs a Node client script under tests/clients (the TypeScript SDK) with `args` and reads
+/// the JSON it prints last; panics with its output when it prints none.
+pub async fn run_node_client(script: &str, args: &[&str]) -> serde_json::Value {
+    let output = tokio::process::Command::new("node")
+        .arg(client_script(script))
+        .args(args)
+        .env("SWITCHBOARD_NODE_MODULES", node_modules())
+        .output()
+        .await
+        .expect("run the Node client");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|_| {
+        panic!(
+            "{script} {args:?} failed ({}):\n{stdout}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
 /// Server entries (mcp.json `mcpServers` values) for the real servers.
 pub fn everything_stdio_entry() -> serde_json::Value {
     serde_json::json!({"command": "node", "args": [everything_js(), "stdio"]})
@@ -336,6 +357,23 @@ impl Gateway {
             .arg(config)
             .args(args);
         Self::spawn(command, dir, Some(servers)).await
+    }
+
+    /// As `start`, with more environment variables (a replica's database and master key).
+    pub async fn start_with_env(
+        binary: &Path,
+        args: &[&str],
+        dir: &Path,
+        config: &Path,
+        env: &[(&str, &str)],
+    ) -> Self {
+        let mut command = Command::new(binary);
+        command
+            .args(["serve", "--listen", "127.0.0.1:0", "-c"])
+            .arg(config)
+            .args(args)
+            .envs(env.iter().copied());
+        Self::spawn(command, dir, None).await
     }
 
     /// As `start`, whatever state the servers end in (it waits for the ready line only).

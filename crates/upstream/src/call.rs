@@ -42,6 +42,27 @@ pub struct CallOptions {
     /// as far as the gateway relays them (nothing without `upcalls`: nobody can answer).
     /// (Shared: options are cloned along a call's way, and most upstreams never read them.)
     pub caller_capabilities: Option<std::sync::Arc<rmcp::model::ClientCapabilities>>,
+    /// How a 2026-07-28 server's `input_required` rounds reach the caller.
+    pub rounds: Rounds,
+}
+
+/// How a 2026-07-28 server's `input_required` rounds reach the caller.
+#[derive(Debug, Clone, Default)]
+pub enum Rounds {
+    /// Asked through `upcalls` while the call waits (callers with a session, or none).
+    #[default]
+    Relay,
+    /// The call ends with the round (`UpstreamError::InputRequired`) and the caller answers
+    /// it on a later request, which may reach another replica: nothing waits in between.
+    /// A later leg carries the answers and the server's state for its first request.
+    HandBack(Option<std::sync::Arc<RoundAnswers>>),
+}
+
+/// A caller's answers to a round handed back, and the server's state from that round.
+#[derive(Debug, Clone)]
+pub struct RoundAnswers {
+    pub responses: rmcp::model::InputResponses,
+    pub state: Option<String>,
 }
 
 /// Requests of the upstream that a call's caller could not be asked, each saying why: they
@@ -71,6 +92,10 @@ impl RelayNotes {
 }
 
 impl CallOptions {
+    pub fn with_rounds(mut self, rounds: Rounds) -> Self {
+        self.rounds = rounds;
+        self
+    }
     pub fn with_caller_capabilities(
         mut self,
         caps: std::sync::Arc<rmcp::model::ClientCapabilities>,

@@ -46,6 +46,10 @@ pub enum UpstreamError {
     /// The server answered the request with a JSON-RPC error: its code and data are kept.
     #[error("the server answered with an error: {}", .0.message)]
     Rejected(rmcp::model::ErrorData),
+    /// The server asked the caller for input, and the call was to end with that round
+    /// ([`crate::Rounds::HandBack`]): the caller answers it on a later request.
+    #[error("the server asks the caller for input")]
+    InputRequired(Box<rmcp::model::InputRequiredResult>),
     #[error("transport failure: {0}")]
     Transport(String),
     #[error("the server answered with an unexpected message type")]
@@ -84,6 +88,7 @@ impl UpstreamError {
             | UpstreamError::Unexpected
             | UpstreamError::TooLarge { .. } => ErrorKind::ServerError,
             UpstreamError::Egress(_) => ErrorKind::PolicyDenied,
+            UpstreamError::InputRequired(_) => ErrorKind::InputRequired,
             UpstreamError::Cancelled | UpstreamError::Unsupported(_) => ErrorKind::InvalidRequest,
             UpstreamError::Spawn { .. }
             | UpstreamError::Handshake(_)
@@ -127,6 +132,11 @@ impl From<UpstreamError> for CallError {
         let error = CallError::new(e.kind(), e.to_string());
         match e {
             UpstreamError::Rejected(data) => error.with_upstream_error(data.code.0, data.data),
+            // The round travels whole to the surface that hands it to the caller.
+            UpstreamError::InputRequired(round) => CallError {
+                data: serde_json::to_value(round).ok().map(Box::new),
+                ..error
+            },
             _ => error,
         }
     }

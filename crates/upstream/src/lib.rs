@@ -19,7 +19,7 @@ mod session_processes;
 mod stdio;
 mod tap;
 
-pub use call::{CallOptions, Progress, RelayNotes};
+pub use call::{CallOptions, Progress, RelayNotes, RoundAnswers, Rounds};
 pub use connection::{
     ConnectOptions, Connection, Freshness, ListCache, ListHint, Snapshot, result_size,
 };

@@ -34,6 +34,8 @@ fn call_status(kind: ErrorKind) -> StatusCode {
         ErrorKind::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorKind::InvalidRequest => StatusCode::BAD_REQUEST,
         ErrorKind::AuditUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+        // REST calls relay no rounds, so none is handed back; were one, REST cannot answer.
+        ErrorKind::InputRequired => StatusCode::BAD_GATEWAY,
     }
 }
 

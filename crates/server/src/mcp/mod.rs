@@ -6,6 +6,7 @@ pub(crate) mod agents;
 pub(crate) mod endpoint;
 pub(crate) mod fast_path;
 pub(crate) mod gateway;
+pub(crate) mod handed_back;
 pub(crate) mod relay;
 pub(crate) mod resume;
 pub(crate) mod sessions;

@@ -29,6 +29,19 @@ pub(crate) enum Outcome {
     Tool(CallToolResult),
     Prompt(GetPromptResult),
     Resource(ReadResourceResult),
+    /// A 2026-07-28 upstream's round, handed back whole (see `crate::mcp::handed_back`).
+    HandedBack(InputRequiredResult),
+}
+
+impl Outcome {
+    /// `error` as the round it stands for, when the call ended handing one back.
+    pub(crate) fn handed_back(error: &switchboard_core::CallError) -> Option<Outcome> {
+        if error.kind != switchboard_core::ErrorKind::InputRequired {
+            return None;
+        }
+        let round = serde_json::from_value(error.data.as_deref()?.clone()).ok()?;
+        Some(Outcome::HandedBack(round))
+    }
 }
 
 /// How a driven request stands: finished, or waiting for the caller's answers.
@@ -133,7 +146,7 @@ pub(crate) fn resume(
     Ok(flight)
 }
 
-fn unknown_state() -> ErrorData {
+pub(crate) fn unknown_state() -> ErrorData {
     ErrorData::invalid_params(
         "requestState is unknown or expired: send the request again without it",
         None,

@@ -316,11 +316,13 @@ async fn run_if_due(state: &ControlPlane, job: &str, every: Duration, options: &
                 .store
                 .prune_oauth_tokens(switchboard_upstream::auth::FLOW_KEY_PREFIX, flows_before)
                 .await;
-            match (sessions, flows) {
-                (Ok(s), Ok(f)) => Ok(format!(
-                    "{s} old session(s) and {f} unfinished authorization(s) forgotten"
+            // Input rounds their callers never answered.
+            let rounds = state.store.prune_rounds().await;
+            match (sessions, flows, rounds) {
+                (Ok(s), Ok(f), Ok(r)) => Ok(format!(
+                    "{s} old session(s), {f} unfinished authorization(s) and {r} unanswered input round(s) forgotten"
                 )),
-                (Err(e), _) | (_, Err(e)) => Err(ApiError::from(e)),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(ApiError::from(e)),
             }
         }
     };

@@ -3,7 +3,7 @@
 
 use super::Connection;
 use crate::UpstreamError;
-use crate::call::{CallOptions, CancelOnDrop};
+use crate::call::{CallOptions, CancelOnDrop, Rounds};
 use crate::input_rounds;
 use crate::route::{CallTap, Route};
 use rmcp::model::{
@@ -56,7 +56,9 @@ impl Connection {
     /// Sends the request `build` makes; while the server answers `input_required` (only a
     /// 2026-07-28 server does), asks the caller each round whole and sends the request again
     /// with the answers and the server's state: every round, and the waits for the caller
-    /// between them, within the one timeout.
+    /// between them, within the one timeout. With [`Rounds::HandBack`] the first round with
+    /// questions ends the call instead, and the first request carries the answers of the
+    /// round handed back before.
     pub(super) async fn request_in_rounds<P, Fut>(
         &self,
         build: impl Fn(Option<InputResponses>, Option<String>) -> P,
@@ -69,7 +71,13 @@ impl Connection {
         let timeout = opts.timeout.unwrap_or(self.call_timeout);
         let deadline = tokio::time::Instant::now() + timeout;
         let route = Route::of(&opts);
-        let (mut responses, mut state) = (None, None);
+        let (mut responses, mut state) = match &opts.rounds {
+            Rounds::HandBack(Some(answered)) => {
+                (Some(answered.responses.clone()), answered.state.clone())
+            }
+            _ => (None, None),
+        };
+        let hand_back = matches!(opts.rounds, Rounds::HandBack(_));
         for round in 1..=input_rounds::MAX_INPUT_ROUNDS {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             let request = build(responses.take(), state.take());
@@ -77,6 +85,12 @@ impl Connection {
                 // No more rounds to send answers in: the caller is not asked in vain.
                 ServerResult::InputRequiredResult(_) if round == input_rounds::MAX_INPUT_ROUNDS => {
                     break;
+                }
+                ServerResult::InputRequiredResult(asked)
+                    if hand_back
+                        && asked.input_requests.as_ref().is_some_and(|q| !q.is_empty()) =>
+                {
+                    return Err(UpstreamError::InputRequired(Box::new(asked)));
                 }
                 ServerResult::InputRequiredResult(asked) => {
                     let questions = asked.input_requests.unwrap_or_default();

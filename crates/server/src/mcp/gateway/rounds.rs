@@ -3,6 +3,7 @@
 //! rounds (see `crate::mcp::resume`).
 
 use super::{Gateway, error_data, failed_call, resource_error};
+use crate::mcp::handed_back;
 use crate::mcp::resume::{self, Outcome, Step};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ErrorData, GetPromptRequestParams, GetPromptResponse,
@@ -11,9 +12,10 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
+use std::sync::Arc;
 use switchboard_core::Caller;
 use switchboard_registry::Registry;
-use switchboard_upstream::CallOptions;
+use switchboard_upstream::{CallOptions, RoundAnswers, Rounds};
 
 /// The handle and answers a retry carries.
 struct Retry {
@@ -40,7 +42,10 @@ impl Gateway {
         self.in_rounds(retry, &owner, caller, context, move |opts| async move {
             match registry.call_tool(&name, arguments, opts).await {
                 Ok(result) => Ok(Outcome::Tool(result)),
-                Err(error) => failed_call(error).map(Outcome::Tool),
+                Err(error) => match Outcome::handed_back(&error) {
+                    Some(round) => Ok(round),
+                    None => failed_call(error).map(Outcome::Tool),
+                },
             }
         })
         .await
@@ -62,8 +67,10 @@ impl Gateway {
         let arguments = request.arguments.map(Value::Object);
         let owner = format!("prompt|{name}");
         self.in_rounds(retry, &owner, caller, context, move |opts| async move {
-            let result = registry.get_prompt(&name, arguments, opts).await;
-            result.map(Outcome::Prompt).map_err(error_data)
+            match registry.get_prompt(&name, arguments, opts).await {
+                Ok(result) => Ok(Outcome::Prompt(result)),
+                Err(error) => Outcome::handed_back(&error).ok_or_else(|| error_data(error)),
+            }
         })
         .await
     }
@@ -83,10 +90,12 @@ impl Gateway {
         let uri = request.uri;
         let owner = format!("resource|{uri}");
         self.in_rounds(retry, &owner, caller, context, move |opts| async move {
-            let result = registry.read_resource(&uri, opts).await;
-            result
-                .map(Outcome::Resource)
-                .map_err(|e| resource_error(e, &uri))
+            match registry.read_resource(&uri, opts).await {
+                Ok(result) => Ok(Outcome::Resource(result)),
+                Err(error) => {
+                    Outcome::handed_back(&error).ok_or_else(|| resource_error(error, &uri))
+                }
+            }
         })
         .await
     }
@@ -109,21 +118,52 @@ impl Gateway {
             "{:?}|{:?}|{:?}|{what}",
             caller.org_id, caller.agent_id, caller.token_id
         );
-        let flight = match &retry.state {
-            Some(state) => resume::resume(state, &owner, retry.responses)?,
-            None => {
-                let (mut opts, upcalls) = self.call_options(context, caller.clone());
-                // The request outlives this one while it waits for answers: it is cancelled
-                // when abandoned (its flight is dropped), not when this request ends.
-                opts.cancel = None;
-                let notes = opts.relay_notes.clone();
-                let span = crate::edge::traced::span_of(&context.extensions);
-                let work = tracing::Instrument::instrument(start(opts), span);
-                resume::Flight::start(work, upcalls, owner, notes)
+        let store = self.orgs.as_ref().map(|c| &c.store);
+        // A 2026-07-28 upstream's rounds are handed back whole; the answer starts the
+        // request again with them, here or on another replica.
+        let rounds = match (retry.state, retry.responses) {
+            (Some(handle), responses) if handed_back::is_handed_back(&handle) => {
+                let state = handed_back::take(store, &handle, &owner).await?;
+                let responses = responses.unwrap_or_default();
+                Rounds::HandBack(Some(Arc::new(RoundAnswers { responses, state })))
             }
+            // An older upstream's questions: its request waits here for the answers.
+            (Some(handle), responses) => {
+                let flight = resume::resume(&handle, &owner, responses)?;
+                return self.finish(flight, &owner, context).await;
+            }
+            (None, _) => Rounds::HandBack(None),
         };
+        let (opts, upcalls) = self.call_options(context, caller.clone());
+        let mut opts = opts.with_rounds(rounds);
+        // The request outlives this one while it waits for answers: it is cancelled when
+        // abandoned (its flight is dropped), not when this request ends.
+        opts.cancel = None;
+        let notes = opts.relay_notes.clone();
+        let span = crate::edge::traced::span_of(&context.extensions);
+        let work = tracing::Instrument::instrument(start(opts), span);
+        let flight = resume::Flight::start(work, upcalls, owner.clone(), notes);
+        self.finish(flight, &owner, context).await
+    }
+
+    /// Drives a request until it ends, its older upstream asks something (it is parked), or
+    /// its 2026-07-28 upstream's round is handed back (it is kept for the answer).
+    async fn finish<R: Answered>(
+        &self,
+        flight: resume::Flight,
+        owner: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<R, ErrorData> {
         match resume::drive(flight, context, self.min_log()).await? {
             Step::Asked(asked) => Ok(R::asked(asked)),
+            Step::Done(Outcome::HandedBack(round)) => {
+                let store = self.orgs.as_ref().map(|c| &c.store);
+                let handle = handed_back::keep(store, owner, round.request_state).await?;
+                Ok(R::asked(InputRequiredResult::new(
+                    round.input_requests,
+                    Some(handle),
+                )))
+            }
             // Owners name the kind of request, so a handle resumes only its own kind.
             Step::Done(outcome) => R::done(outcome).ok_or_else(resumed_other),
         }

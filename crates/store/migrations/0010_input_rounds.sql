@@ -1,0 +1,7 @@
+-- Input rounds a 2026-07-28 upstream asked, handed back to their caller: the caller's answer
+-- may reach any replica, which takes the round (once) and resumes the request.
+CREATE TABLE input_rounds (
+    round_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    expires_at BIGINT NOT NULL
+);
