@@ -171,11 +171,7 @@ async fn every_sdk_generation_answers_upstream_requests_through_stdio() {
 }
 
 async fn probe_ts(args: &[&str]) -> Value {
-    let mut command = Command::new("node");
-    command
-        .arg(kit::client_script("relay_probe.mjs"))
-        .env("SWITCHBOARD_NODE_MODULES", kit::node_modules());
-    run_probe(command, args).await
+    kit::run_node_client("relay_probe.mjs", args).await
 }
 
 /// The official TypeScript SDK client, through /mcp (a stdio and an HTTP upstream) and

@@ -1,7 +1,7 @@
 //! Two replicas on one Postgres behind haproxy: a 2026-07-28 caller's input round asked through
 //! one replica is answered through the other (the round is handed back whole and kept in the
 //! store, not parked in a process), and session callers (Python SDK 1.x, the TypeScript SDK)
-//! are answered through the balancer when it keeps a session on one replica, as docs/protocol.md
+//! are answered through the balancer when it keeps a session on one replica, as docs/replicas.md
 //! says to configure it. The upstream is tests/fixtures/modern_server.py (Python SDK 2.x) over
 //! Streamable HTTP, shared by both replicas.
 

@@ -38,6 +38,12 @@ impl ErrorKind {
         ErrorKind::InputRequired,
     ];
 
+    /// Whether the call failed: every kind but `input_required`, a call that ended asking
+    /// its caller (health, traces and error ratios leave it out).
+    pub fn is_failure(self) -> bool {
+        self != ErrorKind::InputRequired
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::AuthUnavailable => "auth_unavailable",

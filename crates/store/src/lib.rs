@@ -121,10 +121,17 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     /// Forgets sessions last used before `before_ms`; returns how many.
     async fn prune_sessions(&self, before_ms: i64) -> Result<u64, StoreError>;
 
-    /// An input round handed back to its caller (JSON), until `expires_ms`.
-    async fn save_round(&self, id: &str, state: &str, expires_ms: i64) -> Result<(), StoreError>;
-    /// Takes a round: its state once, and never after; `None` when unknown, taken or expired.
-    async fn take_round(&self, id: &str) -> Result<Option<String>, StoreError>;
+    /// An input round handed back to its caller (JSON), for `owner` until `expires_ms`.
+    async fn save_round(
+        &self,
+        id: &str,
+        owner: &str,
+        state: &str,
+        expires_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// Takes `owner`'s round: its state once, and never after; `None` when unknown, another's
+    /// (left in place), taken or expired.
+    async fn take_round(&self, id: &str, owner: &str) -> Result<Option<String>, StoreError>;
     /// Forgets expired rounds; returns how many.
     async fn prune_rounds(&self) -> Result<u64, StoreError>;
 

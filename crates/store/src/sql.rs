@@ -411,8 +411,14 @@ impl Store for SqlStore {
         name = "store.save_round",
         skip_all
     )]
-    async fn save_round(&self, id: &str, state: &str, expires_ms: i64) -> Result<(), StoreError> {
-        self.put_round(id, state, expires_ms).await
+    async fn save_round(
+        &self,
+        id: &str,
+        owner: &str,
+        state: &str,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.put_round(id, owner, state, expires_ms).await
     }
 
     #[instrument(
@@ -420,10 +426,15 @@ impl Store for SqlStore {
         name = "store.take_round",
         skip_all
     )]
-    async fn take_round(&self, id: &str) -> Result<Option<String>, StoreError> {
-        self.take_round_state(id, now_ms()).await
+    async fn take_round(&self, id: &str, owner: &str) -> Result<Option<String>, StoreError> {
+        self.take_round_state(id, owner, now_ms()).await
     }
 
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.prune_rounds",
+        skip_all
+    )]
     async fn prune_rounds(&self) -> Result<u64, StoreError> {
         self.prune_round_states(now_ms()).await
     }

@@ -8,28 +8,36 @@ impl SqlStore {
     pub(crate) async fn put_round(
         &self,
         id: &str,
+        owner: &str,
         state: &str,
         expires_ms: i64,
     ) -> Result<(), StoreError> {
-        sqlx::query("INSERT INTO input_rounds (round_id, state, expires_at) VALUES ($1, $2, $3)")
-            .bind(id)
-            .bind(state)
-            .bind(expires_ms)
-            .execute(self.pool())
-            .await?;
+        sqlx::query(
+            "INSERT INTO input_rounds (round_id, owner, state, expires_at) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(id)
+        .bind(owner)
+        .bind(state)
+        .bind(expires_ms)
+        .execute(self.pool())
+        .await?;
         Ok(())
     }
 
     pub(crate) async fn take_round_state(
         &self,
         id: &str,
+        owner: &str,
         now_ms: i64,
     ) -> Result<Option<String>, StoreError> {
-        let row =
-            sqlx::query("DELETE FROM input_rounds WHERE round_id = $1 RETURNING state, expires_at")
-                .bind(id)
-                .fetch_optional(self.pool())
-                .await?;
+        // Only its owner takes it: anyone else leaves it where it is.
+        let row = sqlx::query(
+            "DELETE FROM input_rounds WHERE round_id = $1 AND owner = $2 RETURNING state, expires_at",
+        )
+        .bind(id)
+        .bind(owner)
+        .fetch_optional(self.pool())
+        .await?;
         let Some(row) = row else {
             return Ok(None);
         };

@@ -281,19 +281,21 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
 
     // An input round saved through one replica is taken once, through either; an expired
     // one is never given out, and pruning forgets it.
-    a.save_round("rq1", r#"{"state":"s"}"#, now_ms() + 60_000)
+    a.save_round("rq1", "me", r#"{"state":"s"}"#, now_ms() + 60_000)
         .await
         .unwrap();
-    let (first, second) = tokio::join!(b.take_round("rq1"), a.take_round("rq1"));
+    // Another owner neither gets it nor takes it away.
+    assert_eq!(b.take_round("rq1", "someone else").await.unwrap(), None);
+    let (first, second) = tokio::join!(b.take_round("rq1", "me"), a.take_round("rq1", "me"));
     let taken = [first.unwrap(), second.unwrap()];
     assert_eq!(
         taken.iter().flatten().collect::<Vec<_>>(),
         [r#"{"state":"s"}"#],
         "taken exactly once: {taken:?}"
     );
-    a.save_round("rq2", "{}", now_ms() - 1).await.unwrap();
-    a.save_round("rq3", "{}", now_ms() - 1).await.unwrap();
-    assert_eq!(b.take_round("rq2").await.unwrap(), None);
+    a.save_round("rq2", "me", "{}", now_ms() - 1).await.unwrap();
+    a.save_round("rq3", "me", "{}", now_ms() - 1).await.unwrap();
+    assert_eq!(b.take_round("rq2", "me").await.unwrap(), None);
     assert_eq!(b.prune_rounds().await.unwrap(), 1);
 
     // OAuth token records are shared, replaced in place and deleted.

@@ -378,12 +378,7 @@ impl Gateway {
 
     /// As `start`, whatever state the servers end in (it waits for the ready line only).
     pub async fn start_any(binary: &Path, args: &[&str], dir: &Path, config: &Path) -> Self {
-        let mut command = Command::new(binary);
-        command
-            .args(["serve", "--listen", "127.0.0.1:0", "-c"])
-            .arg(config)
-            .args(args);
-        Self::spawn(command, dir, None).await
+        Self::start_with_env(binary, args, dir, config, &[]).await
     }
 
     /// Starts `BINARY serve --listen 127.0.0.1:0 ARGS…` in `dir` with no config file (servers

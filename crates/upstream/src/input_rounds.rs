@@ -7,25 +7,31 @@ use crate::route::Route;
 use rmcp::model::{InputRequest, InputRequests, InputResponses, ServerRequest};
 
 /// How many rounds of questions one request may ask before it is given up.
-pub(crate) const MAX_INPUT_ROUNDS: usize = 8;
+pub const MAX_INPUT_ROUNDS: usize = 8;
 
 /// The caller's answers to one round of questions, by the server's keys.
 pub(crate) async fn answer(
     route: &Route,
     requests: InputRequests,
 ) -> Result<InputResponses, UpstreamError> {
-    if let Some(key) = requests
-        .iter()
-        .find_map(|(key, r)| (!relayable(r)).then_some(key))
-    {
-        return Err(UpstreamError::Unsupported(format!(
-            "the server asked for input {key:?} of a kind this gateway cannot relay"
-        )));
-    }
+    all_relayable(&requests)?;
     route
         .ask_round(requests)
         .await
         .map_err(|e| UpstreamError::Unsupported(e.message.to_string()))
+}
+
+/// Refuses a round with a question of a kind the gateway cannot put to a caller.
+pub(crate) fn all_relayable(requests: &InputRequests) -> Result<(), UpstreamError> {
+    match requests
+        .iter()
+        .find_map(|(key, r)| (!relayable(r)).then_some(key))
+    {
+        Some(key) => Err(UpstreamError::Unsupported(format!(
+            "the server asked for input {key:?} of a kind this gateway cannot relay"
+        ))),
+        None => Ok(()),
+    }
 }
 
 fn relayable(request: &InputRequest) -> bool {

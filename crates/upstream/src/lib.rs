@@ -26,7 +26,7 @@ pub use connection::{
 pub use error::UpstreamError;
 pub use events::UpstreamEvent;
 pub use http::UpstreamHttp;
-pub use input_rounds::as_server_request;
+pub use input_rounds::{MAX_INPUT_ROUNDS, as_server_request};
 pub use log_level::{LogFloor, level_rank};
 pub use relay::{
     Declined, Upcall, UpcallSender, declined, declined_round, method_name, relayable_capabilities,

@@ -4,6 +4,9 @@
 use std::time::Instant;
 use switchboard_upstream::{ListCache, ListHint, Snapshot};
 
+/// The longest a list is said to stay fresh, whatever its server says.
+const MAX_TTL: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
 /// The four lists a catalogue merges.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListKind {
@@ -57,18 +60,20 @@ impl ListFreshness {
     }
 
     /// The time left for a list at `now`, and whether it may be shared; a list without a
-    /// hint from every server that offers it (or offered by none) is stale and private.
-    pub fn at(&self, kind: ListKind, now: Instant) -> ListCache {
+    /// hint from every server that offers it is stale and private; `None` when no server
+    /// offers it (it does not count in a merge).
+    pub fn at(&self, kind: ListKind, now: Instant) -> Option<ListCache> {
         match self.0[kind as usize] {
-            Merged::Until { at, public } => ListCache {
+            Merged::Until { at, public } => Some(ListCache {
                 ttl_ms: u64::try_from(at.saturating_duration_since(now).as_millis())
                     .unwrap_or(u64::MAX),
                 public,
-            },
-            Merged::Nobody | Merged::Stale => ListCache {
+            }),
+            Merged::Stale => Some(ListCache {
                 ttl_ms: 0,
                 public: false,
-            },
+            }),
+            Merged::Nobody => None,
         }
     }
 }
@@ -85,7 +90,9 @@ fn hint(snapshot: &Snapshot, kind: ListKind) -> Merged {
     match (hint, f.fetched) {
         (ListHint::NotOffered, _) => Merged::Nobody,
         (ListHint::Fresh(c), Some(fetched)) => {
-            match fetched.checked_add(std::time::Duration::from_millis(c.ttl_ms)) {
+            // As long as a day at most (rmcp's clients cap theirs there too).
+            let ttl = std::time::Duration::from_millis(c.ttl_ms).min(MAX_TTL);
+            match fetched.checked_add(ttl) {
                 Some(at) => Merged::Until {
                     at,
                     public: c.public,
@@ -142,17 +149,17 @@ mod tests {
         );
         let merged = ListFreshness::of([&a, &b]);
         let later = now + Duration::from_secs(2);
-        let tools = merged.at(ListKind::Tools, later);
+        let tools = merged.at(ListKind::Tools, later).unwrap();
         assert_eq!((tools.ttl_ms, tools.public), (29_000, true));
-        let prompts = merged.at(ListKind::Prompts, later);
+        let prompts = merged.at(ListKind::Prompts, later).unwrap();
         assert_eq!((prompts.ttl_ms, prompts.public), (3_000, false));
         // Past the deadline: stale, never negative.
-        assert_eq!(
-            merged
-                .at(ListKind::Prompts, now + Duration::from_secs(9))
-                .ttl_ms,
-            0
-        );
+        let past = now + Duration::from_secs(9);
+        assert_eq!(merged.at(ListKind::Prompts, past).unwrap().ttl_ms, 0);
+        // A server's years are a day.
+        let long = snapshot(now, fresh(u64::MAX, true), ListHint::NotOffered);
+        let day = ListFreshness::of([&long]).at(ListKind::Tools, now).unwrap();
+        assert_eq!(day.ttl_ms, 24 * 60 * 60 * 1000);
     }
 
     #[test]
@@ -161,19 +168,15 @@ mod tests {
         let modern = snapshot(now, fresh(60_000, true), ListHint::NotOffered);
         let older = snapshot(now, ListHint::Stale, ListHint::NotOffered);
         let both = ListFreshness::of([&modern, &older]);
-        let tools = both.at(ListKind::Tools, now);
+        let tools = both.at(ListKind::Tools, now).unwrap();
         assert_eq!((tools.ttl_ms, tools.public), (0, false));
-        // Nobody offers prompts: nothing to promise.
-        assert_eq!(both.at(ListKind::Prompts, now).ttl_ms, 0);
+        // Nobody offers prompts: nothing to count in a merge.
+        assert_eq!(both.at(ListKind::Prompts, now), None);
         let alone = ListFreshness::of([&modern]);
-        assert_eq!(alone.at(ListKind::Tools, now).ttl_ms, 60_000);
+        assert_eq!(alone.at(ListKind::Tools, now).unwrap().ttl_ms, 60_000);
         // A saved snapshot (a lazy server not started) has no hints.
         let saved = Snapshot::default();
-        assert_eq!(
-            ListFreshness::of([&modern, &saved])
-                .at(ListKind::Tools, now)
-                .ttl_ms,
-            0
-        );
+        let with_saved = ListFreshness::of([&modern, &saved]);
+        assert_eq!(with_saved.at(ListKind::Tools, now).unwrap().ttl_ms, 0);
     }
 }

@@ -378,7 +378,12 @@ impl Registry {
                 None => Err(entry.call_error(e)),
             },
         };
-        entry.mark_used(outcome.is_ok());
+        // A round handed back to the caller is the server working, not failing.
+        entry.mark_used(
+            outcome
+                .as_ref()
+                .map_or_else(|e| !e.kind.is_failure(), |_| true),
+        );
         outcome
     }
 }

@@ -84,7 +84,9 @@ pub(super) async fn traced<T>(
     let outcome = work.instrument(span.clone()).await;
     if !span.is_disabled() {
         match &outcome {
-            Err(e) => failed(&span, e.kind.as_str()),
+            Err(e) if e.kind.is_failure() => failed(&span, e.kind.as_str()),
+            // A leg that ended asking its caller for input did not fail.
+            Err(_) => {}
             Ok(result) if tool_error(result) => failed(&span, "tool_error"),
             Ok(_) => {}
         }

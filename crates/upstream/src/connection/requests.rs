@@ -90,6 +90,9 @@ impl Connection {
                     if hand_back
                         && asked.input_requests.as_ref().is_some_and(|q| !q.is_empty()) =>
                 {
+                    if let Some(questions) = &asked.input_requests {
+                        input_rounds::all_relayable(questions)?;
+                    }
                     return Err(UpstreamError::InputRequired(Box::new(asked)));
                 }
                 ServerResult::InputRequiredResult(asked) => {

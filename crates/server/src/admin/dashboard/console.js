@@ -197,6 +197,7 @@ async function loadAudit(more) {
   q.set("limit", String(AUDIT_PAGE));
   const since = Number($("audit-since").value);
   if (since) q.set("since_ms", String(Date.now() - since * 60000));
+  if (!more) auditNext = null;
   if (more && auditNext !== null) q.set("after_seq", String(auditNext));
   const body = await api("GET", `/api/audit?${q}`);
   if (asked !== auditAsked) return;
@@ -291,7 +292,8 @@ async function loadFigures() {
       if (!r.action_id.startsWith("mcp.") || !r.server) continue;
       const s = byServer.get(r.server) || { calls: 0, errors: 0, times: [] };
       s.calls += 1;
-      if (r.outcome !== "ok") s.errors += 1;
+      // A call that ended asking its caller for input (input_required) did not fail.
+      if (r.outcome !== "ok" && r.outcome !== "input_required") s.errors += 1;
       s.times.push(r.duration_us / 1000);
       byServer.set(r.server, s);
     }

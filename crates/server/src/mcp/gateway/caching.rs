@@ -52,8 +52,9 @@ impl Gateway {
     /// How long this caller may keep a merged list of `kind`, and who may share it.
     pub(super) fn list_cache(&self, view: &View, kind: ListKind) -> (u64, CacheScope) {
         let now = Instant::now();
+        // A registry none of whose servers offers the list does not count.
         let merged = (view.registries.iter())
-            .map(|r| r.catalog().freshness.at(kind, now))
+            .filter_map(|r| r.catalog().freshness.at(kind, now))
             .reduce(ListCache::and);
         let Some(merged) = merged else {
             return (0, CacheScope::Private);

@@ -13,7 +13,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use std::sync::Arc;
-use switchboard_core::Caller;
+use switchboard_core::{Caller, ErrorKind};
 use switchboard_registry::Registry;
 use switchboard_upstream::{CallOptions, RoundAnswers, Rounds};
 
@@ -118,21 +118,22 @@ impl Gateway {
             "{:?}|{:?}|{:?}|{what}",
             caller.org_id, caller.agent_id, caller.token_id
         );
-        let store = self.orgs.as_ref().map(|c| &c.store);
         // A 2026-07-28 upstream's rounds are handed back whole; the answer starts the
         // request again with them, here or on another replica.
-        let rounds = match (retry.state, retry.responses) {
+        let (rounds, taken) = match (retry.state, retry.responses) {
             (Some(handle), responses) if handed_back::is_handed_back(&handle) => {
-                let state = handed_back::take(store, &handle, &owner).await?;
+                let taken = handed_back::take(self.round_store(), &handle, &owner).await?;
                 let responses = responses.unwrap_or_default();
-                Rounds::HandBack(Some(Arc::new(RoundAnswers { responses, state })))
+                let state = taken.state();
+                let answers = Arc::new(RoundAnswers { responses, state });
+                (Rounds::HandBack(Some(answers)), Some(taken))
             }
             // An older upstream's questions: its request waits here for the answers.
             (Some(handle), responses) => {
                 let flight = resume::resume(&handle, &owner, responses)?;
-                return self.finish(flight, &owner, context).await;
+                return self.finish(flight, &owner, None, context).await;
             }
-            (None, _) => Rounds::HandBack(None),
+            (None, _) => (Rounds::HandBack(None), None),
         };
         let (opts, upcalls) = self.call_options(context, caller.clone());
         let mut opts = opts.with_rounds(rounds);
@@ -143,22 +144,35 @@ impl Gateway {
         let span = crate::edge::traced::span_of(&context.extensions);
         let work = tracing::Instrument::instrument(start(opts), span);
         let flight = resume::Flight::start(work, upcalls, owner.clone(), notes);
-        self.finish(flight, &owner, context).await
+        self.finish(flight, &owner, taken, context).await
     }
 
     /// Drives a request until it ends, its older upstream asks something (it is parked), or
-    /// its 2026-07-28 upstream's round is handed back (it is kept for the answer).
+    /// its 2026-07-28 upstream's round is handed back (it is kept for the answer). `taken`
+    /// is the round this request answers, kept again when the answer was refused before it
+    /// reached the upstream.
     async fn finish<R: Answered>(
         &self,
         flight: resume::Flight,
         owner: &str,
+        taken: Option<handed_back::Taken>,
         context: &RequestContext<RoleServer>,
     ) -> Result<R, ErrorData> {
-        match resume::drive(flight, context, self.min_log()).await? {
+        let driven = resume::drive(flight, context, self.min_log()).await;
+        let asked_before = taken.as_ref().map_or(0, handed_back::Taken::round);
+        if let Some(taken) = taken
+            && refused_before_upstream(&driven)
+        {
+            taken.put_back(self.round_store()).await;
+        }
+        match driven? {
             Step::Asked(asked) => Ok(R::asked(asked)),
             Step::Done(Outcome::HandedBack(round)) => {
-                let store = self.orgs.as_ref().map(|c| &c.store);
-                let handle = handed_back::keep(store, owner, round.request_state).await?;
+                let caps = context.client_capabilities().unwrap_or_default();
+                handed_back::check(&round, &caps, asked_before)?;
+                let state = round.request_state;
+                let handle =
+                    handed_back::keep(self.round_store(), owner, state, asked_before + 1).await?;
                 Ok(R::asked(InputRequiredResult::new(
                     round.input_requests,
                     Some(handle),
@@ -168,6 +182,33 @@ impl Gateway {
             Step::Done(outcome) => R::done(outcome).ok_or_else(resumed_other),
         }
     }
+
+    /// Where handed-back rounds are kept: the store replicas share, when there is one.
+    fn round_store(&self) -> Option<&Arc<dyn switchboard_store::Store>> {
+        self.orgs.as_ref().map(|c| &c.store)
+    }
+}
+
+/// Whether a request ended refused before anything reached its upstream (the kind its error
+/// or failed tool result names): policy, a rate limit or a full queue, the audit log, a tool
+/// not (or no longer) offered.
+fn refused_before_upstream(driven: &Result<Step, ErrorData>) -> bool {
+    let kind = match driven {
+        Err(error) => error.data.as_ref().and_then(|d| d.get("kind")),
+        Ok(Step::Done(Outcome::Tool(result))) if result.is_error == Some(true) => (result.meta)
+            .as_ref()
+            .and_then(|m| m.0.get(super::KIND_META_KEY))
+            .and_then(|k| k.get("kind")),
+        Ok(_) => None,
+    };
+    let before = [
+        ErrorKind::PolicyDenied,
+        ErrorKind::RateLimited,
+        ErrorKind::AuditUnavailable,
+        ErrorKind::ToolNotFound,
+    ];
+    kind.and_then(Value::as_str)
+        .is_some_and(|kind| before.iter().any(|k| k.as_str() == kind))
 }
 
 /// A response that is the request's result or a round of questions for its caller.
@@ -202,4 +243,34 @@ answered!(ReadResourceResponse, Resource);
 /// A handle resumed by a request of another kind.
 fn resumed_other() -> ErrorData {
     ErrorData::invalid_params("requestState belongs to another request", None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::gateway::replies::failed_result;
+    use switchboard_core::CallError;
+
+    #[test]
+    fn only_refusals_before_the_upstream_keep_a_round_for_its_retry() {
+        let tool = |kind| {
+            Ok(Step::Done(Outcome::Tool(failed_result(CallError::new(
+                kind, "x",
+            )))))
+        };
+        let error = |kind| Err(error_data(CallError::new(kind, "x")));
+        for kind in [ErrorKind::RateLimited, ErrorKind::PolicyDenied] {
+            assert!(refused_before_upstream(&tool(kind)), "{kind}");
+            assert!(refused_before_upstream(&error(kind)), "{kind}");
+        }
+        // The upstream may have seen these: the round is spent.
+        for kind in [
+            ErrorKind::ServerError,
+            ErrorKind::Timeout,
+            ErrorKind::TransportError,
+        ] {
+            assert!(!refused_before_upstream(&tool(kind)), "{kind}");
+            assert!(!refused_before_upstream(&error(kind)), "{kind}");
+        }
+    }
 }
