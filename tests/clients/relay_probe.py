@@ -244,6 +244,9 @@ async def lists(server) -> dict:
         ]:
             result = await fetch()
             out[name] = {"ttl_ms": result.ttl_ms, "cache_scope": result.cache_scope}
+            if name == "resources" and result.resources:
+                read = await client.read_resource(result.resources[0].uri)
+                out["read"] = {"ttl_ms": read.ttl_ms, "cache_scope": read.cache_scope}
         return out
 
 

@@ -1,7 +1,8 @@
 //! A 2026-07-28 caller learns how long it may keep the gateway's lists (SEP-2549): the least
 //! TTL of the servers merged, `public` only when every server says so and every caller of the
 //! endpoint gets the same lists. Read with the official Python SDK 2.x client; the upstream is
-//! tests/fixtures/modern_server.py (tools 60 s public, prompts 30 s private, resources no hint).
+//! tests/fixtures/modern_server.py (tools 60 s public, prompts 30 s private, resources no hint,
+//! reads 10 s public).
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -56,6 +57,12 @@ async fn the_lists_say_how_long_they_stay_fresh_and_who_may_share_them() {
         seen["resources"],
         json!({"ttl_ms": 0, "cache_scope": "private"})
     );
+    // A read keeps the server's hints.
+    assert_eq!(seen["read"]["cache_scope"], "public", "{seen}");
+    assert!(
+        seen["read"]["ttl_ms"].as_u64().is_some_and(|t| t > 0),
+        "{seen}"
+    );
 
     // Beside a server on an older revision (no hints), the merged tools list is stale; the
     // prompts list too, since the older server offers prompts.
@@ -78,4 +85,10 @@ async fn the_lists_say_how_long_they_stay_fresh_and_who_may_share_them() {
         kit::run_client_on(&kit::python2(), "relay_probe.py", &["lists", &gateway.url]).await;
     assert!(counted_down(&seen["tools"], 60_000), "{seen}");
     assert_eq!(seen["tools"]["cache_scope"], "private", "{seen}");
+    // A read too: the same URI may name another org's resource there.
+    assert_eq!(seen["read"]["cache_scope"], "private", "{seen}");
+    assert!(
+        seen["read"]["ttl_ms"].as_u64().is_some_and(|t| t > 0),
+        "{seen}"
+    );
 }

@@ -313,7 +313,10 @@ impl rmcp::ServerHandler for Gateway {
             .await
             .map_err(|e| resource_error(e, &request.uri))?;
         result.result_type.get_or_insert(ResultType::COMPLETE);
-        Ok(ReadResourceResponse::Complete(result))
+        Ok(ReadResourceResponse::Complete(caching::scoped_read(
+            result,
+            self.one_audience(),
+        )))
     }
 
     async fn list_prompts(

@@ -6,7 +6,7 @@ use super::view::View;
 use super::{Gateway, is_stateless};
 use rmcp::model::{
     CacheScope, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult,
+    ListToolsResult, ReadResourceResult,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use std::time::Instant;
@@ -59,16 +59,31 @@ impl Gateway {
         let Some(merged) = merged else {
             return (0, CacheScope::Private);
         };
-        // An agent endpoint answers for one agent, and an endpoint that takes org tokens
-        // answers each org with its own servers: only the operator's own endpoint (stdio, or
-        // HTTP without a control plane) gives every caller the same lists. Policy filters by
-        // org and agent, so it cannot tell two of those callers apart.
-        let one_audience = self.agent.is_none() && self.orgs.is_none();
-        let scope = if merged.public && one_audience {
+        let scope = if merged.public && self.one_audience() {
             CacheScope::Public
         } else {
             CacheScope::Private
         };
         (merged.ttl_ms, scope)
     }
+
+    /// Whether every caller of this endpoint gets the same answers. An agent endpoint answers
+    /// for one agent, and an endpoint that takes org tokens answers each org with its own
+    /// servers: only the operator's own endpoint (stdio, or HTTP without a control plane)
+    /// does. Policy filters by org and agent, so it cannot tell two of those callers apart.
+    pub(super) fn one_audience(&self) -> bool {
+        self.agent.is_none() && self.orgs.is_none()
+    }
+}
+
+/// A read as this endpoint may let it be cached: a server's `public` read stays shared only
+/// where every caller gets the same answers (the same URI may name another org's resource).
+pub(super) fn scoped_read(
+    mut result: ReadResourceResult,
+    one_audience: bool,
+) -> ReadResourceResult {
+    if !one_audience && result.ttl_ms.is_some() {
+        result.cache_scope = Some(CacheScope::Private);
+    }
+    result
 }

@@ -2,6 +2,7 @@
 //! questions (tool calls, prompts, resource reads): the questions become `input_required`
 //! rounds (see `crate::mcp::resume`).
 
+use super::caching::scoped_read;
 use super::{Gateway, error_data, failed_call, resource_error};
 use crate::mcp::handed_back;
 use crate::mcp::resume::{self, Outcome, Step};
@@ -89,9 +90,10 @@ impl Gateway {
         };
         let uri = request.uri;
         let owner = format!("resource|{uri}");
+        let one_audience = self.one_audience();
         self.in_rounds(retry, &owner, caller, context, move |opts| async move {
             match registry.read_resource(&uri, opts).await {
-                Ok(result) => Ok(Outcome::Resource(result)),
+                Ok(result) => Ok(Outcome::Resource(scoped_read(result, one_audience))),
                 Err(error) => {
                     Outcome::handed_back(&error).ok_or_else(|| resource_error(error, &uri))
                 }
