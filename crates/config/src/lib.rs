@@ -149,6 +149,11 @@ impl GatewaySettings {
                     limits.max_concurrent_requests_per_token = *value
                 }
                 "failed_auth_per_minute" => limits.failed_auth_per_minute = *value,
+                "capability_sessions_per_server" => limits.capability_sessions_per_server = *value,
+                "capability_sessions_per_stdio_server" => {
+                    limits.capability_sessions_per_stdio_server = *value
+                }
+                "capability_session_idle_secs" => limits.capability_session_idle_secs = *value,
                 _ => {}
             }
         }

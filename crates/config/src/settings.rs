@@ -18,7 +18,7 @@ pub(crate) const SECTIONS: [&str; 8] = [
     "audit",
 ];
 
-const LIMIT_KEYS: [&str; 21] = [
+const LIMIT_KEYS: [&str; 24] = [
     "max_message_bytes",
     "max_result_bytes",
     "max_tools_per_server",
@@ -40,10 +40,17 @@ const LIMIT_KEYS: [&str; 21] = [
     "max_concurrent_requests_per_session",
     "max_concurrent_requests_per_token",
     "failed_auth_per_minute",
+    "capability_sessions_per_server",
+    "capability_sessions_per_stdio_server",
+    "capability_session_idle_secs",
 ];
 
 /// The `[limits]` keys whose 0 is documented as "off" (`session_park_secs = 0`: never park).
-const OFF_WHEN_ZERO: [&str; 1] = ["session_park_secs"];
+const OFF_WHEN_ZERO: [&str; 3] = [
+    "session_park_secs",
+    "capability_sessions_per_server",
+    "capability_sessions_per_stdio_server",
+];
 
 pub(crate) struct Reader<'a, 'c> {
     pub(crate) ctx: &'a Context<'c>,

@@ -53,6 +53,16 @@ pub struct Limits {
     /// Requests with a wrong bearer token one client address may make per minute; past
     /// it, every request bearing a token from that address is answered 429 for a while.
     pub failed_auth_per_minute: usize,
+    /// Upstream sessions per remote server, beside the shared one, for callers whose
+    /// capabilities differ (one per distinct set; a server on a revision before 2026-07-28 is
+    /// told a session's capabilities once, at `initialize`). 0: every caller shares one.
+    pub capability_sessions_per_server: usize,
+    /// The same for a stdio server, where each is a process of its own: its in-memory state
+    /// is split between them, so 0 (off) unless the operator knows the server keeps none.
+    pub capability_sessions_per_stdio_server: usize,
+    /// How long such a session may go unused before it is closed (a stdio server's process
+    /// stopped).
+    pub capability_session_idle_secs: usize,
 }
 
 impl Default for Limits {
@@ -79,6 +89,9 @@ impl Default for Limits {
             max_concurrent_requests_per_session: 64,
             max_concurrent_requests_per_token: 512,
             failed_auth_per_minute: 10,
+            capability_sessions_per_server: 4,
+            capability_sessions_per_stdio_server: 0,
+            capability_session_idle_secs: 300,
         }
     }
 }

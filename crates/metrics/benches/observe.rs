@@ -31,6 +31,7 @@ fn bench(c: &mut Criterion) {
                     status: "ready",
                     in_flight: 1,
                     queued: 0,
+                    capability_sessions: 0,
                 })
                 .collect(),
             ..Snapshot::default()

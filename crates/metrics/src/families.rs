@@ -71,6 +71,8 @@ pub struct ServerGauges {
     pub status: &'static str,
     pub in_flight: usize,
     pub queued: usize,
+    /// Upstream sessions open for callers' capability sets, beside the shared one.
+    pub capability_sessions: usize,
 }
 
 /// What is read when Prometheus scrapes (state, not events).
@@ -127,6 +129,7 @@ pub(crate) struct Families {
     pub connect_seconds: Histograms<ConnectLabels>,
     in_flight: Family<ServerLabel, Gauge>,
     queued: Family<ServerLabel, Gauge>,
+    capability_sessions: Family<ServerLabel, Gauge>,
     status: Family<StatusLabels, Gauge>,
     sessions: Gauge,
     sessions_held: Gauge,
@@ -163,6 +166,7 @@ impl Families {
             connect_seconds: Histograms::new_with_constructor(connect_buckets as fn() -> Histogram),
             in_flight: Family::default(),
             queued: Family::default(),
+            capability_sessions: Family::default(),
             status: Family::default(),
             sessions: Gauge::default(),
             sessions_held: Gauge::default(),
@@ -229,6 +233,11 @@ impl Families {
             "calls_in_flight",
             "Calls running now, per server",
             f.in_flight.clone(),
+        );
+        r.register(
+            "upstream_capability_sessions",
+            "Upstream sessions open for callers whose capabilities differ from the shared session's, per server",
+            f.capability_sessions.clone(),
         );
         r.register(
             "calls_queued",
@@ -330,6 +339,7 @@ impl Families {
         // Servers come and go: the per-server gauges hold exactly the servers there now.
         self.in_flight.clear();
         self.queued.clear();
+        self.capability_sessions.clear();
         self.status.clear();
         for s in &now.servers {
             let label = ServerLabel {
@@ -337,6 +347,7 @@ impl Families {
             };
             self.in_flight.get_or_create(&label).set(s.in_flight as i64);
             self.queued.get_or_create(&label).set(s.queued as i64);
+            (self.capability_sessions.get_or_create(&label)).set(s.capability_sessions as i64);
             for status in STATUSES {
                 let labels = StatusLabels {
                     server: s.server.clone(),

@@ -18,6 +18,7 @@
 //! ```
 
 mod authorize;
+mod capability_sessions;
 mod catalog;
 mod entry;
 mod lifecycle;

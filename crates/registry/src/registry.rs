@@ -2,6 +2,7 @@
 
 mod authorization;
 mod calls;
+mod capabilities;
 mod items;
 mod options;
 mod session_requests;
@@ -46,6 +47,8 @@ struct Inner {
     owner: Owner,
     /// Every `notifications/resources/updated` from this registry's upstreams.
     updates: broadcast::Sender<crate::ResourceUpdate>,
+    /// Sessions for callers whose capabilities differ from the shared session's.
+    capability_sessions: crate::capability_sessions::CapabilitySessions,
 }
 
 /// What a registry shares with its siblings.
@@ -85,6 +88,7 @@ impl Registry {
             log_level: Default::default(),
             oauth: options.oauth.map(|o| o.with_clock(options.clock.clone())),
             clock: options.clock,
+            capabilities: None,
         };
         Self::assemble(Shared {
             naming: options.naming,
@@ -114,6 +118,8 @@ impl Registry {
         let (changes, _) = broadcast::channel(16);
         let (status, _) = broadcast::channel(STATUS_QUEUE);
         connect.events = Some(events_tx);
+        let capability_sessions =
+            crate::capability_sessions::CapabilitySessions::new(&connect.limits);
         let registry = Self {
             inner: Arc::new(Inner {
                 naming,
@@ -129,6 +135,7 @@ impl Registry {
                 guard: RwLock::new(guard),
                 owner,
                 updates: broadcast::channel(UPDATE_QUEUE).0,
+                capability_sessions,
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));

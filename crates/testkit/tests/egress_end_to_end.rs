@@ -95,6 +95,7 @@ async fn a_redirect_is_a_transport_error_that_names_it() {
         log_level: Default::default(),
         oauth: None,
         clock: Default::default(),
+        capabilities: None,
     };
     let error = match Connection::connect(&spec, &opts).await {
         Ok(_) => panic!("a redirecting server must not connect"),

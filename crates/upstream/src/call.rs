@@ -44,6 +44,10 @@ pub struct CallOptions {
     pub caller_capabilities: Option<std::sync::Arc<rmcp::model::ClientCapabilities>>,
     /// How a 2026-07-28 server's `input_required` rounds reach the caller.
     pub rounds: Rounds,
+    /// What the caller can be asked, as a session with a server before 2026-07-28 declares
+    /// it: a call of a caller whose set differs from the shared session's gets a session of
+    /// its own set (made once per downstream session).
+    pub capability_set: Option<std::sync::Arc<crate::CapabilitySet>>,
 }
 
 /// How a 2026-07-28 server's `input_required` rounds reach the caller.

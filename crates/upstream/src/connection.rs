@@ -35,6 +35,9 @@ pub struct ConnectOptions {
     pub oauth: Option<crate::auth::OAuthContext>,
     /// Monotonic time for restart backoff (token expiry reads the OAuth context's).
     pub clock: switchboard_core::SharedClock,
+    /// What the session tells a server before 2026-07-28 its callers can answer; `None`:
+    /// everything the gateway relays (the shared session).
+    pub capabilities: Option<crate::CapabilitySet>,
 }
 
 /// Everything a server offered at discovery time (serialisable: kept so a lazy server's
@@ -110,7 +113,12 @@ impl Connection {
         lifecycle: ClientLifecycleMode,
     ) -> Result<Self, UpstreamError> {
         let timeout = spec.connect_timeout();
+        let declared = opts
+            .capabilities
+            .as_ref()
+            .unwrap_or(crate::CapabilitySet::gateway());
         let handler = EventHandler::new(spec.name.clone(), offered, opts.events.clone())
+            .with_capabilities(declared.capabilities().clone())
             .with_roots(&opts.roots);
         let mut stderr = None;
         let mut pid = None;
@@ -295,6 +303,12 @@ impl Connection {
             .as_ref()
             .map(StderrTail::lines)
             .unwrap_or_default()
+    }
+
+    /// Whether the server speaks 2026-07-28, where each request carries the caller's
+    /// capabilities (no session fixes them).
+    pub fn takes_capabilities_per_request(&self) -> bool {
+        self.asks_for_input
     }
 
     pub fn is_closed(&self) -> bool {

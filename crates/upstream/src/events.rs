@@ -64,6 +64,13 @@ impl EventHandler {
         &self.info.client_info
     }
 
+    /// The capabilities the session declares at `initialize` (all the gateway relays, unless
+    /// the session is for callers who can answer less or more).
+    pub(crate) fn with_capabilities(mut self, capabilities: ClientCapabilities) -> Self {
+        self.info.capabilities = capabilities;
+        self
+    }
+
     /// The operator's roots, answered when the server asks outside any call.
     pub(crate) fn with_roots(mut self, roots: &[String]) -> Self {
         self.roots = ListRootsResult::new(
@@ -160,7 +167,7 @@ async fn relay_on<T>(
 /// What Switchboard offers upstreams on its callers' behalf: each request is relayed to the
 /// caller of the call it belongs to, and declined when that caller cannot answer it.
 #[allow(deprecated)] // roots and sampling are deprecated by the 2026-07-28 revision, still used
-fn relayed_capabilities() -> ClientCapabilities {
+pub(crate) fn relayed_capabilities() -> ClientCapabilities {
     let mut caps = ClientCapabilities::default();
     caps.roots = Some(Default::default());
     caps.sampling = Some(Default::default());

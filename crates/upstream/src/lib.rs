@@ -2,6 +2,7 @@
 
 pub mod auth;
 mod call;
+mod capability_set;
 mod connection;
 mod direct;
 mod error;
@@ -20,6 +21,7 @@ mod stdio;
 mod tap;
 
 pub use call::{CallOptions, Progress, RelayNotes, RoundAnswers, Rounds};
+pub use capability_set::CapabilitySet;
 pub use connection::{
     ConnectOptions, Connection, Freshness, ListCache, ListHint, Snapshot, result_size,
 };

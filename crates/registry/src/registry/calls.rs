@@ -337,7 +337,8 @@ impl Registry {
                     tokio::spawn(async move { registry.rediscover(&server).await });
                 }
                 shared = Some(conn.id());
-                conn
+                (self.for_callers_set(&entry.spec, &opts, conn).await)
+                    .map_err(|e| entry.call_error(e))?
             }
         };
         let rest = left();

@@ -100,6 +100,11 @@ pub(super) async fn reap_idle(inner: std::sync::Weak<Inner>, shutdown: Cancellat
         }
         let Some(inner) = inner.upgrade() else { return };
         let entries: Vec<_> = inner.servers.read().clone();
+        let running = |server: &str| {
+            (entries.iter())
+                .any(|e| e.spec.name.as_str() == server && e.status() == ServerStatus::Ready)
+        };
+        inner.capability_sessions.close_idle(running);
         for entry in crate::lifecycle::stop_idle(&entries).await {
             let _ = inner.status.send(entry.info());
         }

@@ -52,12 +52,15 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
     }
     let servers = registries
         .iter()
-        .flat_map(|r| r.servers())
-        .map(|s| ServerGauges {
-            server: s.name,
-            status: s.status.as_str(),
-            in_flight: s.calls_in_flight,
-            queued: s.calls_queued,
+        .flat_map(|r| {
+            let open = r.capability_sessions();
+            r.servers().into_iter().map(move |s| ServerGauges {
+                capability_sessions: open.get(s.name.as_str()).copied().unwrap_or_default(),
+                server: s.name,
+                status: s.status.as_str(),
+                in_flight: s.calls_in_flight,
+                queued: s.calls_queued,
+            })
         })
         .collect();
     let (held, in_memory) = scrape.sessions.counts();

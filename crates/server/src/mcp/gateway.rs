@@ -57,10 +57,10 @@ pub struct Gateway {
     live: Option<std::sync::Arc<crate::mcp::sessions::live::LiveSessions>>,
     /// In search mode with `tools_search_lists_found`: the tools this session found.
     found: search_mode::FoundTools,
-    /// The capabilities this session's client declared at `initialize`, read once (they are
-    /// fixed for the session; a sessionless 2026-07-28 request carries its own).
-    session_capabilities:
-        std::sync::Arc<std::sync::OnceLock<std::sync::Arc<rmcp::model::ClientCapabilities>>>,
+    /// The capabilities this session's client declared at `initialize`, and the set the
+    /// gateway relays of them, made once (they are fixed for the session; a sessionless
+    /// 2026-07-28 request carries its own).
+    session_capabilities: std::sync::Arc<std::sync::OnceLock<view::Declared>>,
 }
 
 /// Where a caller's `_meta` names its conversation (information-flow taint is kept per

@@ -8,7 +8,7 @@ use serde_json::Value;
 use std::sync::Arc;
 use switchboard_core::Caller;
 use switchboard_registry::{CallOptions, Catalog, Registry};
-use switchboard_upstream::Upcall;
+use switchboard_upstream::{CapabilitySet, Upcall};
 use tokio::sync::mpsc;
 
 /// Who one request is for and which registries it sees, in lookup order.
@@ -113,13 +113,21 @@ impl Gateway {
         caller: Caller,
     ) -> (CallOptions, mpsc::Receiver<Upcall>) {
         let (tx, rx) = mpsc::channel::<Upcall>(crate::mcp::relay::UPCALL_QUEUE);
-        let declared = || Arc::new(ctx.client_capabilities().unwrap_or_default());
-        let caps = if super::is_stateless(ctx) {
+        let declared = || {
+            let caps = ctx.client_capabilities().unwrap_or_default();
+            let set = Arc::new(CapabilitySet::of(Some(&caps)));
+            (Arc::new(caps), set)
+        };
+        let (caps, set) = if super::is_stateless(ctx) {
             declared()
         } else {
             self.session_capabilities.get_or_init(declared).clone()
         };
-        let opts = self.options(ctx, caller).with_upcalls(tx);
+        let mut opts = self.options(ctx, caller).with_upcalls(tx);
+        opts.capability_set = Some(set);
         (opts.with_caller_capabilities(caps), rx)
     }
 }
+
+/// A caller's declared capabilities, and what the gateway relays of them.
+pub(super) type Declared = (Arc<rmcp::model::ClientCapabilities>, Arc<CapabilitySet>);

@@ -1,0 +1,167 @@
+//! Upstream sessions for callers who can answer other things than the shared session declares
+//! (servers on revisions before 2026-07-28 learn a client's capabilities once): one per server
+//! and distinct capability set, at most `capability_sessions_per_server` of them (stdio servers:
+//! `capability_sessions_per_stdio_server`, off by default: each is a process, with state of its
+//! own), closed after `capability_session_idle_secs` unused. Past the bound a caller gets the
+//! open session that asks it nothing it cannot answer and declares the most, or the shared one.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use switchboard_core::{Limits, ServerSpec};
+use switchboard_sync::Mutex;
+use switchboard_upstream::{CapabilitySet, ConnectOptions, Connection, UpstreamError};
+
+/// One session for one capability set: its own lock, so a slow start holds up only the
+/// calls that need it.
+struct Slot {
+    set: CapabilitySet,
+    conn: tokio::sync::Mutex<Option<Arc<Connection>>>,
+    used: Mutex<Instant>,
+}
+
+/// One server's sessions, by the key of their set.
+type ServerSlots = HashMap<String, Arc<Slot>>;
+
+/// The capability sessions of one registry, by server and set.
+pub(crate) struct CapabilitySessions {
+    slots: Mutex<HashMap<String, ServerSlots>>,
+    per_server: usize,
+    per_stdio_server: usize,
+    idle: Duration,
+}
+
+impl CapabilitySessions {
+    pub(crate) fn new(limits: &Limits) -> Self {
+        Self {
+            slots: Mutex::default(),
+            per_server: limits.capability_sessions_per_server,
+            per_stdio_server: limits.capability_sessions_per_stdio_server,
+            idle: Duration::from_secs(limits.capability_session_idle_secs as u64),
+        }
+    }
+
+    /// The connection for a call whose caller can answer `set`: `shared` when that is what
+    /// the shared session declares or sessions per set are off; else the set's own session,
+    /// started if it has none (within the bound).
+    pub(crate) async fn connection(
+        &self,
+        spec: &ServerSpec,
+        connect: &ConnectOptions,
+        set: &CapabilitySet,
+        shared: Arc<Connection>,
+    ) -> Result<Arc<Connection>, UpstreamError> {
+        let bound = match spec.is_remote() {
+            true => self.per_server,
+            false => self.per_stdio_server,
+        };
+        if bound == 0 || set == CapabilitySet::gateway() {
+            return Ok(shared);
+        }
+        let server = spec.name.as_str();
+        let found = (self.slots.lock().get(server)).and_then(|s| s.get(set.key()).cloned());
+        let slot = match found {
+            Some(slot) => slot,
+            None => {
+                let mut slots = self.slots.lock();
+                let of_server = slots.entry(server.to_string()).or_default();
+                match of_server.get(set.key()) {
+                    Some(slot) => slot.clone(),
+                    None if of_server.len() >= bound => {
+                        drop(slots);
+                        return Ok(self.nearest(server, set).unwrap_or(shared));
+                    }
+                    None => {
+                        let slot = Arc::new(Slot {
+                            set: set.clone(),
+                            conn: tokio::sync::Mutex::new(None),
+                            used: Mutex::new(Instant::now()),
+                        });
+                        of_server.insert(set.key().to_string(), slot.clone());
+                        slot
+                    }
+                }
+            }
+        };
+        *slot.used.lock() = Instant::now();
+        let mut conn = slot.conn.lock().await;
+        if let Some(open) = conn.as_ref()
+            && !open.is_closed()
+        {
+            return Ok(open.clone());
+        }
+        tracing::info!(server = %spec.name, capabilities = set.key(), "opening a session for callers with these capabilities");
+        let mut connect = connect.clone();
+        connect.capabilities = Some(set.clone());
+        // Its events count as the shared session's: a resource update a server sends on the
+        // session whose call changed it reaches every watcher.
+        let opened = Arc::new(Connection::connect(spec, &connect).await?);
+        if let Some(dead) = conn.replace(opened.clone()) {
+            tokio::spawn(async move { dead.close().await });
+        }
+        Ok(opened)
+    }
+
+    /// Past the bound: the open session of `server` that asks nothing `set` cannot answer
+    /// and declares the most.
+    fn nearest(&self, server: &str, set: &CapabilitySet) -> Option<Arc<Connection>> {
+        let slots = self.slots.lock();
+        let mut fits: Vec<&Arc<Slot>> = (slots.get(server).into_iter())
+            .flat_map(|of_server| of_server.values())
+            .filter(|slot| set.covers(&slot.set))
+            .collect();
+        fits.sort_by_key(|slot| std::cmp::Reverse(slot.set.size()));
+        fits.into_iter().find_map(|slot| {
+            let conn = slot.conn.try_lock().ok()?.clone()?;
+            (!conn.is_closed()).then(|| {
+                *slot.used.lock() = Instant::now();
+                conn
+            })
+        })
+    }
+
+    /// Sessions open per server now.
+    pub(crate) fn open_per_server(&self) -> HashMap<String, usize> {
+        let running = |slot: &Arc<Slot>| {
+            (slot.conn.try_lock()).map_or(true, |c| c.as_ref().is_some_and(|c| !c.is_closed()))
+        };
+        let slots = self.slots.lock();
+        (slots.iter())
+            .map(|(server, of_server)| {
+                let open = of_server.values().filter(|s| running(s)).count();
+                (server.clone(), open)
+            })
+            .filter(|(_, open)| *open > 0)
+            .collect()
+    }
+
+    /// Closes the sessions unused for longer than the idle limit, and every session of a
+    /// server `keep` says no longer runs (disabled, removed, in error); none in use.
+    pub(crate) fn close_idle(&self, keep: impl Fn(&str) -> bool) {
+        let mut closing = Vec::new();
+        let mut slots = self.slots.lock();
+        for (server, of_server) in slots.iter_mut() {
+            let running = keep(server);
+            of_server.retain(|_, slot| {
+                if running && slot.used.lock().elapsed() < self.idle {
+                    return true;
+                }
+                // A call holds its connection while it runs: such a session is left for now.
+                let Ok(mut conn) = slot.conn.try_lock() else {
+                    return true;
+                };
+                if conn.as_ref().is_some_and(|c| Arc::strong_count(c) > 1) {
+                    return true;
+                }
+                closing.extend(conn.take());
+                false
+            });
+        }
+        slots.retain(|_, of_server| !of_server.is_empty());
+        drop(slots);
+        for conn in closing {
+            tracing::info!(server = %conn.server(), "closing an unused capability session");
+            tokio::spawn(async move { conn.close().await });
+        }
+    }
+}
