@@ -12,6 +12,9 @@ use switchboard_core::{Limits, ServerSpec};
 use switchboard_sync::Mutex;
 use switchboard_upstream::{CapabilitySet, ConnectOptions, Connection, UpstreamError};
 
+/// The longest a new session's first call waits for the server to answer its GET stream.
+const LISTEN_WAIT: Duration = Duration::from_secs(2);
+
 /// One session for one capability set: its own lock, so a slow start holds up only the
 /// calls that need it.
 struct Slot {
@@ -96,6 +99,9 @@ impl CapabilitySessions {
         // Its events count as the shared session's: a resource update a server sends on the
         // session whose call changed it reaches every watcher.
         let opened = Arc::new(Connection::connect(spec, &connect).await?);
+        // The first call follows at once: a server that asks its caller on the session's own
+        // stream (not the call's) must have that stream first.
+        opened.until_listening(LISTEN_WAIT).await;
         if let Some(dead) = conn.replace(opened.clone()) {
             tokio::spawn(async move { dead.close().await });
         }

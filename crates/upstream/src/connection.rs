@@ -305,6 +305,15 @@ impl Connection {
             .unwrap_or_default()
     }
 
+    /// Waits, at most `limit`, until a Streamable HTTP server answered the session's stream
+    /// of server messages (at once for stdio): a request it sends there before then, outside
+    /// any call's response, could be lost.
+    pub async fn until_listening(&self, limit: Duration) {
+        if let Some(direct) = &self.direct {
+            direct.until_listened(limit).await;
+        }
+    }
+
     /// Whether the server speaks 2026-07-28, where each request carries the caller's
     /// capabilities (no session fixes them).
     pub fn takes_capabilities_per_request(&self) -> bool {

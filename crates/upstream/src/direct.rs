@@ -55,8 +55,17 @@ pub(crate) struct Target {
 }
 
 /// The session rmcp's transport holds, learnt from the posts it makes (see [`TapClient`]).
-#[derive(Clone, Default)]
-pub(crate) struct SessionTarget(Arc<Mutex<Known>>);
+#[derive(Clone)]
+pub(crate) struct SessionTarget(Arc<Mutex<Known>>, Arc<tokio::sync::watch::Sender<bool>>);
+
+impl Default for SessionTarget {
+    fn default() -> Self {
+        Self(
+            Arc::default(),
+            Arc::new(tokio::sync::watch::channel(false).0),
+        )
+    }
+}
 
 #[derive(Default)]
 struct Known {
@@ -74,6 +83,19 @@ fn per_request(name: &HeaderName) -> bool {
 }
 
 impl SessionTarget {
+    /// rmcp's transport asked for the session's stream of server messages (the GET), and
+    /// the server answered it, with the stream or with a refusal.
+    pub(crate) fn listened(&self) {
+        self.1.send_replace(true);
+    }
+
+    /// Waits, at most `limit`, until the server's answer to that GET: a message the server
+    /// sends on that stream before then could be lost.
+    pub(crate) async fn until_listened(&self, limit: Duration) {
+        let mut listened = self.1.subscribe();
+        let _ = tokio::time::timeout(limit, listened.wait_for(|l| *l)).await;
+    }
+
     /// Notes a post of rmcp's transport: one on a new session replaces what was known.
     pub(crate) fn saw(
         &self,
@@ -242,6 +264,11 @@ impl DirectHttp {
             target,
             next_id: AtomicU64::new(1),
         }
+    }
+
+    /// Waits, at most `limit`, until the server answered the session's GET stream.
+    pub(crate) async fn until_listened(&self, limit: Duration) {
+        self.target.until_listened(limit).await;
     }
 
     /// The server speaks the sessionless 2026-07-28 revision.

@@ -132,9 +132,11 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
         auth: Option<String>,
         headers: Headers,
     ) -> Result<SseStream, StreamableHttpError<C::Error>> {
-        self.inner
+        let stream = (self.inner)
             .get_stream(uri, session_id, last_event_id, auth, headers)
-            .await
+            .await;
+        self.session.listened();
+        stream
     }
 
     async fn get_stream_with_max_sse_event_size(
@@ -146,9 +148,11 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TapClient<C> {
         headers: Headers,
         max: usize,
     ) -> Result<SseStream, StreamableHttpError<C::Error>> {
-        self.inner
+        let stream = (self.inner)
             .get_stream_with_max_sse_event_size(uri, session_id, last_event_id, auth, headers, max)
-            .await
+            .await;
+        self.session.listened();
+        stream
     }
 }
 
