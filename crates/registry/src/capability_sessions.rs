@@ -19,8 +19,19 @@ const LISTEN_WAIT: Duration = Duration::from_secs(2);
 /// calls that need it.
 struct Slot {
     set: CapabilitySet,
-    conn: tokio::sync::Mutex<Option<Arc<Connection>>>,
+    /// The open session, read by every call without waiting on one being opened.
+    open: Mutex<Option<Arc<Connection>>>,
+    /// Held while the session is opened, so one call opens it and the others wait.
+    opening: tokio::sync::Mutex<()>,
     used: Mutex<Instant>,
+}
+
+impl Slot {
+    fn running(&self) -> Option<Arc<Connection>> {
+        (self.open.lock().as_ref())
+            .filter(|c| !c.is_closed())
+            .cloned()
+    }
 }
 
 /// One server's sessions, by the key of their set.
@@ -77,7 +88,8 @@ impl CapabilitySessions {
                     None => {
                         let slot = Arc::new(Slot {
                             set: set.clone(),
-                            conn: tokio::sync::Mutex::new(None),
+                            open: Mutex::new(None),
+                            opening: tokio::sync::Mutex::new(()),
                             used: Mutex::new(Instant::now()),
                         });
                         of_server.insert(set.key().to_string(), slot.clone());
@@ -87,11 +99,13 @@ impl CapabilitySessions {
             }
         };
         *slot.used.lock() = Instant::now();
-        let mut conn = slot.conn.lock().await;
-        if let Some(open) = conn.as_ref()
-            && !open.is_closed()
-        {
-            return Ok(open.clone());
+        if let Some(open) = slot.running() {
+            return Ok(open);
+        }
+        let _opening = slot.opening.lock().await;
+        // Another call may have opened it while this one waited.
+        if let Some(open) = slot.running() {
+            return Ok(open);
         }
         tracing::info!(server = %spec.name, capabilities = set.key(), "opening a session for callers with these capabilities");
         let mut connect = connect.clone();
@@ -102,7 +116,7 @@ impl CapabilitySessions {
         // The first call follows at once: a server that asks its caller on the session's own
         // stream (not the call's) must have that stream first.
         opened.until_listening(LISTEN_WAIT).await;
-        if let Some(dead) = conn.replace(opened.clone()) {
+        if let Some(dead) = slot.open.lock().replace(opened.clone()) {
             tokio::spawn(async move { dead.close().await });
         }
         Ok(opened)
@@ -118,19 +132,15 @@ impl CapabilitySessions {
             .collect();
         fits.sort_by_key(|slot| std::cmp::Reverse(slot.set.size()));
         fits.into_iter().find_map(|slot| {
-            let conn = slot.conn.try_lock().ok()?.clone()?;
-            (!conn.is_closed()).then(|| {
-                *slot.used.lock() = Instant::now();
-                conn
-            })
+            let conn = slot.running()?;
+            *slot.used.lock() = Instant::now();
+            Some(conn)
         })
     }
 
     /// Sessions open per server now.
     pub(crate) fn open_per_server(&self) -> HashMap<String, usize> {
-        let running = |slot: &Arc<Slot>| {
-            (slot.conn.try_lock()).map_or(true, |c| c.as_ref().is_some_and(|c| !c.is_closed()))
-        };
+        let running = |slot: &Arc<Slot>| slot.running().is_some();
         let slots = self.slots.lock();
         (slots.iter())
             .map(|(server, of_server)| {
@@ -152,14 +162,15 @@ impl CapabilitySessions {
                 if running && slot.used.lock().elapsed() < self.idle {
                     return true;
                 }
-                // A call holds its connection while it runs: such a session is left for now.
-                let Ok(mut conn) = slot.conn.try_lock() else {
-                    return true;
-                };
-                if conn.as_ref().is_some_and(|c| Arc::strong_count(c) > 1) {
+                // One being opened, or held by a call while it runs, is left for now.
+                if slot.opening.try_lock().is_err() {
                     return true;
                 }
-                closing.extend(conn.take());
+                let mut open = slot.open.lock();
+                if open.as_ref().is_some_and(|c| Arc::strong_count(c) > 1) {
+                    return true;
+                }
+                closing.extend(open.take());
                 false
             });
         }

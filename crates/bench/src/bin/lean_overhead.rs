@@ -2,7 +2,7 @@
 //! (reqwest, one MCP session per caller, no SDK), so the gateway's own cost shows instead of
 //! hiding behind an SDK client's. Calls `echo` on the rmcp echo server directly, through this
 //! build's `switchboard serve` with the echo server as an HTTP and as a stdio upstream, through
-//! `BENCH_BEFORE=/path/to/older/switchboard` (HTTP upstream) and through the Python
+//! `BENCH_BEFORE=/path/to/older/switchboard` (HTTP upstream, plain and pinned) and through the Python
 //! `mcp-proxy` at `BENCH_MCP_PROXY=/path/to/mcp-proxy` and supergateway (npm) at
 //! `BENCH_SUPERGATEWAY=/path/to/supergateway` (both with a stdio upstream) when given,
 //! alternating targets each round; prints p50 latency, calls/s and the CPU time per call of
@@ -250,6 +250,15 @@ async fn main() -> anyhow::Result<()> {
         let old = gateway(Path::new(&before), &config, &dir.path().join("before")).await?;
         targets.push(Target::proxied(
             format!("before ({before}), HTTP upstream"),
+            old,
+            "echo__echo",
+        ));
+        // The session path too: this generator declares no capabilities, so this build's
+        // calls take a session of that set (the shared one declares what the gateway relays).
+        let pinned_dir = dir.path().join("before-pinned");
+        let old = gateway(Path::new(&before), &pinned_config, &pinned_dir).await?;
+        targets.push(Target::proxied(
+            format!("before ({before}), HTTP upstream on 2025-11-25"),
             old,
             "echo__echo",
         ));

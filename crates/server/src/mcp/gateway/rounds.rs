@@ -135,7 +135,16 @@ impl Gateway {
                 let flight = resume::resume(&handle, &owner, responses)?;
                 return self.finish(flight, &owner, None, context).await;
             }
-            (None, _) => (Rounds::HandBack(None), None),
+            // Answers without a handle (a caller that kept none, for a server that keeps no
+            // state) go to the server as they are: it judges them.
+            (None, Some(responses)) => {
+                let answers = Arc::new(RoundAnswers {
+                    responses,
+                    state: None,
+                });
+                (Rounds::HandBack(Some(answers)), None)
+            }
+            (None, None) => (Rounds::HandBack(None), None),
         };
         let (opts, upcalls) = self.call_options(context, caller.clone());
         let mut opts = opts.with_rounds(rounds);
