@@ -10,13 +10,6 @@ use switchboard_testkit as kit;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
-fn modern() -> Value {
-    json!({
-        "command": kit::python2(),
-        "args": [kit::repo_root().join("tests/fixtures/modern_server.py")],
-    })
-}
-
 /// The lists' hints as the SDK 2.x client reads them through `switchboard stdio`.
 async fn over_stdio(config: &Path, data: &Path) -> Value {
     let (config, data) = (config.to_str().unwrap(), data.to_str().unwrap());
@@ -45,7 +38,7 @@ fn counted_down(hint: &Value, from_ms: u64) -> bool {
 async fn the_lists_say_how_long_they_stay_fresh_and_who_may_share_them() {
     // One 2026-07-28 server behind switchboard stdio: its hints, counted down; every caller of
     // a stdio gateway is its operator, so a public list stays public.
-    let (dir, path) = kit::write_mcp_json(json!({ "modern": modern() }));
+    let (dir, path) = kit::write_mcp_json(json!({ "modern": kit::modern_entry() }));
     let seen = over_stdio(&path, &dir.path().join("data")).await;
     assert_eq!(seen["protocol"], "2026-07-28", "{seen}");
     assert!(counted_down(&seen["tools"], 60_000), "{seen}");
@@ -67,7 +60,7 @@ async fn the_lists_say_how_long_they_stay_fresh_and_who_may_share_them() {
     // Beside a server on an older revision (no hints), the merged tools list is stale; the
     // prompts list too, since the older server offers prompts.
     let (dir, path) = kit::write_mcp_json(json!({
-        "modern": modern(),
+        "modern": kit::modern_entry(),
         "relay": kit::relay_entry(),
     }));
     let seen = over_stdio(&path, &dir.path().join("data")).await;
@@ -79,7 +72,7 @@ async fn the_lists_say_how_long_they_stay_fresh_and_who_may_share_them() {
     assert_eq!(seen["prompts"]["ttl_ms"], 0, "{seen}");
 
     // Over HTTP the endpoint also answers org tokens with other servers: private.
-    let (dir, path) = kit::write_mcp_json(json!({ "modern": modern() }));
+    let (dir, path) = kit::write_mcp_json(json!({ "modern": kit::modern_entry() }));
     let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
     let seen =
         kit::run_client_on(&kit::python2(), "relay_probe.py", &["lists", &gateway.url]).await;

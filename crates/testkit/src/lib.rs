@@ -133,6 +133,15 @@ pub fn misbehaving_entry(timeout_ms: u64) -> serde_json::Value {
     serde_json::json!({"command": python(), "args": [misbehaving_server()], "timeout_ms": timeout_ms})
 }
 
+/// tests/fixtures/modern_server.py (the Python SDK 2.x, reached on 2026-07-28) as a stdio
+/// server entry.
+pub fn modern_entry() -> serde_json::Value {
+    serde_json::json!({
+        "command": python2(),
+        "args": [repo_root().join("tests/fixtures/modern_server.py")],
+    })
+}
+
 /// The relay fixture (tests/fixtures/relay_server.py) as a stdio server entry.
 pub fn relay_entry() -> serde_json::Value {
     serde_json::json!({"command": python(), "args": [relay_server(), "stdio"]})
