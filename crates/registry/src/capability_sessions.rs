@@ -69,7 +69,7 @@ impl CapabilitySessions {
             true => self.per_server,
             false => self.per_stdio_server,
         };
-        if bound == 0 || set == CapabilitySet::gateway() {
+        if bound == 0 || set.is_gateway() {
             return Ok(shared);
         }
         let server = spec.name.as_str();

@@ -46,7 +46,8 @@ pub struct CallOptions {
     pub rounds: Rounds,
     /// What the caller can be asked, as a session with a server before 2026-07-28 declares
     /// it: a call of a caller whose set differs from the shared session's gets a session of
-    /// its own set (made once per downstream session).
+    /// its own set. Made once per downstream session; `None` has it made from
+    /// `caller_capabilities` when a server needs it.
     pub capability_set: Option<std::sync::Arc<crate::CapabilitySet>>,
 }
 

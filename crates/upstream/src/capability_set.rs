@@ -13,11 +13,16 @@ pub struct CapabilitySet {
     /// The capabilities as JSON with every object's keys sorted.
     canonical: Value,
     key: String,
+    /// Equal to the shared session's set (compared once, not per call).
+    is_gateway: bool,
 }
 
 /// Everything the gateway can relay: what its shared session with each server declares.
-static GATEWAY: LazyLock<CapabilitySet> =
-    LazyLock::new(|| CapabilitySet::new(crate::events::relayed_capabilities()));
+static GATEWAY: LazyLock<CapabilitySet> = LazyLock::new(|| {
+    let mut set = CapabilitySet::new(crate::events::relayed_capabilities());
+    set.is_gateway = true;
+    set
+});
 
 impl CapabilitySet {
     fn new(capabilities: ClientCapabilities) -> Self {
@@ -27,13 +32,21 @@ impl CapabilitySet {
             capabilities,
             canonical,
             key,
+            is_gateway: false,
         }
+    }
+
+    /// Whether a session declaring this set is the shared session.
+    pub fn is_gateway(&self) -> bool {
+        self.is_gateway
     }
 
     /// What the caller declared, as far as the gateway relays it (nothing for a caller
     /// nobody can answer).
     pub fn of(caller: Option<&ClientCapabilities>) -> Self {
-        Self::new(crate::relay::relayable_capabilities(caller))
+        let mut set = Self::new(crate::relay::relayable_capabilities(caller));
+        set.is_gateway = set.key == GATEWAY.key;
+        set
     }
 
     /// The set the shared session declares.
@@ -122,5 +135,6 @@ mod tests {
         // The gateway's own set, declared by a caller, is the gateway's key.
         let all = CapabilitySet::of(Some(gateway.capabilities()));
         assert_eq!(all, *gateway);
+        assert!(all.is_gateway() && !form.is_gateway() && !nothing.is_gateway());
     }
 }

@@ -4,7 +4,7 @@
 use super::Registry;
 use std::sync::Arc;
 use switchboard_core::ServerSpec;
-use switchboard_upstream::{CallOptions, Connection, UpstreamError};
+use switchboard_upstream::{CallOptions, CapabilitySet, Connection, UpstreamError};
 
 impl Registry {
     /// `shared`, unless the call's caller can answer something else than it declares and the
@@ -17,12 +17,18 @@ impl Registry {
     ) -> Result<Arc<Connection>, UpstreamError> {
         // REST and the CLI (nobody answers) keep the shared session, and a 2026-07-28 server
         // gets each caller's capabilities with each request.
-        let (Some(set), Some(_)) = (opts.capability_set.as_deref(), &opts.upcalls) else {
-            return Ok(shared);
-        };
-        if shared.takes_capabilities_per_request() {
+        if opts.upcalls.is_none() || shared.takes_capabilities_per_request() {
             return Ok(shared);
         }
+        // A session's set is made once; a sessionless request's only here, when needed.
+        let made;
+        let set = match opts.capability_set.as_deref() {
+            Some(set) => set,
+            None => {
+                made = CapabilitySet::of(opts.caller_capabilities.as_deref());
+                &made
+            }
+        };
         (self.inner.capability_sessions)
             .connection(spec, &self.inner.connect, set, shared)
             .await

@@ -113,6 +113,21 @@ where
     }
 }
 
+/// [`every_page`] of a list the server offers; none of one it does not.
+async fn every_page_if<R: Page, F, Fut>(
+    offered: bool,
+    fetch: F,
+) -> Result<(Vec<R::Item>, ListHint), ServiceError>
+where
+    F: Fn(Option<PaginatedRequestParams>) -> Fut,
+    Fut: Future<Output = Result<R, ServiceError>>,
+{
+    if !offered {
+        return Ok((Vec::new(), ListHint::NotOffered));
+    }
+    every_page(fetch).await
+}
+
 impl Connection {
     /// Lists everything the server offers, every page, within `timeout`.
     pub async fn discover(&self, timeout: Duration) -> Result<Snapshot, UpstreamError> {
@@ -124,36 +139,19 @@ impl Connection {
         let fetched = Instant::now();
         let work = async {
             let peer = &self.peer;
-            let tools = async {
-                match caps.tools {
-                    Some(_) => every_page(|p| peer.list_tools(p)).await,
-                    None => Ok((Vec::new(), ListHint::NotOffered)),
-                }
-            };
-            let resources = async {
-                match caps.resources {
-                    Some(_) => every_page(|p| peer.list_resources(p)).await,
-                    None => Ok((Vec::new(), ListHint::NotOffered)),
-                }
-            };
+            let tools = every_page_if(caps.tools.is_some(), |p| peer.list_tools(p));
+            let has_resources = caps.resources.is_some();
+            let resources = every_page_if(has_resources, |p| peer.list_resources(p));
             let templates = async {
-                match caps.resources {
-                    Some(_) => every_page(|p| peer.list_resource_templates(p))
-                        .await
-                        .or_else(|e| {
-                            // Some servers offer resources but not templates: not a failure.
-                            tracing::debug!(server = %self.server, "resources/templates/list: {e}");
-                            Ok((Vec::new(), ListHint::NotOffered))
-                        }),
-                    None => Ok((Vec::new(), ListHint::NotOffered)),
-                }
+                (every_page_if(has_resources, |p| peer.list_resource_templates(p)).await).or_else(
+                    |e| {
+                        // Some servers offer resources but not templates: not a failure.
+                        tracing::debug!(server = %self.server, "resources/templates/list: {e}");
+                        Ok((Vec::new(), ListHint::NotOffered))
+                    },
+                )
             };
-            let prompts = async {
-                match caps.prompts {
-                    Some(_) => every_page(|p| peer.list_prompts(p)).await,
-                    None => Ok((Vec::new(), ListHint::NotOffered)),
-                }
-            };
+            let prompts = every_page_if(caps.prompts.is_some(), |p| peer.list_prompts(p));
             let (tools, resources, templates, prompts) =
                 tokio::try_join!(tools, resources, templates, prompts)
                     .map_err(UpstreamError::from_service)?;

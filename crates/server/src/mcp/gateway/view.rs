@@ -113,18 +113,20 @@ impl Gateway {
         caller: Caller,
     ) -> (CallOptions, mpsc::Receiver<Upcall>) {
         let (tx, rx) = mpsc::channel::<Upcall>(crate::mcp::relay::UPCALL_QUEUE);
-        let declared = || {
-            let caps = ctx.client_capabilities().unwrap_or_default();
-            let set = Arc::new(CapabilitySet::of(Some(&caps)));
-            (Arc::new(caps), set)
-        };
-        let (caps, set) = if super::is_stateless(ctx) {
+        let declared = || Arc::new(ctx.client_capabilities().unwrap_or_default());
+        let mut opts = self.options(ctx, caller).with_upcalls(tx);
+        let caps = if super::is_stateless(ctx) {
+            // The set is made only if an older server needs it (see Registry::for_callers_set).
             declared()
         } else {
-            self.session_capabilities.get_or_init(declared).clone()
+            let (caps, set) = self.session_capabilities.get_or_init(|| {
+                let caps = declared();
+                let set = Arc::new(CapabilitySet::of(Some(&caps)));
+                (caps, set)
+            });
+            opts.capability_set = Some(set.clone());
+            caps.clone()
         };
-        let mut opts = self.options(ctx, caller).with_upcalls(tx);
-        opts.capability_set = Some(set);
         (opts.with_caller_capabilities(caps), rx)
     }
 }
