@@ -33,6 +33,10 @@ fi
 if [ ! -f "$fx/node/node_modules/playwright-core/package.json" ]; then
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . playwright-core >/dev/null)
 fi
+# A real OpenID provider (panva's oidc-provider, OpenID certified) for the identity tests.
+if [ ! -f "$fx/node/node_modules/oidc-provider/package.json" ]; then
+  (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . "oidc-provider@9" >/dev/null)
+fi
 # Debian packages: a browser for the dashboard test, a load balancer for the replica tests.
 debian() { # COMMAND PACKAGE WHY
   command -v "$1" >/dev/null && return

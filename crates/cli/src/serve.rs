@@ -70,11 +70,16 @@ pub(crate) async fn serve(
     .with_pipeline(pipeline);
     let g = &config.gateway;
     let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
-    if !loopback && g.token.is_none() {
+    let issuers = g.issuers.as_ref().is_some_and(|i| !i.is_empty());
+    if !loopback && g.token.is_none() && !issuers {
         anyhow::bail!(
-            "listening on {addr} (not loopback) needs a bearer token: set [gateway] token = \"${{SWITCHBOARD_TOKEN}}\" in switchboard.toml, or listen on 127.0.0.1"
+            "listening on {addr} (not loopback) needs a bearer token or an issuer: set [gateway] token = \"${{SWITCHBOARD_TOKEN}}\" or [[identity.issuers]] in switchboard.toml, or listen on 127.0.0.1"
         );
     }
+    let resource = match listener.local_addr() {
+        Ok(bound) => Some(crate::identity::resource_server(global, &config, bound)?),
+        Err(_) => None,
+    };
     if !loopback && g.allowed_hosts.is_none() {
         tracing::warn!(
             "listening off loopback: requests whose Host is not localhost are refused until you list your host names in [gateway] allowed_hosts"
@@ -98,6 +103,13 @@ pub(crate) async fn serve(
         .with_allowed_hosts(g.allowed_hosts.clone().unwrap_or_default())
         .with_allowed_origins(g.allowed_origins.clone().unwrap_or_default())
         .with_control_plane(api.clone());
+    let options = match resource {
+        Some(resource) => {
+            crate::identity::warm(&resource);
+            options.with_resource_server(resource)
+        }
+        None => options,
+    };
     switchboard_server::spawn_status_watch(&registry, metrics, shutdown.clone());
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     announce(

@@ -291,7 +291,7 @@ pub(crate) fn http(global: &Global, config: &Config) -> switchboard_registry::Up
 }
 
 /// Where upstreams may be: `--dev` and the `[gateway]` egress allowlist.
-fn egress(global: &Global, config: &Config) -> EgressPolicy {
+pub(crate) fn egress(global: &Global, config: &Config) -> EgressPolicy {
     let g = &config.gateway;
     EgressPolicy {
         dev: global.dev,

@@ -5,6 +5,7 @@ mod audit;
 pub mod discover;
 mod entry;
 mod hosts;
+mod identity;
 mod locate;
 mod placeholders;
 mod problem;
@@ -12,6 +13,7 @@ mod settings;
 mod shapes;
 mod telemetry;
 pub use audit::AuditSettings;
+pub use identity::ROLES;
 pub use telemetry::telemetry_of;
 
 pub use placeholders::input_variable;
@@ -63,6 +65,13 @@ pub struct GatewaySettings {
     pub tools_search_lists_found: Option<bool>,
     /// `[gateway] tools_search_meaning`: search ranks by meaning (the embedded model) too.
     pub tools_search_meaning: Option<bool>,
+    /// `[gateway] public_url`: the origin of every URL the gateway hands out or checks.
+    pub public_url: Option<String>,
+    /// `[gateway] anonymous_loopback`: whether a request without a token on loopback is the
+    /// operator's (default true).
+    pub anonymous_loopback: Option<bool>,
+    /// `[[identity.issuers]]`: the issuers whose access tokens are accepted.
+    pub issuers: Option<Vec<switchboard_core::IssuerSpec>>,
 }
 
 /// `[telemetry]`: the OTLP/HTTP export of traces (off unless an endpoint is given).
@@ -102,7 +111,10 @@ impl GatewaySettings {
             tools_mode,
             tools_search_threshold,
             tools_search_lists_found,
-            tools_search_meaning
+            tools_search_meaning,
+            public_url,
+            anonymous_loopback,
+            issuers
         );
         self.limits.extend(later.limits);
         self.audit.layer(later.audit);

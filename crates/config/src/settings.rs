@@ -7,7 +7,8 @@ use crate::{GatewaySettings, Problem};
 use serde_json::{Map, Value};
 
 /// The top-level tables this module reads.
-pub(crate) const SECTIONS: [&str; 8] = [
+pub(crate) const SECTIONS: [&str; 9] = [
+    "identity",
     "gateway",
     "egress",
     "limits",
@@ -146,6 +147,28 @@ pub(crate) fn parse(
         match key.as_str() {
             "listen" => g.listen = r.string(key, value),
             "naming" => g.naming = r.string(key, value),
+            "public_url" => {
+                let given = r.string(key, value);
+                match given.as_deref().map(url::Url::parse) {
+                    Some(Ok(url))
+                        if matches!(url.scheme(), "http" | "https")
+                            && matches!(url.path(), "" | "/")
+                            && url.query().is_none() =>
+                    {
+                        g.public_url = given.map(|u| u.trim_end_matches('/').to_string());
+                    }
+                    Some(_) => r.problem(
+                        key,
+                        "must be an origin: https://host[:port], with no path",
+                        "write the address people and clients reach this gateway at, e.g. \"https://mcp.example.com\"",
+                    ),
+                    None => {}
+                }
+            }
+            "anonymous_loopback" => match value.as_bool() {
+                Some(on) => g.anonymous_loopback = Some(on),
+                None => r.problem(key, "must be true or false", "write true or false"),
+            },
             "token" => g.token = r.string(key, value),
             "max_name_length" => g.max_name_length = r.number(key, value),
             "allowed_hosts" => g.allowed_hosts = r.strings(key, value),
@@ -274,6 +297,10 @@ pub(crate) fn parse(
     if let Some(section) = root.get("telemetry") {
         r.section = "telemetry";
         g.telemetry = crate::telemetry::parse(section, &mut r);
+    }
+    if let Some(section) = root.get("identity") {
+        r.section = "identity";
+        g.issuers = crate::identity::parse(section, &mut r);
     }
     if let Some(section) = root.get("audit") {
         r.section = "audit";

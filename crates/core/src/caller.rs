@@ -15,6 +15,10 @@ pub struct Caller {
     /// The downstream MCP session (or the caller's `_meta["switchboard/conversation_id"]`):
     /// what information-flow taint is kept under.
     pub session: Option<String>,
+    /// The verified access token's `issuer#subject`, when an OAuth token authorised the call.
+    pub subject: Option<String>,
+    /// Where the call's end user came from (`None` with no end user, or a library caller).
+    pub end_user_source: Option<crate::EndUserSource>,
 }
 
 /// The face of the gateway a call came in on.

@@ -5,6 +5,7 @@ pub mod clock;
 pub mod env;
 pub mod error;
 pub mod guard;
+pub mod identity;
 pub mod limits;
 pub mod names;
 pub mod oauth;
@@ -20,6 +21,7 @@ pub use guard::{
     Admission, CallContext, CallGuard, Effect, GuardFuture, Mode, Owner, Review, ToolRef, Verdict,
     Visibility,
 };
+pub use identity::{ClaimMapping, EndUserSource, IssuerSpec, RequiredScopes, RoleMapping};
 pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
 pub use oauth::{OAuthClient, OAuthSpec};

@@ -43,6 +43,11 @@ pub(crate) struct LimitLabel {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub(crate) struct ReasonLabel {
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub(crate) struct VerdictLabels {
     pub stage: String,
     pub effect: String,
@@ -90,6 +95,8 @@ pub struct Snapshot {
     /// Connections and requests refused (or cut off) at the front door so far, by the
     /// `[limits]` setting that refused them.
     pub http_refusals: Vec<(&'static str, u64)>,
+    /// Presented access tokens refused, by reason (`expired`, `audience`, …).
+    pub token_refusals: Vec<(&'static str, u64)>,
     /// Requests whose bearer token was refused (HTTP 401) so far.
     pub failed_auth: u64,
     /// Audit rows waiting to be committed, and the queue's bound.
@@ -136,6 +143,7 @@ pub(crate) struct Families {
     session_refusals: Family<LimitLabel, Counter>,
     connections: Gauge,
     http_refusals: Family<LimitLabel, Counter>,
+    token_refusals: Family<ReasonLabel, Counter>,
     failed_auth: Counter,
     audit_queued: Gauge,
     audit_written: Counter,
@@ -173,6 +181,7 @@ impl Families {
             session_refusals: Family::default(),
             connections: Gauge::default(),
             http_refusals: Family::default(),
+            token_refusals: Family::default(),
             failed_auth: Counter::default(),
             audit_queued: Gauge::default(),
             audit_written: Counter::default(),
@@ -275,6 +284,11 @@ impl Families {
             f.http_refusals.clone(),
         );
         r.register(
+            "access_token_refusals",
+            "Presented OAuth access tokens refused, by reason (expired, audience, unknown_issuer, …)",
+            f.token_refusals.clone(),
+        );
+        r.register(
             "http_failed_auth",
             "Requests whose bearer token was refused (HTTP 401)",
             f.failed_auth.clone(),
@@ -370,6 +384,12 @@ impl Families {
                 });
                 counter.inc_by(total.saturating_sub(counter.get()));
             }
+        }
+        for (reason, total) in &now.token_refusals {
+            let counter = (self.token_refusals).get_or_create(&ReasonLabel {
+                reason: reason.to_string(),
+            });
+            counter.inc_by(total.saturating_sub(counter.get()));
         }
         self.connections.set(now.connections as i64);
         self.audit_queued.set(now.audit_queued as i64);

@@ -152,6 +152,9 @@ pub enum LimitScope {
     OrgServer,
     /// One bucket per server, whoever calls.
     Server,
+    /// One bucket per org and end user, over every action the rule names (calls without an
+    /// end user share one).
+    EndUser,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -123,6 +123,11 @@ impl LimitRule {
             LimitScope::OrgAction => format!("rl|{owner}|{}|{org}|{}", self.name, call.tool.action),
             LimitScope::OrgServer => format!("rl|{owner}|{}|{org}|{server}", self.name),
             LimitScope::Server => format!("rl|{owner}|{}|{server}", self.name),
+            LimitScope::EndUser => format!(
+                "rl|{owner}|{}|{org}|u:{}",
+                self.name,
+                call.end_user.unwrap_or("-")
+            ),
         }
     }
 }

@@ -19,6 +19,7 @@ pub use control_plane::callers::{MANAGE, OPERATE, VIEW};
 pub use control_plane::snapshots::StoreSnapshots;
 pub use control_plane::tokens::SealedTokens;
 pub use control_plane::{ApiError, ControlPlane, OrgRegistries, Source};
+pub use edge::identity::ResourceServer;
 pub use edge::in_flight::InFlight;
 pub use edge::request_bounds::{RequestBounds, RequestCaps};
 pub use edge::routes::{HttpOptions, router, serve_http};

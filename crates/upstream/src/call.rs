@@ -49,6 +49,9 @@ pub struct CallOptions {
     /// its own set. Made once per downstream session; `None` has it made from
     /// `caller_capabilities` when a server needs it.
     pub capability_set: Option<std::sync::Arc<crate::CapabilitySet>>,
+    /// A refusal decided before the pipeline (an end user asserted against the one the
+    /// caller's token names): the call is audited with it and never runs.
+    pub refusal: Option<switchboard_core::CallError>,
 }
 
 /// How a 2026-07-28 server's `input_required` rounds reach the caller.

@@ -51,6 +51,7 @@ impl Registry {
         // Strict audit durability with the store not taking rows: fail closed before the
         // call can have an effect upstream.
         let audit_refusal = (self.inner.observer.as_ref()).and_then(|o| o.refuses_calls());
+        let audit_refusal = audit_refusal.or_else(|| opts.refusal.clone());
         let outcome = match (tool, audit_refusal) {
             (None, _) => Err(self.unknown_tool(exposed)),
             (Some(_), Some(refusal)) => Err(refusal),

@@ -26,6 +26,7 @@ pub(crate) struct Scrape {
     pub sessions: Arc<SessionLimits>,
     pub connections: Arc<switchboard_listener::Connections>,
     pub requests: Arc<crate::edge::request_bounds::RequestBounds>,
+    pub resource: Option<crate::edge::identity::ResourceServer>,
 }
 
 const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
@@ -33,7 +34,7 @@ const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset
 /// `/metrics`, for the callers `scrapers` lets in (the `[gateway] token`, when set, or an
 /// org's API token with `gateway:operate`).
 pub(crate) fn router(scrape: Scrape, token: Option<String>) -> Router {
-    let scrapers = Callers::scrapers(token, scrape.control.clone());
+    let scrapers = Callers::scrapers(token, scrape.control.clone(), scrape.resource.clone());
     let route = Router::new()
         .route("/metrics", get(serve))
         .with_state(scrape);
@@ -72,6 +73,9 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
         connections: scrape.connections.open_count(),
         http_refusals: http_refusals(scrape),
         failed_auth: scrape.requests.wrong_tokens(),
+        token_refusals: (scrape.resource.as_ref())
+            .map(|rs| rs.refusals())
+            .unwrap_or_default(),
         ..Snapshot::default()
     };
     if let Some(control) = &scrape.control {

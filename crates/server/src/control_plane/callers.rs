@@ -25,7 +25,18 @@ pub(crate) struct AgentScope {
 #[derive(Debug, Clone)]
 pub(crate) struct OrgCaller {
     pub(crate) org_id: String,
-    pub(crate) token_id: String,
+    /// The API token's id; `None` for an OAuth access token (see [`TokenCaller`]).
+    pub(crate) token_id: Option<String>,
+}
+
+/// The verified OAuth access token that authorised a request (in its extensions beside an
+/// [`OrgCaller`] when the token maps to an org).
+#[derive(Debug, Clone)]
+pub(crate) struct TokenCaller {
+    /// `issuer#subject`.
+    pub(crate) principal: String,
+    /// The end user its claims name.
+    pub(crate) end_user: Option<String>,
 }
 
 /// An agent id a route names: 1-128 letters, digits, `_`, `.`, `:` or `-`.
@@ -114,7 +125,7 @@ impl ControlPlane {
         }
         Ok(OrgCaller {
             org_id: caller.org.id,
-            token_id: caller.token.id,
+            token_id: Some(caller.token.id),
         })
     }
 }

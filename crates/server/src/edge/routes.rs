@@ -45,6 +45,9 @@ pub struct HttpOptions {
     /// How long a session with nothing open stays in memory before it is parked in the
     /// session store; `None` never parks one.
     pub park_sessions_after: Option<Duration>,
+    /// The public URL and the issuers whose access tokens are accepted; `None`: static
+    /// tokens only, and no metadata served.
+    pub resource: Option<crate::edge::identity::ResourceServer>,
     /// Served at `/metrics` when set.
     pub metrics: Option<Arc<switchboard_metrics::Metrics>>,
     /// The bounds on downstream sessions, shared by every MCP endpoint of the process.
@@ -67,6 +70,7 @@ impl Default for HttpOptions {
             control: None,
             in_flight: Default::default(),
             park_sessions_after: Some(crate::mcp::sessions::parking::DEFAULT_PARK_AFTER),
+            resource: None,
             metrics: None,
             sessions: Default::default(),
             connections: Connections::new(connection_bounds(&Limits::default())),
@@ -123,6 +127,10 @@ impl HttpOptions {
         self.requests = Arc::new(RequestBounds::new(RequestCaps::from_limits(limits)));
         self
     }
+    pub fn with_resource_server(mut self, resource: crate::edge::identity::ResourceServer) -> Self {
+        self.resource = Some(resource);
+        self
+    }
     pub fn with_token(mut self, token: Option<String>) -> Self {
         self.token = token;
         self
@@ -174,13 +182,18 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
     .into_router(Some(Callers::gateway(
         options.token.clone(),
         control.clone(),
+        options.resource.clone(),
     )));
     let ready_registry = registry.clone();
+    let ready_issuers = (options.resource.as_ref()).map(|rs| rs.issuers().clone());
     let draining = options.in_flight.clone();
     let org_routes = (control.clone())
         .map(|control: ControlPlane| {
-            crate::rest::router(control.clone())
-                .merge(crate::mcp::agents::router(control, settings))
+            crate::rest::router(control.clone()).merge(crate::mcp::agents::router(
+                control,
+                settings,
+                options.resource.clone(),
+            ))
         })
         .unwrap_or_default();
     let callback = crate::admin::oauth_callback::router(registry.clone(), control.clone());
@@ -193,6 +206,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
                 sessions: options.sessions.clone(),
                 connections: options.connections.clone(),
                 requests: options.requests.clone(),
+                resource: options.resource.clone(),
             },
             options.token.clone(),
         ),
@@ -203,6 +217,9 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .merge(callback)
         .merge(metrics)
         .merge(crate::admin::dashboard::router())
+        .merge(crate::edge::identity::metadata_routes(
+            options.resource.clone(),
+        ))
         .nest("/mcp", mcp);
     // Without traces recorded the request's span would be a no-op: no layer for it.
     let routes = match crate::edge::traced::recording() {
@@ -214,6 +231,12 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         get(move || {
             let servers = ready_registry.servers();
             let draining = draining.is_draining();
+            // An issuer that cannot be reached does not make the replica unready (static
+            // tokens work, and every replica shares the issuer): it is named.
+            let issuers: String = (ready_issuers.iter())
+                .flat_map(|i| i.unavailable())
+                .map(|(issuer, why)| format!("\nissuer {issuer} unreachable: {why}"))
+                .collect();
             async move {
                 if draining {
                     return (StatusCode::SERVICE_UNAVAILABLE, "shutting down".to_string());
@@ -223,7 +246,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
                     .filter(|s| s.status == ServerStatus::Connecting)
                     .count();
                 if pending == 0 {
-                    (StatusCode::OK, "ready".to_string())
+                    (StatusCode::OK, format!("ready{issuers}"))
                 } else {
                     (
                         StatusCode::SERVICE_UNAVAILABLE,

@@ -26,7 +26,11 @@ struct AgentEndpoints {
 }
 
 /// The route `/mcp/agents/{agent}`: who calls first, then the agent's own endpoint.
-pub(crate) fn router(control: ControlPlane, settings: EndpointSettings) -> Router {
+pub(crate) fn router(
+    control: ControlPlane,
+    settings: EndpointSettings,
+    resource: Option<crate::edge::identity::ResourceServer>,
+) -> Router {
     let endpoints = AgentEndpoints {
         control: control.clone(),
         settings,
@@ -35,7 +39,7 @@ pub(crate) fn router(control: ControlPlane, settings: EndpointSettings) -> Route
     let route = Router::new()
         .route("/mcp/agents/{agent}", axum::routing::any(dispatch))
         .with_state(endpoints);
-    authenticated(route, Callers::agents(control))
+    authenticated(route, Callers::agents(control, resource))
 }
 
 /// Hands the request to the endpoint of the caller's org's agent.

@@ -119,6 +119,7 @@ pub(super) async fn invoke(
         token_id: Some(caller.token.id.clone()),
         surface: Some(switchboard_core::Surface::Rest),
         session: Some(session),
+        ..Caller::default()
     });
     if let Some(user) = body.end_user_id {
         opts = opts.with_end_user(user);

@@ -27,6 +27,7 @@ pub fn entry_for(record: CallRecord) -> AuditEntry {
     let policy = (!record.verdicts.is_empty())
         .then(|| serde_json::to_string(&record.verdicts).ok())
         .flatten();
+    let detail = detail(&record.caller, record.end_user_id.is_some());
     AuditEntry {
         at: crate::now_ms(),
         org_id: record.caller.org_id,
@@ -40,7 +41,24 @@ pub fn entry_for(record: CallRecord) -> AuditEntry {
         duration_us: record.duration.as_micros() as i64,
         request_bytes: record.request_bytes as i64,
         response_bytes: record.response_bytes as i64,
-        detail: (record.caller.surface).map(|surface| surface.detail().to_owned()),
+        detail,
         policy,
     }
+}
+
+/// The row's detail: the surface, where its end user came from, and the access token's
+/// subject (`issuer#sub`) when one authorised the call.
+fn detail(caller: &switchboard_core::Caller, has_end_user: bool) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(surface) = caller.surface {
+        parts.push(surface.detail().to_owned());
+    }
+    if has_end_user {
+        let source = (caller.end_user_source).unwrap_or(switchboard_core::EndUserSource::Asserted);
+        parts.push(format!("end_user_source={}", source.as_str()));
+    }
+    if let Some(subject) = &caller.subject {
+        parts.push(format!("subject={subject}"));
+    }
+    (!parts.is_empty()).then(|| parts.join(" "))
 }

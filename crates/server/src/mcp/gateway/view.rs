@@ -2,11 +2,11 @@
 //! run with.
 
 use super::{CONVERSATION_META_KEY, Gateway};
-use crate::control_plane::callers::OrgCaller;
+use crate::control_plane::callers::{OrgCaller, TokenCaller};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use std::sync::Arc;
-use switchboard_core::Caller;
+use switchboard_core::{Caller, EndUserSource};
 use switchboard_registry::{CallOptions, Catalog, Registry};
 use switchboard_upstream::{CapabilitySet, Upcall};
 use tokio::sync::mpsc;
@@ -54,9 +54,9 @@ impl Gateway {
             (Some(a), org) => (
                 Some(a.org_id.clone()),
                 Some(a.agent_id.clone()),
-                org.map(|o| o.token_id.clone()),
+                org.and_then(|o| o.token_id.clone()),
             ),
-            (None, Some(o)) => (Some(o.org_id.clone()), None, Some(o.token_id.clone())),
+            (None, Some(o)) => (Some(o.org_id.clone()), None, o.token_id.clone()),
             (None, None) => (None, None, None),
         };
         // Taint is kept per org, so one org's conversation ids never meet another's.
@@ -67,6 +67,7 @@ impl Gateway {
                 .or(transport)
                 .unwrap_or_else(|| format!("gateway:{}", self.instance))
         ));
+        let token = parts.and_then(|p| p.extensions.get::<TokenCaller>());
         let mut registries = Vec::with_capacity(2);
         if let (Some(api), Some(org)) = (&self.orgs, &org_id) {
             registries.push(api.org_registry(org));
@@ -79,6 +80,8 @@ impl Gateway {
                 token_id,
                 surface: Some(switchboard_core::Surface::Mcp),
                 session,
+                subject: token.map(|t| t.principal.clone()),
+                end_user_source: None,
             },
             registries,
         }
@@ -99,8 +102,30 @@ impl Gateway {
         if !sessionless {
             opts = opts.with_session_processes(self.processes.clone());
         }
-        if let Some(user) = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str) {
-            opts = opts.with_end_user(user);
+        let asserted = ctx.meta.0.get("bound_end_user_id").and_then(Value::as_str);
+        let from_token = (opts.caller.subject.is_some())
+            .then(|| token_end_user(ctx))
+            .flatten();
+        match (from_token, asserted) {
+            (Some(token), Some(asserted)) if token != asserted => {
+                opts.refusal = Some(switchboard_core::CallError::new(
+                    switchboard_core::ErrorKind::PolicyDenied,
+                    format!(
+                        "the request asserts the end user {asserted:?}, and the caller's access token names {token:?}: drop _meta.bound_end_user_id, or send it equal to the token's"
+                    ),
+                ));
+                opts.caller.end_user_source = Some(EndUserSource::Token);
+                opts = opts.with_end_user(token);
+            }
+            (Some(token), _) => {
+                opts.caller.end_user_source = Some(EndUserSource::Token);
+                opts = opts.with_end_user(token);
+            }
+            (None, Some(asserted)) => {
+                opts.caller.end_user_source = Some(EndUserSource::Asserted);
+                opts = opts.with_end_user(asserted);
+            }
+            (None, None) => {}
         }
         opts
     }
@@ -129,6 +154,12 @@ impl Gateway {
         };
         (opts.with_caller_capabilities(caps), rx)
     }
+}
+
+/// The end user the access token that authorised this request names.
+fn token_end_user(ctx: &RequestContext<RoleServer>) -> Option<String> {
+    let parts = ctx.extensions.get::<axum::http::request::Parts>()?;
+    parts.extensions.get::<TokenCaller>()?.end_user.clone()
 }
 
 /// A caller's declared capabilities, and what the gateway relays of them.

@@ -1,0 +1,139 @@
+//! Who calls the gateway with an OAuth 2.1 access token: the configured issuers, each token
+//! checked with its own issuer's keys (found by discovery, fetched through the egress guard)
+//! and its claims mapped onto org, roles, agent and end user. The gateway is a resource
+//! server only: it issues no tokens and never passes one upstream.
+
+mod claims;
+mod error;
+mod fetch;
+mod keys;
+mod verify;
+
+pub use claims::{DEFAULT_ROLE, Verified};
+pub use error::TokenError;
+pub use fetch::Fetcher;
+pub use verify::MAX_TOKEN_BYTES;
+
+use jsonwebtoken::Algorithm;
+use keys::KeyCache;
+use std::collections::HashMap;
+use std::sync::Arc;
+use switchboard_core::IssuerSpec;
+use verify::Issuer;
+
+/// The issuers whose tokens are accepted, by their exact `iss`.
+#[derive(Clone, Default)]
+pub struct Issuers {
+    by_iss: Arc<HashMap<String, Issuer>>,
+    /// In configuration order, for metadata documents.
+    order: Arc<Vec<String>>,
+}
+
+impl std::fmt::Debug for Issuers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.order.iter()).finish()
+    }
+}
+
+impl Issuers {
+    /// The issuers `specs` declare; `Err` names an algorithm that is unknown or not
+    /// asymmetric.
+    pub fn new(specs: Vec<IssuerSpec>, fetcher: Fetcher) -> Result<Self, String> {
+        let mut by_iss = HashMap::new();
+        let mut order = Vec::new();
+        for spec in specs {
+            let algorithms = algorithms(&spec)?;
+            let keys = Arc::new(KeyCache::new(spec.issuer.clone(), fetcher.clone()));
+            order.push(spec.issuer.clone());
+            by_iss.insert(
+                spec.issuer.clone(),
+                Issuer {
+                    spec: Arc::new(spec),
+                    algorithms,
+                    keys,
+                },
+            );
+        }
+        Ok(Self {
+            by_iss: Arc::new(by_iss),
+            order: Arc::new(order),
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.order.is_empty()
+    }
+
+    /// The issuers' URLs, in configuration order (a PRM's `authorization_servers`).
+    pub fn urls(&self) -> &[String] {
+        &self.order
+    }
+
+    /// The scopes any issuer requires on `/mcp`, for a PRM's `scopes_supported`.
+    pub fn mcp_scopes(&self) -> Vec<String> {
+        let mut scopes: Vec<String> = (self.by_iss.values())
+            .flat_map(|i| i.spec.scopes.mcp.iter().cloned())
+            .collect();
+        scopes.sort();
+        scopes.dedup();
+        scopes
+    }
+
+    /// Whether `token` looks like a JWT (three dot-separated parts), as opposed to an
+    /// opaque secret.
+    pub fn is_jwt(token: &str) -> bool {
+        token.len() > 20 && token.bytes().filter(|b| *b == b'.').count() == 2
+    }
+
+    /// The token checked for the endpoint whose canonical resource URI is `resource`: its
+    /// claimed issuer must be configured, and only that issuer's keys are used.
+    pub async fn verify(&self, token: &str, resource: &str) -> Result<Verified, TokenError> {
+        let iss = verify::claimed_issuer(token)?;
+        let issuer = (self.by_iss.get(&iss)).ok_or(TokenError::UnknownIssuer(iss))?;
+        issuer.verify(token, resource).await
+    }
+
+    /// Fetches every issuer's metadata and keys (at start: an unreachable issuer is named,
+    /// nothing stops); answers the issuers that have no keys, with why.
+    pub async fn warm(&self) -> Vec<(String, String)> {
+        let fetches = self.by_iss.values().map(|i| i.keys.fetch());
+        futures::future::join_all(fetches).await;
+        self.unavailable()
+    }
+
+    /// The issuers with no keys at hand and why (for `/readyz`).
+    pub fn unavailable(&self) -> Vec<(String, String)> {
+        (self.order.iter())
+            .filter_map(|iss| {
+                let issuer = &self.by_iss[iss];
+                let has_keys = issuer.keys.current().is_some();
+                let why = issuer.keys.last_error.lock().clone();
+                (!has_keys).then(|| {
+                    (
+                        iss.clone(),
+                        why.unwrap_or_else(|| "keys not fetched yet".into()),
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
+/// An issuer's algorithms, asymmetric ones only.
+fn algorithms(spec: &IssuerSpec) -> Result<Vec<Algorithm>, String> {
+    spec.algorithms()
+        .iter()
+        .map(|name| {
+            let alg: Algorithm = name.parse().map_err(|_| {
+                format!("issuer {}: {name:?} is not a JWS algorithm", spec.issuer)
+            })?;
+            match alg {
+                Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512 => Err(format!(
+                    "issuer {}: {name} is an HMAC algorithm, whose key every client would share; use RS256, PS256, ES256 or EdDSA",
+                    spec.issuer
+                )),
+                alg => Ok(alg),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,127 @@
+//! Checking one presented JWT: its issuer found among the configured ones first, then that
+//! issuer's keys only, its pinned algorithms, its type, times and audience.
+
+use crate::claims::{Verified, map};
+use crate::error::TokenError;
+use crate::keys::KeyCache;
+use jsonwebtoken::errors::ErrorKind as JwtError;
+use jsonwebtoken::{Algorithm, Validation};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use switchboard_core::IssuerSpec;
+
+/// The longest token read; larger ones are refused before any parsing.
+pub const MAX_TOKEN_BYTES: usize = 16 * 1024;
+const DEFAULT_LEEWAY_SECS: u64 = 60;
+
+/// One configured issuer: its spec, its algorithms, its keys.
+pub(crate) struct Issuer {
+    pub(crate) spec: Arc<IssuerSpec>,
+    pub(crate) algorithms: Vec<Algorithm>,
+    pub(crate) keys: Arc<KeyCache>,
+}
+
+/// The `iss` a token claims, read before anything is trusted (to pick its issuer's keys).
+pub(crate) fn claimed_issuer(token: &str) -> Result<String, TokenError> {
+    if token.len() > MAX_TOKEN_BYTES {
+        return Err(TokenError::TooLarge(token.len()));
+    }
+    let data = jsonwebtoken::dangerous::insecure_decode::<Map<String, Value>>(token)
+        .map_err(|e| TokenError::Malformed(e.to_string()))?;
+    match data.claims.get("iss") {
+        Some(Value::String(iss)) => Ok(iss.clone()),
+        _ => Err(TokenError::MissingClaim("iss".into())),
+    }
+}
+
+impl Issuer {
+    /// The token checked against this issuer, for the endpoint whose resource URI is
+    /// `resource`.
+    pub(crate) async fn verify(&self, token: &str, resource: &str) -> Result<Verified, TokenError> {
+        let header =
+            jsonwebtoken::decode_header(token).map_err(|e| TokenError::Malformed(e.to_string()))?;
+        if !self.algorithms.contains(&header.alg) {
+            return Err(TokenError::Algorithm(format!("{:?}", header.alg)));
+        }
+        let typ = header.typ.as_deref().map(str::to_ascii_lowercase);
+        let typed_at = matches!(typ.as_deref(), Some("at+jwt" | "application/at+jwt"));
+        if self.spec.require_at_jwt && !typed_at {
+            return Err(TokenError::NotAccessToken(
+                "this issuer's access tokens are typed at+jwt (RFC 9068) and this one is not",
+            ));
+        }
+        if !typed_at && !matches!(typ.as_deref(), None | Some("jwt")) {
+            return Err(TokenError::NotAccessToken(
+                "its type is neither at+jwt nor JWT",
+            ));
+        }
+        let keys = (self.keys.for_kid(header.kid.as_deref()).await)
+            .map_err(TokenError::IssuerUnavailable)?;
+        let key = keys
+            .find(header.kid.as_deref())
+            .ok_or_else(|| TokenError::UnknownKey(header.kid.clone().unwrap_or_default()))?;
+        if key.alg.is_some_and(|alg| alg != header.alg) {
+            return Err(TokenError::Algorithm(format!("{:?}", header.alg)));
+        }
+        let leeway = self.spec.leeway_secs.unwrap_or(DEFAULT_LEEWAY_SECS);
+        let mut validation = Validation::new(header.alg);
+        validation.leeway = leeway;
+        validation.validate_nbf = true;
+        validation.set_issuer(&[&self.spec.issuer]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        let mut audiences = vec![resource.to_string()];
+        audiences.extend(self.spec.audiences.iter().cloned());
+        validation.set_audience(&audiences);
+        let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key.key, &validation)
+            .map_err(|e| classify(e.into_kind(), token, resource))?;
+        let claims = data.claims;
+        // An OpenID ID token proves a sign-in to a client; it never grants access.
+        if claims.contains_key("nonce") || claims.contains_key("at_hash") {
+            return Err(TokenError::NotAccessToken(
+                "it is an OpenID ID token; send the access token",
+            ));
+        }
+        if claims.get("typ").and_then(Value::as_str) == Some("ID") {
+            return Err(TokenError::NotAccessToken(
+                "it is an OpenID ID token; send the access token",
+            ));
+        }
+        let now = jsonwebtoken::get_current_timestamp();
+        if claims
+            .get("iat")
+            .and_then(Value::as_u64)
+            .is_some_and(|iat| iat > now + leeway)
+        {
+            return Err(TokenError::NotYetValid("issued in the future"));
+        }
+        let expires_at = claims.get("exp").and_then(Value::as_u64).unwrap_or(0);
+        Ok(map(&self.spec, &claims, expires_at))
+    }
+}
+
+/// A library error as the gateway's kind.
+fn classify(kind: JwtError, token: &str, resource: &str) -> TokenError {
+    match kind {
+        JwtError::ExpiredSignature => TokenError::Expired,
+        JwtError::ImmatureSignature => TokenError::NotYetValid("its nbf is ahead"),
+        JwtError::InvalidAudience => TokenError::Audience {
+            found: audience_of(token),
+            expected: resource.to_string(),
+        },
+        JwtError::InvalidSignature => TokenError::Signature,
+        JwtError::InvalidAlgorithm | JwtError::MissingAlgorithm => {
+            TokenError::Algorithm("an algorithm its key does not fit".into())
+        }
+        JwtError::MissingRequiredClaim(claim) => TokenError::MissingClaim(claim),
+        other => TokenError::Malformed(format!("{other:?}")),
+    }
+}
+
+/// The token's `aud`, as written, for a message.
+fn audience_of(token: &str) -> String {
+    jsonwebtoken::dangerous::insecure_decode::<Map<String, Value>>(token)
+        .ok()
+        .and_then(|d| d.claims.get("aud").cloned())
+        .map(|aud| aud.to_string())
+        .unwrap_or_else(|| "(none)".into())
+}
