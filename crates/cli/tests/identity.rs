@@ -5,55 +5,10 @@
 
 use serde_json::{Value, json};
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 use switchboard_store::{AuditFilter, SqlStore, Store};
 use switchboard_testkit as kit;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
-
-/// A running provider: its issuer URL and the URL of its signer (claims signed with its key).
-struct Provider {
-    _child: Child,
-    issuer: String,
-    signer: String,
-}
-
-impl Provider {
-    async fn start() -> Self {
-        let mut child = Command::new("node")
-            .arg(kit::repo_root().join("tests/fixtures/oidc_provider.mjs"))
-            .env("SWITCHBOARD_NODE_MODULES", kit::node_modules())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("start the OpenID provider");
-        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let line = lines.next_line().await.unwrap().expect("its address line");
-        let ready: Value = serde_json::from_str(&line).expect("JSON");
-        // Whatever it prints later is read, so it never writes to a closed pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Self {
-            _child: child,
-            issuer: ready["issuer"].as_str().unwrap().into(),
-            signer: ready["signer"].as_str().unwrap().into(),
-        }
-    }
-
-    /// `claims` signed with the provider's own key (`header` overrides the JWS header;
-    /// `hmac` signs HS256 with that secret instead).
-    async fn sign(&self, header: Value, claims: Value, hmac: Option<&str>) -> String {
-        let body = json!({"header": header, "claims": claims, "hmac": hmac});
-        let response = reqwest::Client::new()
-            .post(&self.signer)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        response.text().await.unwrap()
-    }
-}
+use switchboard_testkit::oidc::Provider;
 
 /// A switchboard.toml trusting `issuer`, the relay fixture as server `relay`, and a rule that
 /// refuses `pid` to the end user bob.

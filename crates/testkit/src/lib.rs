@@ -1,6 +1,7 @@
 //! Test helpers: where the real fixture servers live, and starting them on loopback.
 
 pub mod oauth_fixture;
+pub mod oidc;
 pub mod otlp;
 mod postgres;
 pub mod proxy;

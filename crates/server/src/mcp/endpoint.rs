@@ -8,6 +8,7 @@ use crate::mcp::gateway::Gateway;
 use crate::mcp::sessions::admission;
 use crate::mcp::sessions::limits::SessionLimits;
 use crate::mcp::sessions::ordered::OrderedSessions;
+use crate::mcp::sessions::owners::{self, SessionOwners};
 use crate::mcp::sessions::saved::SharedSessions;
 use axum::Router;
 use axum::middleware::from_fn_with_state;
@@ -30,6 +31,7 @@ pub(crate) struct EndpointSettings {
 /// The parts of one endpoint: its sessions, the fast path in front of them, rmcp's transport.
 pub(crate) struct McpEndpoint {
     sessions: Arc<OrderedSessions>,
+    owners: Arc<SessionOwners>,
     fast: Arc<FastPath>,
     transport: StreamableHttpService<Gateway, OrderedSessions>,
 }
@@ -45,6 +47,7 @@ impl McpEndpoint {
     ) -> Self {
         let mut config = settings.config.clone();
         config.session_store = saved.clone().map(|saved| saved as _);
+        let owners = SessionOwners::new(saved.clone());
         let sessions = OrderedSessions::new(scope, settings.limits.clone(), saved);
         let fast = Arc::new(FastPath::new(
             sessions.clone(),
@@ -59,6 +62,7 @@ impl McpEndpoint {
         );
         Self {
             sessions,
+            owners,
             fast,
             transport,
         }
@@ -70,6 +74,8 @@ impl McpEndpoint {
     pub(crate) fn into_router(self, callers: Option<Callers>) -> Router {
         let router = Router::new().fallback_service(self.transport).layer(
             ServiceBuilder::new()
+                // A request on a session someone else opened is refused here.
+                .layer(from_fn_with_state(self.owners, owners::check))
                 // A request that opens a session past a bound is refused here.
                 .layer(from_fn_with_state(self.sessions, admission::admit))
                 // A plain call on a live session is answered here, in front of rmcp.

@@ -26,9 +26,31 @@ impl SharedSessions {
         format!("{}/{id}", self.scope)
     }
 
+    /// Where a session's owner is kept, beside its state (pruned and deleted with it).
+    fn owner_key(&self, id: &str) -> String {
+        format!("{}/{id}/owner", self.scope)
+    }
+
     /// Marks a saved session used now (the store prunes those unused past their expiry).
     pub async fn mark_used(&self, id: &str) -> Result<(), switchboard_store::StoreError> {
-        self.store.touch_session(&self.key(id)).await
+        self.store.touch_session(&self.key(id)).await?;
+        self.store.touch_session(&self.owner_key(id)).await
+    }
+
+    /// Who opened session `id` (see `owners`), if saved.
+    pub async fn load_owner(
+        &self,
+        id: &str,
+    ) -> Result<Option<String>, switchboard_store::StoreError> {
+        self.store.load_session(&self.owner_key(id)).await
+    }
+
+    pub async fn save_owner(
+        &self,
+        id: &str,
+        owner: &str,
+    ) -> Result<(), switchboard_store::StoreError> {
+        self.store.save_session(&self.owner_key(id), owner).await
     }
 }
 
@@ -47,6 +69,7 @@ impl SessionStore for SharedSessions {
     }
 
     async fn delete(&self, id: &str) -> Result<(), SessionStoreError> {
+        self.store.delete_session(&self.owner_key(id)).await?;
         Ok(self.store.delete_session(&self.key(id)).await?)
     }
 }
