@@ -70,7 +70,7 @@ pub(crate) async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => call(global, &tool, args, end_user, json).await,
         Command::Config {
             command: ConfigCommand::Check { json },
-        } => crate::config_cmds::check(global, json),
+        } => crate::config_cmds::check(global, json).await,
         Command::Config {
             command: ConfigCommand::Discover { json },
         } => crate::config_cmds::discover(json),

@@ -9,7 +9,7 @@ use switchboard_config::Severity;
 use switchboard_config::discover::{self, HostFile, Places};
 
 /// `config check`: every problem of the files, inputs without a value included.
-pub(crate) fn check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
+pub(crate) async fn check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let paths = setup::config_paths(global)?;
     let (problems, servers) = match setup::load_files(global, &paths, Ask::Never) {
         Ok(config) => {
@@ -17,6 +17,7 @@ pub(crate) fn check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
             if let Err(policy) = crate::policy::operator_doc(&config) {
                 problems.extend(policy);
             }
+            problems.extend(crate::identity::check(global, &config, &paths).await);
             (problems, config.servers.len())
         }
         Err(problems) => (problems.0, 0),

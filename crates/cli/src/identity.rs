@@ -48,3 +48,53 @@ pub(crate) fn warm(resource: &ResourceServer) {
         }
     });
 }
+
+/// `config check`'s look at the issuers: each one's metadata and keys fetched now, and one
+/// that cannot be reached named with the file and line that declare it (a warning: the
+/// gateway starts anyway and static tokens keep working).
+pub(crate) async fn check(
+    global: &Global,
+    config: &Config,
+    paths: &[std::path::PathBuf],
+) -> Vec<switchboard_config::Problem> {
+    let specs = config.gateway.issuers.clone().unwrap_or_default();
+    if specs.is_empty() {
+        return Vec::new();
+    }
+    let issuers = match Issuers::new(specs, fetcher(global, config)) {
+        Ok(issuers) => issuers,
+        Err(e) => return vec![problem(paths, "", e, "see docs/identity.md", true)],
+    };
+    let unreachable = issuers.warm().await;
+    (unreachable.into_iter())
+        .map(|(issuer, why)| {
+            let fix = "check the issuer URL (its discovery document must name it exactly) and that this machine reaches it; an internal provider needs [egress] allow_hosts";
+            problem(paths, &issuer, format!("issuer {issuer} is unreachable: {why}"), fix, false)
+        })
+        .collect()
+}
+
+/// A problem about `issuer`, at the first line of the files that names it.
+fn problem(
+    paths: &[std::path::PathBuf],
+    issuer: &str,
+    message: String,
+    fix: &str,
+    error: bool,
+) -> switchboard_config::Problem {
+    let found = (paths.iter()).find_map(|path| {
+        let text = std::fs::read_to_string(path).ok()?;
+        let line = (!issuer.is_empty())
+            .then(|| text.lines().position(|l| l.contains(issuer)))
+            .flatten()
+            .map(|i| i + 1);
+        (issuer.is_empty() || line.is_some()).then(|| (path.display().to_string(), line))
+    });
+    let (file, line) = found.unwrap_or_default();
+    match error {
+        true => switchboard_config::Problem::error(&file, line, "identity.issuers", message, fix),
+        false => {
+            switchboard_config::Problem::warning(&file, line, "identity.issuers", message, fix)
+        }
+    }
+}

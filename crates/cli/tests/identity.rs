@@ -23,6 +23,7 @@ issuer = "{issuer}"
 scopes = {{ mcp = ["mcp:tools"] }}
 [identity.issuers.claims]
 org = "org"
+agent = "azp"
 roles = {{ claim = "groups", map = {{ "mcp-admins" = "integrations:manage", "mcp-users" = "integrations:view" }} }}
 
 [[policy.rules]]
@@ -370,4 +371,114 @@ async fn bad_tokens_are_refused_with_the_right_challenge() {
         let count = kit::metric(gw.base(), Some("static-secret"), &line).await;
         assert!(count >= 1.0, "{reason}: {count}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_org_token_reaches_its_agent_endpoint_and_no_other() {
+    let provider = Provider::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = config(
+        dir.path(),
+        &provider.issuer,
+        "",
+        "[limits]\nfailed_auth_per_minute = 1000",
+    );
+    let gw = gateway(dir.path(), &path).await;
+    let data = dir.path().join("data");
+    let binary = Path::new(env!("CARGO_BIN_EXE_switchboard"));
+    kit::admin(
+        binary,
+        &data,
+        &["org", "create", "acme", "--feature", "mcp_external_servers"],
+    );
+    let agent_url = format!("{}/agents/bot", gw.url);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let token = |aud: &str, claims: Value| {
+        let mut base = json!({"iss": provider.issuer, "sub": "erin", "aud": aud,
+            "exp": now + 600, "scope": "mcp:tools", "groups": ["mcp-users"]});
+        for (k, v) in claims.as_object().unwrap() {
+            base[k] = v.clone();
+        }
+        provider.sign(json!({"typ": "at+jwt"}), base, None)
+    };
+
+    // The agent's own metadata names its own resource.
+    let prm: Value = reqwest::get(format!(
+        "{}/.well-known/oauth-protected-resource/mcp/agents/bot",
+        gw.base()
+    ))
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    assert_eq!(prm["resource"], agent_url);
+
+    let bot = token(&agent_url, json!({"org": "acme", "azp": "bot"})).await;
+    assert_eq!(present(&agent_url, Some(&bot)).await.0, 200);
+    // Mapped to agent bot: no other agent, and not /mcp (even with /mcp's audience).
+    let other = format!("{}/agents/other", gw.url);
+    let (status, challenge) = present(&other, Some(&bot)).await;
+    assert_eq!(status, 401, "the audience is bot's: {challenge}");
+    let for_other = token(&other, json!({"org": "acme", "azp": "bot"})).await;
+    let (status, challenge) = present(&other, Some(&for_other)).await;
+    assert_eq!(status, 403, "{challenge}");
+    assert!(challenge.contains("insufficient_scope"), "{challenge}");
+    let for_mcp = token(&gw.url, json!({"org": "acme", "azp": "bot"})).await;
+    assert_eq!(present(&gw.url, Some(&for_mcp)).await.0, 403);
+    // A token of /mcp's audience is not one of the agent's.
+    let org_only = token(&gw.url, json!({"org": "acme"})).await;
+    assert_eq!(present(&agent_url, Some(&org_only)).await.0, 401);
+    assert_eq!(present(&gw.url, Some(&org_only)).await.0, 200);
+    // An agent endpoint belongs to an org: a token naming none is refused there.
+    let no_org = token(&agent_url, json!({})).await;
+    assert_eq!(present(&agent_url, Some(&no_org)).await.0, 403);
+}
+
+#[test]
+fn config_check_names_bad_issuers_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("switchboard.toml");
+    let closed = kit::free_port();
+    let check = |text: &str| {
+        std::fs::write(&path, text).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_switchboard"))
+            .args(["config", "check", "--json", "--dev", "-c"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (out.status.success(), report["problems"].clone())
+    };
+    let (ok, problems) = check(
+        "[[identity.issuers]]\nissuer = \"https://idp.example.com\"\n[identity.issuers.claims]\nroles = { claim = \"groups\", map = { \"admins\" = \"gateway:admin\" } }\n",
+    );
+    assert!(!ok, "{problems}");
+    assert_eq!(problems[0]["line"], 4, "{problems}");
+    assert!(
+        problems[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("gateway:admin"),
+        "{problems}"
+    );
+    let (ok, problems) = check("[[identity.issuers]]\nissuer = \"not a url\"\n");
+    assert!(!ok, "{problems}");
+    assert_eq!(problems[0]["line"], 2, "{problems}");
+    // Unreachable (a closed loopback port): named, and the gateway would still start.
+    let issuer = format!("http://127.0.0.1:{closed}/realms/x");
+    let (ok, problems) = check(&format!("\n[[identity.issuers]]\nissuer = \"{issuer}\"\n"));
+    assert!(ok, "{problems}");
+    assert_eq!(problems[0]["line"], 3, "{problems}");
+    assert_eq!(problems[0]["severity"], "warning", "{problems}");
+    assert!(
+        problems[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unreachable"),
+        "{problems}"
+    );
 }
