@@ -71,8 +71,11 @@ pub(crate) fn map(
     }
 }
 
-/// The claim at a dotted path (`realm_access.roles`).
+/// The claim named `path`, or else at the dotted path (`realm_access.roles`).
 fn at<'c>(claims: &'c Map<String, Value>, path: &str) -> Option<&'c Value> {
+    if let Some(value) = claims.get(path) {
+        return Some(value);
+    }
     let mut parts = path.split('.');
     let mut value = claims.get(parts.next()?)?;
     for part in parts {
@@ -119,7 +122,8 @@ mod tests {
         });
         let claims = serde_json::json!({
             "sub": "u-1", "azp": "agent-7", "tenant": {"name": "acme"},
-            "groups": ["mcp-admins", "other"], "scope": "mcp:tools openid", "scp": ["x"]
+            "groups": ["mcp-admins", "other"], "scope": "mcp:tools openid", "scp": ["x"],
+            "https://example.com/team": "blue"
         });
         let v = map(&Arc::new(spec), claims.as_object().unwrap(), 10);
         assert_eq!(v.org.as_deref(), Some("acme"));
@@ -128,6 +132,11 @@ mod tests {
         assert_eq!(v.roles, ["gateway:operate"]);
         assert_eq!(v.scopes, ["mcp:tools", "openid", "x"]);
         assert_eq!(v.principal(), "https://idp.example.com#u-1");
+        // A namespaced claim (Auth0) is found by its whole name before any dotted path.
+        assert_eq!(
+            string_at(claims.as_object().unwrap(), "https://example.com/team").as_deref(),
+            Some("blue")
+        );
     }
 
     #[test]
