@@ -65,9 +65,15 @@ fn issuer(item: &Value, r: &mut Reader<'_, '_>) -> Vec<IssuerSpec> {
             return Vec::new();
         }
     };
-    let Some(spec) = checked(spec, r) else {
+    let Some(mut spec) = checked(spec, r) else {
         return Vec::new();
     };
+    // A sign-in client's secret may be a placeholder ({env:VAR}).
+    if let Some(client) = &mut spec.sign_in
+        && let Some(secret) = client.client_secret.take()
+    {
+        client.client_secret = r.string("sign_in", &Value::String(secret));
+    }
     let tenants: Vec<String> = match tenants {
         None => Vec::new(),
         Some(list) => match r.strings("tenants", &list) {

@@ -32,6 +32,36 @@ pub struct IssuerSpec {
     /// Scopes a token must hold per surface.
     #[serde(default)]
     pub scopes: RequiredScopes,
+    /// People sign in to the dashboard and REST through this issuer (OpenID Connect,
+    /// authorization code + PKCE) as this client.
+    #[serde(default)]
+    pub sign_in: Option<SignIn>,
+}
+
+/// The gateway's own client at an issuer, for people's sign-in.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignIn {
+    pub client_id: String,
+    /// Sent as `client_secret_post`; none for a public client (PKCE alone).
+    #[serde(default)]
+    pub client_secret: Option<String>,
+    /// Scopes asked besides `openid`.
+    #[serde(default)]
+    pub scopes: Vec<String>,
+}
+
+impl std::fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SignIn")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("scopes", &self.scopes)
+            .finish()
+    }
 }
 
 impl IssuerSpec {
@@ -45,6 +75,7 @@ impl IssuerSpec {
             leeway_secs: None,
             claims: ClaimMapping::default(),
             scopes: RequiredScopes::default(),
+            sign_in: None,
         }
     }
 

@@ -51,9 +51,33 @@ impl Fetcher {
         self.policy
             .check_url(url)
             .map_err(|e| format!("{url}: {e}"))?;
-        let response = self
-            .client
-            .get(url)
+        self.answer(url, self.client.get(url)).await
+    }
+
+    /// A form POSTed to `url` (a token endpoint); its JSON answer, or why not.
+    pub async fn post_form(
+        &self,
+        url: &str,
+        form: &[(&str, &str)],
+    ) -> Result<serde_json::Value, String> {
+        self.policy
+            .check_url(url)
+            .map_err(|e| format!("{url}: {e}"))?;
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish();
+        let request = (self.client.post(url))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body);
+        self.answer(url, request).await
+    }
+
+    async fn answer(
+        &self,
+        url: &str,
+        request: reqwest::RequestBuilder,
+    ) -> Result<serde_json::Value, String> {
+        let response = request
             .header("accept", "application/json")
             .send()
             .await

@@ -82,6 +82,8 @@ impl KeySet {
 #[derive(Debug, Clone)]
 pub(crate) struct Metadata {
     pub(crate) jwks_uri: String,
+    pub(crate) authorization_endpoint: Option<String>,
+    pub(crate) token_endpoint: Option<String>,
 }
 
 /// An issuer's keys and where they come from.
@@ -106,6 +108,10 @@ impl KeyCache {
             last_attempt: tokio::sync::Mutex::new(None),
             last_error: Mutex::new(None),
         }
+    }
+
+    pub(crate) fn fetcher(&self) -> &Fetcher {
+        &self.fetcher
     }
 
     /// The keys at hand, without fetching.
@@ -174,16 +180,21 @@ impl KeyCache {
         }
     }
 
-    async fn fetch_keys(&self) -> Result<KeySet, String> {
+    /// The issuer's metadata, discovered once.
+    pub(crate) async fn metadata(&self) -> Result<Metadata, String> {
         let known = self.metadata.read().clone();
-        let metadata = match known {
-            Some(m) => m,
+        match known {
+            Some(m) => Ok(m),
             None => {
                 let found = discover(&self.fetcher, &self.issuer).await?;
                 *self.metadata.write() = Some(found.clone());
-                found
+                Ok(found)
             }
-        };
+        }
+    }
+
+    async fn fetch_keys(&self) -> Result<KeySet, String> {
+        let metadata = self.metadata().await?;
         let document = self.fetcher.json(&metadata.jwks_uri).await?;
         let set: JwkSet = serde_json::from_value(document)
             .map_err(|e| format!("{} is not a JWK set: {e}", metadata.jwks_uri))?;
@@ -219,8 +230,16 @@ pub(crate) async fn discover(fetcher: &Fetcher, issuer: &str) -> Result<Metadata
         let Some(jwks_uri) = document.get("jwks_uri").and_then(|v| v.as_str()) else {
             return Err(format!("{url} names no jwks_uri"));
         };
+        let endpoint = |name: &str| {
+            document
+                .get(name)
+                .and_then(|v| v.as_str())
+                .map(String::from)
+        };
         return Ok(Metadata {
             jwks_uri: jwks_uri.to_string(),
+            authorization_endpoint: endpoint("authorization_endpoint"),
+            token_endpoint: endpoint("token_endpoint"),
         });
     }
     Err(failures.join("; "))

@@ -7,6 +7,7 @@ mod claims;
 mod error;
 mod fetch;
 mod keys;
+pub mod sign_in;
 mod verify;
 
 pub use claims::{DEFAULT_ROLE, Verified};
@@ -24,9 +25,9 @@ use verify::Issuer;
 /// The issuers whose tokens are accepted, by their exact `iss`.
 #[derive(Clone, Default)]
 pub struct Issuers {
-    by_iss: Arc<HashMap<String, Issuer>>,
+    pub(crate) by_iss: Arc<HashMap<String, Issuer>>,
     /// In configuration order, for metadata documents.
-    order: Arc<Vec<String>>,
+    pub(crate) order: Arc<Vec<String>>,
 }
 
 impl std::fmt::Debug for Issuers {

@@ -34,10 +34,31 @@ pub(crate) fn claimed_issuer(token: &str) -> Result<String, TokenError> {
     }
 }
 
+/// What kind of token is expected.
+pub(crate) enum Expect<'a> {
+    /// An access token for a resource.
+    Access,
+    /// An OpenID ID token of a sign-in this gateway began, with its `nonce`.
+    Id { nonce: &'a str },
+}
+
 impl Issuer {
     /// The token checked against this issuer, for the endpoint whose resource URI is
     /// `resource`.
     pub(crate) async fn verify(&self, token: &str, resource: &str) -> Result<Verified, TokenError> {
+        let mut audiences = vec![resource.to_string()];
+        audiences.extend(self.spec.audiences.iter().cloned());
+        self.verify_as(token, &audiences, Expect::Access).await
+    }
+
+    /// The token checked against this issuer for one of `audiences`, as `expect` says.
+    pub(crate) async fn verify_as(
+        &self,
+        token: &str,
+        audiences: &[String],
+        expect: Expect<'_>,
+    ) -> Result<Verified, TokenError> {
+        let access = matches!(expect, Expect::Access);
         let header =
             jsonwebtoken::decode_header(token).map_err(|e| TokenError::Malformed(e.to_string()))?;
         if !self.algorithms.contains(&header.alg) {
@@ -45,7 +66,7 @@ impl Issuer {
         }
         let typ = header.typ.as_deref().map(str::to_ascii_lowercase);
         let typed_at = matches!(typ.as_deref(), Some("at+jwt" | "application/at+jwt"));
-        if self.spec.require_at_jwt && !typed_at {
+        if access && self.spec.require_at_jwt && !typed_at {
             return Err(TokenError::NotAccessToken(
                 "this issuer's access tokens are typed at+jwt (RFC 9068) and this one is not",
             ));
@@ -69,22 +90,26 @@ impl Issuer {
         validation.validate_nbf = true;
         validation.set_issuer(&[&self.spec.issuer]);
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
-        let mut audiences = vec![resource.to_string()];
-        audiences.extend(self.spec.audiences.iter().cloned());
-        validation.set_audience(&audiences);
+        validation.set_audience(audiences);
         let data = jsonwebtoken::decode::<Map<String, Value>>(token, &key.key, &validation)
-            .map_err(|e| classify(e.into_kind(), token, resource))?;
+            .map_err(|e| classify(e.into_kind(), token, &audiences[0]))?;
         let claims = data.claims;
-        // An OpenID ID token proves a sign-in to a client; it never grants access.
-        if claims.contains_key("nonce") || claims.contains_key("at_hash") {
-            return Err(TokenError::NotAccessToken(
-                "it is an OpenID ID token; send the access token",
-            ));
-        }
-        if claims.get("typ").and_then(Value::as_str) == Some("ID") {
-            return Err(TokenError::NotAccessToken(
-                "it is an OpenID ID token; send the access token",
-            ));
+        let id_token = claims.contains_key("nonce")
+            || claims.contains_key("at_hash")
+            || claims.get("typ").and_then(Value::as_str) == Some("ID");
+        match expect {
+            // An OpenID ID token proves a sign-in to a client; it never grants access.
+            Expect::Access if id_token => {
+                return Err(TokenError::NotAccessToken(
+                    "it is an OpenID ID token; send the access token",
+                ));
+            }
+            Expect::Id { nonce } if claims.get("nonce").and_then(Value::as_str) != Some(nonce) => {
+                return Err(TokenError::NotAccessToken(
+                    "the ID token's nonce is not the one of this sign-in",
+                ));
+            }
+            _ => {}
         }
         let now = jsonwebtoken::get_current_timestamp();
         if claims

@@ -13,6 +13,8 @@
 //! `-p switchboard -p switchboard-testkit -p switchboard-bench` in release and run
 //! `target/release/lean-overhead` (BENCH_CALLERS, BENCH_CALLS, BENCH_ROUNDS).
 
+#[path = "../issuer.rs"]
+mod issuer;
 #[path = "../procs.rs"]
 #[allow(dead_code)]
 mod procs;
@@ -28,9 +30,14 @@ use std::time::{Duration, Instant};
 struct Session(raw::RawSession);
 
 impl Session {
-    async fn open(url: &str) -> anyhow::Result<Self> {
+    async fn open(url: &str, token: Option<&str>) -> anyhow::Result<Self> {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(token) = token {
+            headers.insert("authorization", format!("Bearer {token}").parse()?);
+        }
         let http = reqwest::Client::builder()
             .pool_max_idle_per_host(1)
+            .default_headers(headers)
             .build()?;
         Ok(Self(raw::RawSession::open(http, url).await?))
     }
@@ -58,7 +65,7 @@ struct Run {
 
 /// `callers` sessions making `calls` calls each, at once; CPU per call of `gateway` (if any).
 async fn run(
-    url: &str,
+    (url, token): (&str, Option<&str>),
     tool: &str,
     callers: usize,
     calls: usize,
@@ -66,7 +73,7 @@ async fn run(
 ) -> anyhow::Result<Run> {
     let mut sessions = Vec::with_capacity(callers);
     for _ in 0..callers {
-        let mut s = Session::open(url).await?;
+        let mut s = Session::open(url, token).await?;
         for _ in 0..20 {
             s.call(tool).await?;
         }
@@ -109,6 +116,8 @@ struct Target {
     tool: &'static str,
     pid: Option<u32>,
     _process: Option<procs::Spawned>,
+    /// The bearer every request carries.
+    token: Option<String>,
 }
 
 impl Target {
@@ -119,6 +128,7 @@ impl Target {
             tool,
             pid: Some(process.pid),
             _process: Some(process),
+            token: None,
         }
     }
 }
@@ -210,6 +220,7 @@ async fn main() -> anyhow::Result<()> {
         tool: "echo",
         pid: Some(upstream.pid),
         _process: None,
+        token: None,
     }];
     let this = gateway(&switchboard, &config, &dir.path().join("this")).await?;
     // For scripts/profile_gateway.sh, which attaches perf to this process.
@@ -246,6 +257,30 @@ async fn main() -> anyhow::Result<()> {
         single,
         "echo__echo",
     ));
+    // Every request bearing an access token from a real issuer (keys cached): the cost of
+    // checking a JWT per request, against the target above without one.
+    let provider = issuer::Issuer::start().await?;
+    if let Some(provider) = &provider {
+        let identity = dir.path().join("identity.toml");
+        let settings = format!(
+            "[gateway]\npublic_url = \"http://127.0.0.1:1\"\n\n[[identity.issuers]]\nissuer = \"{}\"\n",
+            provider.url
+        );
+        std::fs::write(&identity, settings)?;
+        let data = dir.path().join("token");
+        let configs = [config.as_path(), identity.as_path()];
+        let spawned =
+            procs::serve(&switchboard, &configs, &data, &[], "switchboard ready: 1/1").await?;
+        let mut target = Target::proxied(
+            "this build, HTTP upstream, access token",
+            spawned,
+            "echo__echo",
+        );
+        target.token = Some(provider.token("http://127.0.0.1:1/mcp").await?);
+        targets.push(target);
+    } else {
+        println!("(no access-token target: run scripts/fixtures.sh for oidc-provider)");
+    }
     if let Ok(before) = std::env::var("BENCH_BEFORE") {
         let old = gateway(Path::new(&before), &config, &dir.path().join("before")).await?;
         targets.push(Target::proxied(
@@ -290,7 +325,8 @@ async fn main() -> anyhow::Result<()> {
             for k in 0..targets.len() {
                 let i = (round + k) % targets.len();
                 let t = &targets[i];
-                rows[i].push(run(&t.url, t.tool, n_callers, n_calls, t.pid).await?);
+                let at = (t.url.as_str(), t.token.as_deref());
+                rows[i].push(run(at, t.tool, n_callers, n_calls, t.pid).await?);
             }
         }
         println!("\n{mode} ({n_calls} calls per caller)");

@@ -1,9 +1,11 @@
 //! What operators use beside the MCP endpoint and the REST API: the dashboard at `/`,
-//! `/metrics`, and the OAuth callback that finishes an upstream's sign-in.
+//! `/metrics`, the OAuth callback that finishes an upstream's sign-in, and people's own
+//! sign-in with the organisation's provider.
 
 pub(crate) mod dashboard;
 pub(crate) mod metrics;
 pub(crate) mod oauth_callback;
+pub(crate) mod sign_in;
 
 use switchboard_registry::Registry;
 

@@ -59,6 +59,8 @@ pub(crate) fn check_agent(agent: &str) -> Result<(), ApiError> {
 pub(crate) struct ApiCaller {
     pub(crate) org: Org,
     pub(crate) token: ApiToken,
+    /// For a person signed in with a session cookie: the token their page sends on changes.
+    pub(crate) csrf: Option<String>,
 }
 
 impl ApiCaller {
@@ -107,7 +109,11 @@ impl ControlPlane {
             .filter(|t| t.revoked_at.is_none())
             .ok_or_else(unknown)?;
         let org = self.store.org(&token.org_id).await?.ok_or_else(unknown)?;
-        Ok(ApiCaller { org, token })
+        Ok(ApiCaller {
+            org,
+            token,
+            csrf: None,
+        })
     }
 
     /// The org an API token presented on a route stands for: a live token holding `role`, of

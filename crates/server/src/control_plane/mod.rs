@@ -4,6 +4,7 @@
 
 pub(crate) mod callers;
 mod error;
+pub(crate) mod people;
 pub(crate) mod snapshots;
 pub(crate) mod tokens;
 

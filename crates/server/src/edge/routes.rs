@@ -220,6 +220,10 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .merge(crate::edge::identity::metadata_routes(
             options.resource.clone(),
         ))
+        .merge(crate::admin::sign_in::router(
+            control.clone(),
+            options.resource.clone(),
+        ))
         .nest("/mcp", mcp);
     // Without traces recorded the request's span would be a no-op: no layer for it.
     let routes = match crate::edge::traced::recording() {

@@ -157,7 +157,7 @@ async function callTool(event) {
   const started = performance.now();
   const response = await fetch(
     `/api/agents/${encodeURIComponent(agent)}/actions/${encodeURIComponent(tool.action_id)}/invoke`,
-    { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify(body) },
+    { method: "POST", headers: { ...credentials(), "Content-Type": "application/json" }, body: JSON.stringify(body) },
   );
   const millis = performance.now() - started;
   const payload = await response.json().catch(() => ({}));
@@ -322,7 +322,7 @@ async function loadFigures() {
 
 function followFigures() {
   clearTimeout(figuresTimer);
-  if (!token) return;
+  if (!token && !csrf) return;
   loadFigures()
     .catch((e) => say(e.message))
     .finally(() => { figuresTimer = setTimeout(followFigures, 5000); });

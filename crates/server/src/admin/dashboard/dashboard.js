@@ -6,6 +6,7 @@ const API = "/api/integrations/mcp";
 const OAUTH_METHODS = ["oauth2", "clientCredentials", "authorizationCode"];
 const servers = new Map(); // id -> row (list fields merged with the latest status event)
 let token = null;
+let csrf = null; // a person signed in with the organisation's provider: the session's CSRF token
 let stream = null; // AbortController of the events stream
 let relist = null; // pending timer for re-reading the server list
 let me = { roles: [], features: [] }; // the token's roles and its org's features (GET /api/me)
@@ -29,8 +30,13 @@ function el(tag, props = {}, children = []) {
   return node;
 }
 
+// Who this tab is: an API token's bearer, or a signed-in person (cookie + CSRF header).
+function credentials() {
+  return token ? { Authorization: `Bearer ${token}` } : { "X-Switchboard-CSRF": csrf || "" };
+}
+
 async function api(method, path, json) {
-  const headers = { Authorization: `Bearer ${token}` };
+  const headers = credentials();
   const init = { method, headers };
   if (json !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -95,10 +101,10 @@ function onStatus(event) {
 async function follow() {
   stream = new AbortController();
   let delay = 500;
-  while (token && !stream.signal.aborted) {
+  while ((token || csrf) && !stream.signal.aborted) {
     try {
       const response = await fetch(`${API}/events`, {
-        headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+        headers: { ...credentials(), Accept: "text/event-stream" },
         signal: stream.signal,
       });
       if (!response.ok) {
@@ -232,6 +238,22 @@ function row(server) {
 async function signIn(value) {
   token = value;
   sessionStorage.setItem("switchboard-token", value);
+  await enter();
+}
+
+// A person signed in through the provider (the session cookie): in, when /api/me says so.
+async function signInWithCookie() {
+  const response = await fetch("/api/me");
+  if (!response.ok) return false;
+  const body = await response.json();
+  if (!body.csrf) return false;
+  csrf = body.csrf;
+  $("person").textContent = body.token_id.replace(/^person:/, "");
+  await enter();
+  return true;
+}
+
+async function enter() {
   $("sign-in").hidden = true;
   $("sign-out").hidden = false;
   $("connection").textContent = "connecting…";
@@ -250,8 +272,12 @@ async function signIn(value) {
   follow();
 }
 
-function signOut() {
+async function signOut() {
+  // A person's session ends on every replica before the page says so.
+  if (csrf) await fetch("/auth/logout", { method: "POST", headers: credentials() }).catch(() => {});
   token = null;
+  csrf = null;
+  $("person").textContent = "";
   if (stream) stream.abort();
   sessionStorage.removeItem("switchboard-token");
   servers.clear();
@@ -272,6 +298,12 @@ window.addEventListener("DOMContentLoaded", () => {
   const fromLink = new URLSearchParams(location.hash.slice(1)).get("token");
   if (fromLink) history.replaceState(null, "", location.pathname);
   const saved = fromLink || sessionStorage.getItem("switchboard-token");
-  if (saved) signIn(saved);
-  else $("sign-in").hidden = false;
+  if (saved) return signIn(saved);
+  signInWithCookie().then(async (signedIn) => {
+    if (signedIn) return;
+    $("sign-in").hidden = false;
+    // Sign-in with the organisation's provider, where an issuer offers it.
+    const offered = await fetch("/auth/providers").then((r) => (r.ok ? r.json() : { issuers: [] }));
+    $("provider-sign-in").hidden = offered.issuers.length === 0;
+  });
 });

@@ -1,0 +1,211 @@
+//! People sign in to the dashboard and REST with the organisation's OpenID Connect provider:
+//! `/auth/login` sends the browser there (authorization code + PKCE), `/auth/callback` trades
+//! the code for a verified ID token and opens a session (a Secure, HttpOnly, SameSite cookie),
+//! `/auth/logout` ends it on every replica. Roles come from the issuer's claim mapping.
+
+use crate::control_plane::people::{self, COOKIE, CSRF_HEADER, LIFETIME_MS, Person};
+use crate::control_plane::{ApiError, ControlPlane};
+use crate::edge::identity::ResourceServer;
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use switchboard_core::ErrorKind;
+use switchboard_identity::sign_in::{Pending, secret};
+use switchboard_store::{hash_api_token, now_ms};
+
+/// How long a begun sign-in may take.
+const PENDING_FOR_MS: i64 = 10 * 60 * 1000;
+
+#[derive(Clone)]
+struct SignIn {
+    control: ControlPlane,
+    resource: ResourceServer,
+}
+
+impl SignIn {
+    fn redirect_uri(&self) -> String {
+        format!("{}/auth/callback", self.resource.public_url())
+    }
+
+    fn cookie(&self, value: &str, max_age_secs: i64) -> String {
+        let secure = match self.resource.public_url().starts_with("https://") {
+            true => "; Secure",
+            false => "",
+        };
+        format!("{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}")
+    }
+}
+
+/// The sign-in routes, when an issuer has a `sign_in` client and there is a store.
+pub(crate) fn router(control: Option<ControlPlane>, resource: Option<ResourceServer>) -> Router {
+    let (Some(control), Some(resource)) = (control, resource) else {
+        return Router::new();
+    };
+    if resource.issuers().sign_in_issuers().is_empty() {
+        return Router::new();
+    }
+    Router::new()
+        .route("/auth/providers", get(providers))
+        .route("/auth/login", get(login))
+        .route("/auth/callback", get(callback))
+        .route("/auth/logout", post(logout))
+        .with_state(SignIn { control, resource })
+}
+
+/// `GET /auth/providers`: the issuers people may sign in through (for the dashboard).
+async fn providers(State(s): State<SignIn>) -> Response {
+    axum::Json(serde_json::json!({ "issuers": s.resource.issuers().sign_in_issuers() }))
+        .into_response()
+}
+
+#[derive(Deserialize)]
+struct LoginQuery {
+    issuer: Option<String>,
+}
+
+/// `GET /auth/login[?issuer=…]`: to the provider's sign-in.
+async fn login(State(s): State<SignIn>, Query(q): Query<LoginQuery>) -> Response {
+    let issuers = s.resource.issuers().sign_in_issuers();
+    let Some(issuer) = q.issuer.or_else(|| issuers.first().cloned()) else {
+        return ApiError::NotFound("no issuer offers sign-in".into()).into_response();
+    };
+    if !issuers.contains(&issuer) {
+        let known = issuers.join(", ");
+        return ApiError::Invalid(format!("{issuer} offers no sign-in; these do: {known}"))
+            .into_response();
+    }
+    let state = secret();
+    let begun = (s.resource.issuers())
+        .sign_in_url(&issuer, &s.redirect_uri(), &state)
+        .await;
+    let (url, pending) = match begun {
+        Ok(found) => found,
+        Err(e) => {
+            let unreachable = format!("cannot reach {issuer}: {e}");
+            let failed = switchboard_core::CallError::new(ErrorKind::TransportError, unreachable);
+            return ApiError::Call(failed).into_response();
+        }
+    };
+    let saved = serde_json::json!({"pending": pending, "at": now_ms()}).to_string();
+    if let Err(e) = s
+        .control
+        .store
+        .save_session(&pending_key(&state), &saved)
+        .await
+    {
+        return ApiError::from(e).into_response();
+    }
+    (StatusCode::SEE_OTHER, [(header::LOCATION, url)]).into_response()
+}
+
+fn pending_key(state: &str) -> String {
+    format!("signin/{}", hash_api_token(state))
+}
+
+#[derive(Deserialize)]
+struct CallbackQuery {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+    error_description: Option<String>,
+}
+
+/// `GET /auth/callback`: the provider's answer; a session, then the dashboard.
+async fn callback(State(s): State<SignIn>, Query(q): Query<CallbackQuery>) -> Response {
+    match finish(&s, q).await {
+        Ok(cookie) => (
+            StatusCode::SEE_OTHER,
+            [
+                (header::LOCATION, "/".to_string()),
+                (header::SET_COOKIE, cookie),
+            ],
+        )
+            .into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn finish(s: &SignIn, q: CallbackQuery) -> Result<String, ApiError> {
+    if let Some(error) = q.error {
+        let detail = q.error_description.unwrap_or_default();
+        return Err(ApiError::Unauthenticated(format!(
+            "the provider refused the sign-in: {error} {detail}"
+        )));
+    }
+    let (Some(code), Some(state)) = (q.code, q.state) else {
+        return Err(ApiError::Invalid(
+            "the callback needs code and state".into(),
+        ));
+    };
+    let key = pending_key(&state);
+    let saved = s.control.store.load_session(&key).await?;
+    s.control.store.delete_session(&key).await?;
+    let expired = || {
+        ApiError::Unauthenticated(
+            "this sign-in expired or was used: start again at /auth/login".into(),
+        )
+    };
+    let saved: serde_json::Value = saved
+        .and_then(|j| serde_json::from_str(&j).ok())
+        .ok_or_else(expired)?;
+    if saved["at"]
+        .as_i64()
+        .is_none_or(|at| now_ms() - at > PENDING_FOR_MS)
+    {
+        return Err(expired());
+    }
+    let pending: Pending =
+        serde_json::from_value(saved["pending"].clone()).map_err(|_| expired())?;
+    let person = (s.resource.issuers())
+        .finish_sign_in(&pending, &code, &s.redirect_uri())
+        .await
+        .map_err(|e| {
+            tracing::info!(reason = e.reason(), "sign-in refused: {e}");
+            ApiError::Unauthenticated(format!("sign-in refused: {e}"))
+        })?;
+    let Some(org_name) = &person.org else {
+        return Err(ApiError::Forbidden(
+            "your account maps to no org: map the org claim in the issuer's claims.org".into(),
+        ));
+    };
+    let org = (s.control.store.org_by_name(org_name).await?)
+        .ok_or_else(|| ApiError::Forbidden(format!("your org {org_name:?} does not exist here")))?;
+    let session = Person {
+        principal: person.principal(),
+        org_id: org.id,
+        roles: person.roles.clone(),
+        csrf: secret(),
+        expires_at_ms: now_ms() + LIFETIME_MS,
+    };
+    let id = s.control.sign_in_person(&session).await?;
+    tracing::info!(person = %session.principal, org = %org_name, roles = ?session.roles, "signed in");
+    Ok(s.cookie(&id, LIFETIME_MS / 1000))
+}
+
+/// `POST /auth/logout`: ends the session everywhere (with its CSRF token).
+async fn logout(State(s): State<SignIn>, headers: HeaderMap) -> Response {
+    let Some(session) = people::session_cookie(&headers) else {
+        return StatusCode::NO_CONTENT.into_response();
+    };
+    let person = match s.control.person(&session).await {
+        Ok(person) => person,
+        Err(_) => return StatusCode::NO_CONTENT.into_response(),
+    };
+    let sent = headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok());
+    if sent != Some(person.csrf.as_str()) {
+        return ApiError::Forbidden(format!("signing out needs the {CSRF_HEADER} header"))
+            .into_response();
+    }
+    if let Err(e) = s.control.sign_out_person(&session).await {
+        return e.into_response();
+    }
+    tracing::info!(person = %person.principal, "signed out");
+    (
+        StatusCode::NO_CONTENT,
+        [(header::SET_COOKIE, s.cookie("", 0))],
+    )
+        .into_response()
+}
