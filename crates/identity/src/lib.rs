@@ -25,6 +25,9 @@ use verify::Issuer;
 /// The issuers whose tokens are accepted, by their exact `iss`.
 #[derive(Clone, Default)]
 pub struct Issuers {
+    /// Tokens already verified, until their `exp` (a client sends the same token on every
+    /// request: one signature check per token, not per request).
+    verified: Arc<switchboard_sync::Mutex<HashMap<[u8; 32], Verified>>>,
     pub(crate) by_iss: Arc<HashMap<String, Issuer>>,
     /// In configuration order, for metadata documents.
     pub(crate) order: Arc<Vec<String>>,
@@ -56,6 +59,7 @@ impl Issuers {
             );
         }
         Ok(Self {
+            verified: Default::default(),
             by_iss: Arc::new(by_iss),
             order: Arc::new(order),
         })
@@ -89,9 +93,25 @@ impl Issuers {
     /// The token checked for the endpoint whose canonical resource URI is `resource`: its
     /// claimed issuer must be configured, and only that issuer's keys are used.
     pub async fn verify(&self, token: &str, resource: &str) -> Result<Verified, TokenError> {
+        let key = cache_key(token, resource);
+        let now = jsonwebtoken::get_current_timestamp();
+        if let Some(known) = self.verified.lock().get(&key)
+            && known.expires_at > now
+        {
+            return Ok(known.clone());
+        }
         let iss = verify::claimed_issuer(token)?;
         let issuer = (self.by_iss.get(&iss)).ok_or(TokenError::UnknownIssuer(iss))?;
-        issuer.verify(token, resource).await
+        let verified = issuer.verify(token, resource).await?;
+        let mut cache = self.verified.lock();
+        if cache.len() >= VERIFIED_KEPT {
+            cache.retain(|_, v| v.expires_at > now);
+            if cache.len() >= VERIFIED_KEPT {
+                cache.clear();
+            }
+        }
+        cache.insert(key, verified.clone());
+        Ok(verified)
     }
 
     /// Fetches every issuer's metadata and keys (at start: an unreachable issuer is named,
@@ -118,6 +138,19 @@ impl Issuers {
             })
             .collect()
     }
+}
+
+/// Verified tokens kept at most (each a few hundred bytes).
+const VERIFIED_KEPT: usize = 10_000;
+
+/// A token and the resource it was checked for, as a cache key.
+fn cache_key(token: &str, resource: &str) -> [u8; 32] {
+    use sha2::Digest;
+    let mut hash = sha2::Sha256::new();
+    hash.update(resource.as_bytes());
+    hash.update([0]);
+    hash.update(token.as_bytes());
+    hash.finalize().into()
 }
 
 /// An issuer's algorithms, asymmetric ones only.
