@@ -25,8 +25,13 @@ pub(crate) fn resource_server(
         ),
     };
     let issuers = Issuers::new(specs, fetcher(global, config)).map_err(anyhow::Error::msg)?;
-    // Off loopback nobody is anonymous, whatever the setting says.
-    let anonymous = g.anonymous_loopback.unwrap_or(true) && bound.ip().is_loopback();
+    // Off loopback nobody is anonymous, whatever the setting says; behind a proxy (a public
+    // URL that is not loopback) nobody is by default either.
+    let authority = public_url.split("://").nth(1).unwrap_or_default();
+    let host = authority.split(['/', ':']).next().unwrap_or_default();
+    let public_is_loopback =
+        authority.starts_with("[::1]") || matches!(host, "127.0.0.1" | "localhost");
+    let anonymous = g.anonymous_loopback.unwrap_or(public_is_loopback) && bound.ip().is_loopback();
     Ok(ResourceServer::new(&public_url, issuers).with_anonymous_loopback(anonymous))
 }
 

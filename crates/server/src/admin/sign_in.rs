@@ -195,7 +195,9 @@ async fn logout(State(s): State<SignIn>, headers: HeaderMap) -> Response {
         Err(_) => return StatusCode::NO_CONTENT.into_response(),
     };
     let sent = headers.get(CSRF_HEADER).and_then(|v| v.to_str().ok());
-    if sent != Some(person.csrf.as_str()) {
+    let matches =
+        |s: &str| crate::edge::callers::constant_time_eq(s.as_bytes(), person.csrf.as_bytes());
+    if !sent.is_some_and(matches) {
         return ApiError::Forbidden(format!("signing out needs the {CSRF_HEADER} header"))
             .into_response();
     }

@@ -18,7 +18,7 @@ const REMEMBERED: usize = 100_000;
 
 /// The owners of one endpoint's sessions.
 pub(crate) struct SessionOwners {
-    /// Session id → owner (`None`: a session saved before owners were, trusted as it is).
+    /// Session id → owner (`None`: no owner recorded, so nobody may use the session).
     known: Mutex<HashMap<String, Option<Arc<str>>>>,
     saved: Option<Arc<SharedSessions>>,
 }
@@ -102,8 +102,12 @@ pub(crate) async fn check(
         return response;
     };
     match owners.owner_of(&session).await {
-        Some(owner) if *owner != *caller => {
-            tracing::info!(%session, "a request on a session opened by another caller was refused");
+        // A session whose owner is unknown (forgotten past the memory bound without a store,
+        // or never saved) is refused like one opened by someone else: the client opens anew.
+        owner if owner.as_deref() != Some(caller.as_str()) => {
+            tracing::info!(
+                "a request on a session opened by another caller, or by nobody known, was refused"
+            );
             (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response()
         }
         _ => {
