@@ -5,17 +5,7 @@ use crate::settings::Reader;
 use serde_json::Value;
 use switchboard_core::IssuerSpec;
 
-/// The roles a claim may map to.
-pub const ROLES: [&str; 3] = [
-    "integrations:view",
-    "integrations:manage",
-    "gateway:operate",
-];
-/// Asymmetric JWS algorithms an issuer may pin.
-const ALGORITHMS: [&str; 11] = [
-    "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA", "ES512",
-    "Ed25519",
-];
+pub use switchboard_core::identity::ROLES;
 /// Entra ID's multi-tenant issuers: tokens name the tenant, so these are templates.
 const ENTRA_MULTI_TENANT: [&str; 3] = ["common", "organizations", "consumers"];
 
@@ -74,6 +64,11 @@ fn issuer(item: &Value, r: &mut Reader<'_, '_>) -> Vec<IssuerSpec> {
     {
         client.client_secret = r.string("sign_in", &Value::String(secret));
     }
+    if let Some(client) = &mut spec.introspection
+        && let Some(secret) = client.client_secret.take()
+    {
+        client.client_secret = r.string("introspection", &Value::String(secret));
+    }
     let tenants: Vec<String> = match tenants {
         None => Vec::new(),
         Some(list) => match r.strings("tenants", &list) {
@@ -120,44 +115,14 @@ fn entra_template(issuer: &str) -> Option<String> {
 }
 
 fn checked(mut spec: IssuerSpec, r: &mut Reader<'_, '_>) -> Option<IssuerSpec> {
-    let mut ok = true;
-    match url::Url::parse(&spec.issuer) {
-        Ok(url) if matches!(url.scheme(), "https" | "http") => {}
-        _ => {
-            r.problem(
-                "issuer",
-                &format!("{:?} is not an https URL", spec.issuer),
-                "write the issuer exactly as its tokens' iss says, e.g. \"https://login.example.com/realms/acme\"",
-            );
-            ok = false;
-        }
-    }
-    for alg in &spec.algorithms {
-        if !ALGORITHMS.contains(&alg.as_str()) {
-            r.problem(
-                "algorithms",
-                &format!("{alg:?} is not an asymmetric JWS algorithm"),
-                "write e.g. [\"RS256\"]; HMAC and none are never accepted",
-            );
-            ok = false;
-        }
-    }
-    if let Some(roles) = &spec.claims.roles {
-        for (value, role) in &roles.map {
-            if !ROLES.contains(&role.as_str()) {
-                r.problem(
-                    "roles",
-                    &format!("the claim value {value:?} maps to the unknown role {role:?}"),
-                    &format!("map it to one of {}", ROLES.join(", ")),
-                );
-                ok = false;
-            }
-        }
+    let problems = spec.problems();
+    for p in &problems {
+        r.problem(p.key, &p.problem, &p.fix);
     }
     for audience in &mut spec.audiences {
         *audience = audience.trim().to_string();
     }
-    ok.then_some(spec)
+    problems.is_empty().then_some(spec)
 }
 
 #[cfg(test)]

@@ -36,6 +36,68 @@ pub struct IssuerSpec {
     /// authorization code + PKCE) as this client.
     #[serde(default)]
     pub sign_in: Option<SignIn>,
+    /// Opaque access tokens are checked at the issuer's introspection endpoint (RFC 7662)
+    /// as this client.
+    #[serde(default)]
+    pub introspection: Option<Introspection>,
+    /// Seconds an introspection answer is trusted (default 60; never past the token's
+    /// `exp`; 0: ask the issuer on every request).
+    #[serde(default)]
+    pub introspection_cache_secs: Option<u64>,
+}
+
+/// The gateway's client at an issuer's introspection endpoint.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Introspection {
+    pub client_id: String,
+    /// Sent as HTTP Basic (`client_secret_basic`).
+    #[serde(default)]
+    pub client_secret: Option<String>,
+    /// The endpoint; default: the `introspection_endpoint` of the issuer's metadata.
+    #[serde(default)]
+    pub endpoint: Option<String>,
+    /// Accept an active token whose answer names no `aud` (for providers that never bind
+    /// opaque tokens to a resource); otherwise such a token is refused.
+    #[serde(default)]
+    pub accept_without_audience: bool,
+}
+
+impl std::fmt::Debug for Introspection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Introspection")
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .field("endpoint", &self.endpoint)
+            .field("accept_without_audience", &self.accept_without_audience)
+            .finish()
+    }
+}
+
+/// How long an introspection answer is trusted when the issuer names no time.
+pub const DEFAULT_INTROSPECTION_CACHE_SECS: u64 = 60;
+
+/// The roles a claim may map to.
+pub const ROLES: [&str; 3] = [
+    "integrations:view",
+    "integrations:manage",
+    "gateway:operate",
+];
+/// Asymmetric JWS algorithms an issuer may pin.
+const ALGORITHMS: [&str; 11] = [
+    "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA", "ES512",
+    "Ed25519",
+];
+
+/// One thing wrong with an issuer's spec: the key, the problem and the fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecProblem {
+    pub key: &'static str,
+    pub problem: String,
+    pub fix: String,
 }
 
 /// The gateway's own client at an issuer, for people's sign-in.
@@ -76,7 +138,96 @@ impl IssuerSpec {
             claims: ClaimMapping::default(),
             scopes: RequiredScopes::default(),
             sign_in: None,
+            introspection: None,
+            introspection_cache_secs: None,
         }
+    }
+
+    /// What is wrong with this spec, for any issuer: its URL, algorithms and role names.
+    pub fn problems(&self) -> Vec<SpecProblem> {
+        let mut problems = Vec::new();
+        let mut add = |key, problem: String, fix: &str| {
+            problems.push(SpecProblem {
+                key,
+                problem,
+                fix: fix.into(),
+            })
+        };
+        let is_web_url =
+            |u: &str| url::Url::parse(u).is_ok_and(|url| matches!(url.scheme(), "https" | "http"));
+        if !is_web_url(&self.issuer) {
+            add(
+                "issuer",
+                format!("{:?} is not an https URL", self.issuer),
+                "write the issuer exactly as its tokens' iss says, e.g. \"https://login.example.com/realms/acme\"",
+            );
+        }
+        for alg in &self.algorithms {
+            if !ALGORITHMS.contains(&alg.as_str()) {
+                add(
+                    "algorithms",
+                    format!("{alg:?} is not an asymmetric JWS algorithm"),
+                    "write e.g. [\"RS256\"]; HMAC and none are never accepted",
+                );
+            }
+        }
+        for (value, role) in self.claims.roles.iter().flat_map(|r| &r.map) {
+            if !ROLES.contains(&role.as_str()) {
+                add(
+                    "roles",
+                    format!("the claim value {value:?} maps to the unknown role {role:?}"),
+                    &format!("map it to one of {}", ROLES.join(", ")),
+                );
+            }
+        }
+        if let Some(endpoint) = self
+            .introspection
+            .as_ref()
+            .and_then(|i| i.endpoint.as_ref())
+            && !is_web_url(endpoint)
+        {
+            add(
+                "introspection",
+                format!("the endpoint {endpoint:?} is not an https URL"),
+                "write the full URL, or leave endpoint out to use the issuer's metadata",
+            );
+        }
+        problems
+    }
+
+    /// What an org's own issuer may not do besides [`IssuerSpec::problems`]: choose the
+    /// org, grant `gateway:operate`, or sign people in.
+    pub fn org_problems(&self) -> Vec<SpecProblem> {
+        let mut problems = self.problems();
+        if self.claims.org.is_some() {
+            problems.push(SpecProblem {
+                key: "claims",
+                problem: "an org's issuer maps into that org only, so it cannot take the org from a claim".into(),
+                fix: "remove claims.org (only issuers in the operator's config choose the org)".into(),
+            });
+        }
+        let operate = (self.claims.roles.iter().flat_map(|r| r.map.values()))
+            .any(|role| role == "gateway:operate");
+        if operate {
+            problems.push(SpecProblem {
+                key: "roles",
+                problem: "an org's issuer cannot grant gateway:operate".into(),
+                fix: "map claim values to integrations:view or integrations:manage".into(),
+            });
+        }
+        if self.sign_in.is_some() {
+            problems.push(SpecProblem {
+                key: "sign_in",
+                problem: "people sign in through the operator's issuers only".into(),
+                fix: "remove sign_in, and add the sign-in client to the operator's [[identity.issuers]]".into(),
+            });
+        }
+        problems
+    }
+
+    /// Seconds an introspection answer is trusted.
+    pub fn introspection_cache_secs(&self) -> u64 {
+        (self.introspection_cache_secs).unwrap_or(DEFAULT_INTROSPECTION_CACHE_SECS)
     }
 
     /// The algorithms in force.

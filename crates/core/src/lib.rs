@@ -21,7 +21,10 @@ pub use guard::{
     Admission, CallContext, CallGuard, Effect, GuardFuture, Mode, Owner, Review, ToolRef, Verdict,
     Visibility,
 };
-pub use identity::{ClaimMapping, EndUserSource, IssuerSpec, RequiredScopes, RoleMapping, SignIn};
+pub use identity::{
+    ClaimMapping, EndUserSource, Introspection, IssuerSpec, RequiredScopes, RoleMapping, SignIn,
+    SpecProblem,
+};
 pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
 pub use oauth::{OAuthClient, OAuthSpec};

@@ -61,7 +61,9 @@ pub(crate) fn map(
     scopes.extend(values_at(claims, "scp"));
     Verified {
         spec: spec.clone(),
-        subject: string_at(claims, "sub").unwrap_or_default(),
+        // A client-credentials token has no `sub`: its client is who it is.
+        subject: (string_at(claims, "sub").or_else(|| string_at(claims, "client_id")))
+            .unwrap_or_default(),
         org: one(&mapping.org),
         roles,
         agent: one(&mapping.agent),
@@ -94,7 +96,7 @@ fn string_at(claims: &Map<String, Value>, path: &str) -> Option<String> {
 }
 
 /// A claim's values: a list of strings, or a space-separated string (`scope`).
-fn values_at(claims: &Map<String, Value>, path: &str) -> Vec<String> {
+pub(crate) fn values_at(claims: &Map<String, Value>, path: &str) -> Vec<String> {
     match at(claims, path) {
         Some(Value::String(s)) => s.split_whitespace().map(String::from).collect(),
         Some(Value::Array(items)) => items

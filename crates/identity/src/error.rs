@@ -44,6 +44,12 @@ pub enum TokenError {
     },
     #[error("{0}")]
     Forbidden(String),
+    #[error(
+        "the issuer says this token is not active (revoked, expired or never issued): get a new one"
+    )]
+    Inactive,
+    #[error("the issuer's introspection cannot vouch for this token: {0}")]
+    Introspection(String),
 }
 
 impl TokenError {
@@ -80,11 +86,13 @@ impl TokenError {
             TokenError::IssuerUnavailable(_) => "issuer_unavailable",
             TokenError::InsufficientScope { .. } => "insufficient_scope",
             TokenError::Forbidden(_) => "forbidden",
+            TokenError::Inactive => "inactive",
+            TokenError::Introspection(_) => "introspection",
         }
     }
 
     /// Every reason [`TokenError::reason`] gives, for metrics made in advance.
-    pub const REASONS: [&'static str; 14] = [
+    pub const REASONS: [&'static str; 16] = [
         "too_large",
         "malformed",
         "unknown_issuer",
@@ -99,5 +107,7 @@ impl TokenError {
         "issuer_unavailable",
         "insufficient_scope",
         "forbidden",
+        "inactive",
+        "introspection",
     ];
 }

@@ -60,15 +60,31 @@ impl Fetcher {
         url: &str,
         form: &[(&str, &str)],
     ) -> Result<serde_json::Value, String> {
+        self.post_form_as(url, form, None).await
+    }
+
+    /// A form POSTed to `url` as the client `basic` names (HTTP Basic, RFC 6749 2.3.1:
+    /// both parts form-encoded); its JSON answer, or why not.
+    pub async fn post_form_as(
+        &self,
+        url: &str,
+        form: &[(&str, &str)],
+        basic: Option<(&str, &str)>,
+    ) -> Result<serde_json::Value, String> {
         self.policy
             .check_url(url)
             .map_err(|e| format!("{url}: {e}"))?;
         let body = url::form_urlencoded::Serializer::new(String::new())
             .extend_pairs(form)
             .finish();
-        let request = (self.client.post(url))
+        let mut request = (self.client.post(url))
             .header("content-type", "application/x-www-form-urlencoded")
             .body(body);
+        if let Some((id, secret)) = basic {
+            let encode =
+                |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+            request = request.basic_auth(encode(id), Some(encode(secret)));
+        }
         self.answer(url, request).await
     }
 

@@ -84,6 +84,7 @@ pub(crate) struct Metadata {
     pub(crate) jwks_uri: String,
     pub(crate) authorization_endpoint: Option<String>,
     pub(crate) token_endpoint: Option<String>,
+    pub(crate) introspection_endpoint: Option<String>,
 }
 
 /// An issuer's keys and where they come from.
@@ -240,6 +241,7 @@ pub(crate) async fn discover(fetcher: &Fetcher, issuer: &str) -> Result<Metadata
             jwks_uri: jwks_uri.to_string(),
             authorization_endpoint: endpoint("authorization_endpoint"),
             token_endpoint: endpoint("token_endpoint"),
+            introspection_endpoint: endpoint("introspection_endpoint"),
         });
     }
     Err(failures.join("; "))

@@ -6,6 +6,7 @@
 mod claims;
 mod error;
 mod fetch;
+mod introspect;
 mod keys;
 pub mod sign_in;
 mod verify;
@@ -26,8 +27,9 @@ use verify::Issuer;
 #[derive(Clone, Default)]
 pub struct Issuers {
     /// Tokens already verified, until their `exp` (a client sends the same token on every
-    /// request: one signature check per token, not per request).
-    verified: Arc<switchboard_sync::Mutex<HashMap<[u8; 32], Verified>>>,
+    /// request: one signature check per token, not per request), or, for an introspected
+    /// one, until its answer may no longer be trusted.
+    verified: Arc<switchboard_sync::Mutex<Remembered>>,
     pub(crate) by_iss: Arc<HashMap<String, Issuer>>,
     /// In configuration order, for metadata documents.
     pub(crate) order: Arc<Vec<String>>,
@@ -90,28 +92,71 @@ impl Issuers {
         token.len() > 20 && token.bytes().filter(|b| *b == b'.').count() == 2
     }
 
-    /// The token checked for the endpoint whose canonical resource URI is `resource`: its
-    /// claimed issuer must be configured, and only that issuer's keys are used.
+    /// The token checked for the endpoint whose canonical resource URI is `resource`: a JWT's
+    /// claimed issuer must be configured, and only that issuer's keys are used; an opaque
+    /// token is asked about at the introspection endpoints of the issuers that have one.
     pub async fn verify(&self, token: &str, resource: &str) -> Result<Verified, TokenError> {
         let key = cache_key(token, resource);
         let now = jsonwebtoken::get_current_timestamp();
-        if let Some(known) = self.verified.lock().get(&key)
-            && known.expires_at > now
+        if let Some((known, until)) = self.verified.lock().get(&key)
+            && *until > now
         {
             return Ok(known.clone());
         }
-        let iss = verify::claimed_issuer(token)?;
-        let issuer = (self.by_iss.get(&iss)).ok_or(TokenError::UnknownIssuer(iss))?;
-        let verified = issuer.verify(token, resource).await?;
+        let (verified, until) = match Self::is_jwt(token) {
+            true => {
+                let iss = verify::claimed_issuer(token)?;
+                let issuer = (self.by_iss.get(&iss)).ok_or(TokenError::UnknownIssuer(iss))?;
+                let verified = issuer.verify(token, resource).await?;
+                let until = verified.expires_at;
+                (verified, until)
+            }
+            false => self.introspect(token, resource).await?,
+        };
         let mut cache = self.verified.lock();
         if cache.len() >= VERIFIED_KEPT {
-            cache.retain(|_, v| v.expires_at > now);
+            cache.retain(|_, (_, until)| *until > now);
             if cache.len() >= VERIFIED_KEPT {
                 cache.clear();
             }
         }
-        cache.insert(key, verified.clone());
+        if until > now {
+            cache.insert(key, (verified.clone(), until));
+        }
         Ok(verified)
+    }
+
+    /// Whether any issuer checks opaque tokens.
+    pub fn introspects(&self) -> bool {
+        self.by_iss.values().any(Issuer::introspects)
+    }
+
+    /// Whether `iss` is one of these issuers.
+    pub fn knows(&self, iss: &str) -> bool {
+        self.by_iss.contains_key(iss)
+    }
+
+    /// An opaque token asked about at each introspecting issuer in turn: the first that calls
+    /// it active answers; otherwise the first refusal that is not "inactive" says why.
+    async fn introspect(&self, token: &str, resource: &str) -> Result<(Verified, u64), TokenError> {
+        if token.len() > MAX_TOKEN_BYTES {
+            return Err(TokenError::TooLarge(token.len()));
+        }
+        let mut refusal = None;
+        let introspecting = (self.order.iter()).filter_map(|iss| self.by_iss.get(iss));
+        for issuer in introspecting.filter(|i| i.introspects()) {
+            match issuer.introspect(token, &issuer.audiences(resource)).await {
+                Ok(answer) => return Ok(answer),
+                Err(TokenError::Inactive) => refusal = refusal.or(Some(TokenError::Inactive)),
+                Err(e) if matches!(refusal, None | Some(TokenError::Inactive)) => refusal = Some(e),
+                Err(_) => {}
+            }
+        }
+        Err(refusal.unwrap_or_else(|| {
+            TokenError::Malformed(
+                "it is not a JWT, and no issuer here introspects opaque tokens (add introspection to its [[identity.issuers]])".into(),
+            )
+        }))
     }
 
     /// Fetches every issuer's metadata and keys (at start: an unreachable issuer is named,
@@ -139,6 +184,9 @@ impl Issuers {
             .collect()
     }
 }
+
+/// Verified tokens by [`cache_key`], with the time until which each is trusted.
+type Remembered = HashMap<[u8; 32], (Verified, u64)>;
 
 /// Verified tokens kept at most (each a few hundred bytes).
 const VERIFIED_KEPT: usize = 10_000;

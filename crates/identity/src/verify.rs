@@ -48,12 +48,23 @@ pub(crate) enum Expect<'a> {
 }
 
 impl Issuer {
+    /// Seconds of clock difference tolerated.
+    pub(crate) fn leeway(&self) -> u64 {
+        self.spec.leeway_secs.unwrap_or(DEFAULT_LEEWAY_SECS)
+    }
+
+    /// The audiences a token for the endpoint at `resource` may name.
+    pub(crate) fn audiences(&self, resource: &str) -> Vec<String> {
+        let mut audiences = vec![resource.to_string()];
+        audiences.extend(self.spec.audiences.iter().cloned());
+        audiences
+    }
+
     /// The token checked against this issuer, for the endpoint whose resource URI is
     /// `resource`.
     pub(crate) async fn verify(&self, token: &str, resource: &str) -> Result<Verified, TokenError> {
-        let mut audiences = vec![resource.to_string()];
-        audiences.extend(self.spec.audiences.iter().cloned());
-        self.verify_as(token, &audiences, Expect::Access).await
+        self.verify_as(token, &self.audiences(resource), Expect::Access)
+            .await
     }
 
     /// The token checked against this issuer for one of `audiences`, as `expect` says.
@@ -89,7 +100,7 @@ impl Issuer {
         if key.alg.is_some_and(|alg| alg != header.alg) {
             return Err(TokenError::Algorithm(format!("{:?}", header.alg)));
         }
-        let leeway = self.spec.leeway_secs.unwrap_or(DEFAULT_LEEWAY_SECS);
+        let leeway = self.leeway();
         let mut validation = Validation::new(header.alg);
         validation.leeway = leeway;
         validation.validate_nbf = true;

@@ -14,9 +14,20 @@ pub struct Provider {
 }
 
 impl Provider {
+    /// A provider whose access tokens are JWTs.
     pub async fn start() -> Self {
+        Self::start_with("jwt").await
+    }
+
+    /// A provider whose access tokens are opaque (checked by introspection).
+    pub async fn start_opaque() -> Self {
+        Self::start_with("opaque").await
+    }
+
+    async fn start_with(format: &str) -> Self {
         let mut child = Command::new("node")
             .arg(crate::repo_root().join("tests/fixtures/oidc_provider.mjs"))
+            .env("OIDC_ACCESS_TOKEN_FORMAT", format)
             .env("SWITCHBOARD_NODE_MODULES", crate::node_modules())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -59,4 +70,46 @@ impl Provider {
             "exp": now + 600, "iat": now, "scope": "mcp:tools", "groups": ["mcp-users"]});
         self.sign(json!({"typ": "at+jwt"}), claims, None).await
     }
+
+    /// A client-credentials token of the client `machine` (scope `mcp:tools`), for
+    /// `resource` when given.
+    pub async fn machine_token(&self, resource: Option<&str>) -> String {
+        let mut form = vec![("grant_type", "client_credentials"), ("scope", "mcp:tools")];
+        if let Some(resource) = resource {
+            form.push(("resource", resource));
+        }
+        let response = reqwest::Client::new()
+            .post(format!("{}/token", self.issuer))
+            .basic_auth("machine", Some("machine-secret"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form_body(&form))
+            .send()
+            .await
+            .unwrap();
+        let body: Value = response.json().await.unwrap();
+        body["access_token"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no access token: {body}"))
+            .to_string()
+    }
+
+    /// Revokes `token` at the provider (RFC 7009) as the client `machine`.
+    pub async fn revoke(&self, token: &str) {
+        let status = reqwest::Client::new()
+            .post(format!("{}/token/revocation", self.issuer))
+            .basic_auth("machine", Some("machine-secret"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(form_body(&[("token", token)]))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        assert!(status.is_success(), "revocation answered {status}");
+    }
+}
+
+fn form_body(pairs: &[(&str, &str)]) -> String {
+    url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish()
 }

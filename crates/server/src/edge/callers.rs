@@ -179,7 +179,7 @@ async fn authenticate(
         };
     }
     if let Some(rs) = callers.resource.as_ref().filter(|rs| rs.takes_tokens())
-        && Issuers::is_jwt(&presented)
+        && (Issuers::is_jwt(&presented) || rs.issuers().introspects())
     {
         let verified = rs.issuers().verify(&presented, &rs.resource(&path)).await;
         let admitted = match verified {
