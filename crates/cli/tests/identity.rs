@@ -136,18 +136,6 @@ async fn the_typescript_sdk_signs_in_and_calls_as_the_tokens_end_user() {
     assert!(out["tools"].as_array().unwrap().len() > 5, "{out}");
 }
 
-/// POSTs an initialize to `url` bearing `token`; the status and `WWW-Authenticate`.
-async fn present(url: &str, token: Option<&str>) -> (u16, String) {
-    let response =
-        kit::post_mcp_from(url, "127.0.0.1", token, None, &kit::initialize_request()).await;
-    let challenge = response
-        .headers()
-        .get("www-authenticate")
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default();
-    (response.status().as_u16(), challenge)
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn bad_tokens_are_refused_with_the_right_challenge() {
     let provider = Provider::start().await;
@@ -197,14 +185,17 @@ async fn bad_tokens_are_refused_with_the_right_challenge() {
 
     // A good token passes; so does the static token beside it.
     let token = provider.sign(at.clone(), good.clone(), None).await;
-    assert_eq!(present(&gw.url, Some(&token)).await.0, 200);
-    assert_eq!(present(&gw.url, Some("static-secret")).await.0, 200);
+    assert_eq!(kit::initialize_with(&gw.url, Some(&token)).await.0, 200);
+    assert_eq!(
+        kit::initialize_with(&gw.url, Some("static-secret")).await.0,
+        200
+    );
     let other = provider
         .sign(at.clone(), with(json!({"sub": "eve"})), None)
         .await;
 
     // No token at all: 401 naming the metadata (anonymous_loopback = false).
-    let (status, challenge) = present(&gw.url, None).await;
+    let (status, challenge) = kit::initialize_with(&gw.url, None).await;
     assert_eq!(status, 401);
     assert!(challenge.contains(&metadata), "{challenge}");
 
@@ -340,7 +331,7 @@ async fn bad_tokens_are_refused_with_the_right_challenge() {
         ),
     ];
     for (what, token, status, error) in cases {
-        let (got, challenge) = present(&gw.url, Some(&token)).await;
+        let (got, challenge) = kit::initialize_with(&gw.url, Some(&token)).await;
         assert_eq!(got, status, "{what}: {challenge}");
         assert!(
             challenge.contains(&format!("error=\"{error}\"")) || error.is_empty(),
@@ -352,7 +343,7 @@ async fn bad_tokens_are_refused_with_the_right_challenge() {
     let unscoped = provider
         .sign(at.clone(), with(json!({"scope": null})), None)
         .await;
-    let (_, challenge) = present(&gw.url, Some(&unscoped)).await;
+    let (_, challenge) = kit::initialize_with(&gw.url, Some(&unscoped)).await;
     assert!(challenge.contains("scope=\"mcp:tools\""), "{challenge}");
 
     // Each refusal is counted by reason.
@@ -418,24 +409,27 @@ async fn an_org_token_reaches_its_agent_endpoint_and_no_other() {
     assert_eq!(prm["resource"], agent_url);
 
     let bot = token(&agent_url, json!({"org": "acme", "azp": "bot"})).await;
-    assert_eq!(present(&agent_url, Some(&bot)).await.0, 200);
+    assert_eq!(kit::initialize_with(&agent_url, Some(&bot)).await.0, 200);
     // Mapped to agent bot: no other agent, and not /mcp (even with /mcp's audience).
     let other = format!("{}/agents/other", gw.url);
-    let (status, challenge) = present(&other, Some(&bot)).await;
+    let (status, challenge) = kit::initialize_with(&other, Some(&bot)).await;
     assert_eq!(status, 401, "the audience is bot's: {challenge}");
     let for_other = token(&other, json!({"org": "acme", "azp": "bot"})).await;
-    let (status, challenge) = present(&other, Some(&for_other)).await;
+    let (status, challenge) = kit::initialize_with(&other, Some(&for_other)).await;
     assert_eq!(status, 403, "{challenge}");
     assert!(challenge.contains("insufficient_scope"), "{challenge}");
     let for_mcp = token(&gw.url, json!({"org": "acme", "azp": "bot"})).await;
-    assert_eq!(present(&gw.url, Some(&for_mcp)).await.0, 403);
+    assert_eq!(kit::initialize_with(&gw.url, Some(&for_mcp)).await.0, 403);
     // A token of /mcp's audience is not one of the agent's.
     let org_only = token(&gw.url, json!({"org": "acme"})).await;
-    assert_eq!(present(&agent_url, Some(&org_only)).await.0, 401);
-    assert_eq!(present(&gw.url, Some(&org_only)).await.0, 200);
+    assert_eq!(
+        kit::initialize_with(&agent_url, Some(&org_only)).await.0,
+        401
+    );
+    assert_eq!(kit::initialize_with(&gw.url, Some(&org_only)).await.0, 200);
     // An agent endpoint belongs to an org: a token naming none is refused there.
     let no_org = token(&agent_url, json!({})).await;
-    assert_eq!(present(&agent_url, Some(&no_org)).await.0, 403);
+    assert_eq!(kit::initialize_with(&agent_url, Some(&no_org)).await.0, 403);
 }
 
 #[test]

@@ -41,24 +41,6 @@ async fn gateway(dir: &Path, config: &Path) -> kit::Gateway {
     gw
 }
 
-/// POSTs an initialize to `url` bearing `token`; the status and `WWW-Authenticate`.
-async fn present(url: &str, token: &str) -> (u16, String) {
-    let response = kit::post_mcp_from(
-        url,
-        "127.0.0.1",
-        Some(token),
-        None,
-        &kit::initialize_request(),
-    )
-    .await;
-    let challenge = response
-        .headers()
-        .get("www-authenticate")
-        .map(|v| v.to_str().unwrap().to_string())
-        .unwrap_or_default();
-    (response.status().as_u16(), challenge)
-}
-
 fn looks_like_jwt(token: &str) -> bool {
     token.matches('.').count() == 2
 }
@@ -91,29 +73,32 @@ async fn revoked_audienceless_and_foreign_opaque_tokens_are_refused() {
 
     let token = provider.machine_token(Some(&gw.url)).await;
     assert!(!looks_like_jwt(&token), "{token}");
-    assert_eq!(present(&gw.url, &token).await.0, 200);
+    assert_eq!(kit::initialize_with(&gw.url, Some(&token)).await.0, 200);
     provider.revoke(&token).await;
-    let (status, challenge) = present(&gw.url, &token).await;
+    let (status, challenge) = kit::initialize_with(&gw.url, Some(&token)).await;
     assert_eq!(status, 401);
     assert!(challenge.contains("error=\"invalid_token\""), "{challenge}");
     assert!(challenge.contains("not active"), "{challenge}");
 
     // A token bound to no resource, and one bound to another resource.
     let unbound = provider.machine_token(None).await;
-    let (status, challenge) = present(&gw.url, &unbound).await;
+    let (status, challenge) = kit::initialize_with(&gw.url, Some(&unbound)).await;
     assert_eq!(status, 401);
     assert!(challenge.contains("names no aud"), "{challenge}");
     let foreign = provider
         .machine_token(Some("http://127.0.0.1:9/elsewhere"))
         .await;
-    let (status, challenge) = present(&gw.url, &foreign).await;
+    let (status, challenge) = kit::initialize_with(&gw.url, Some(&foreign)).await;
     assert_eq!(status, 401);
     assert!(challenge.contains("elsewhere"), "{challenge}");
 
     // A made-up opaque token is inactive; the static token still passes.
-    let (status, _) = present(&gw.url, "not-a-token-the-provider-issued").await;
+    let (status, _) = kit::initialize_with(&gw.url, Some("not-a-token-the-provider-issued")).await;
     assert_eq!(status, 401);
-    assert_eq!(present(&gw.url, "static-secret").await.0, 200);
+    assert_eq!(
+        kit::initialize_with(&gw.url, Some("static-secret")).await.0,
+        200
+    );
     for (reason, at_least) in [("inactive", 2.0), ("audience", 2.0)] {
         let line = format!("switchboard_access_token_refusals_total{{reason=\"{reason}\"}}");
         let count = kit::metric(gw.base(), Some("static-secret"), &line).await;

@@ -131,6 +131,18 @@ impl Issuers {
         self.by_iss.values().any(Issuer::introspects)
     }
 
+    /// The `iss` a JWT claims, read before anything is trusted (to pick its issuers).
+    pub fn claimed_issuer(token: &str) -> Result<String, TokenError> {
+        verify::claimed_issuer(token)
+    }
+
+    /// The issuers' specs, in configuration order.
+    pub fn specs(&self) -> Vec<Arc<IssuerSpec>> {
+        (self.order.iter())
+            .map(|iss| self.by_iss[iss].spec.clone())
+            .collect()
+    }
+
     /// Whether `iss` is one of these issuers.
     pub fn knows(&self, iss: &str) -> bool {
         self.by_iss.contains_key(iss)

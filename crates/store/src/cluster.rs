@@ -40,6 +40,8 @@ pub enum ChangeKind {
     /// Tool pins or an org's policy document changed: read them again and review every
     /// catalogue (`org_id` empty for the operator's pins).
     Policy,
+    /// An org's issuers changed: forget them, so the next token reads them again.
+    Identity,
 }
 
 impl Change {

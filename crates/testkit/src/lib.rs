@@ -9,8 +9,8 @@ mod raw_http;
 
 pub use postgres::{TestSchema, postgres_addr, postgres_url, tamper};
 pub use raw_http::{
-    initialize_request, metric, open_session, post_in_session, post_mcp, post_mcp_from,
-    tool_outcome,
+    initialize_request, initialize_with, metric, open_session, post_in_session, post_mcp,
+    post_mcp_from, tool_outcome,
 };
 
 use std::path::{Path, PathBuf};

@@ -37,6 +37,18 @@ pub async fn post_mcp_from(
     request.send().await.expect("POST to the MCP endpoint")
 }
 
+/// POSTs an initialize to the MCP endpoint `url` bearing `token`; the status and the
+/// `WWW-Authenticate` header (empty when none).
+pub async fn initialize_with(url: &str, token: Option<&str>) -> (u16, String) {
+    let response = post_mcp_from(url, "127.0.0.1", token, None, &crate::initialize_request()).await;
+    let challenge = response
+        .headers()
+        .get("www-authenticate")
+        .map(|v| v.to_str().unwrap_or_default().to_string())
+        .unwrap_or_default();
+    (response.status().as_u16(), challenge)
+}
+
 /// One JSON-RPC message POSTed to an MCP endpoint over raw HTTP (no SDK, no GET stream), as a
 /// load balancer would forward it, with an optional bearer token and session; panics on a
 /// non-2xx answer. Returns the session id the answer names and its whole body.

@@ -4,6 +4,7 @@
 
 pub(crate) mod callers;
 mod error;
+pub(crate) mod org_issuers;
 pub(crate) mod people;
 pub(crate) mod snapshots;
 pub(crate) mod tokens;
@@ -26,6 +27,8 @@ pub struct ControlPlane {
     pub replica: Arc<str>,
     /// The policy pipeline every registry's calls pass.
     pub pipeline: switchboard_policy::Pipeline,
+    /// The issuers orgs configured over REST, per org.
+    pub org_issuers: org_issuers::OrgIssuers,
     /// Cancelled when the listener shuts down: streams that only listen end with it.
     pub(crate) shutdown: tokio_util::sync::CancellationToken,
 }
@@ -102,8 +105,10 @@ impl ControlPlane {
         if registry.guard().is_none() {
             registry.set_guard(Arc::new(pipeline.clone()));
         }
+        let fetcher = switchboard_identity::Fetcher::new(registry.http().policy().clone());
         Self {
             pipeline,
+            org_issuers: org_issuers::OrgIssuers::new(fetcher),
             registry,
             store,
             sealer,

@@ -5,7 +5,7 @@
 
 use crate::control_plane::ApiError;
 use crate::control_plane::ControlPlane;
-use crate::control_plane::callers::{MANAGE, OPERATE, OrgCaller, TokenCaller, VIEW};
+use crate::control_plane::callers::{MANAGE, OPERATE, VIEW};
 use crate::edge::identity::ResourceServer;
 use axum::Router;
 use axum::extract::{Request, State};
@@ -13,21 +13,23 @@ use axum::http::{HeaderMap, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
-use switchboard_identity::{Issuers, TokenError, Verified};
+
+#[path = "token_callers.rs"]
+mod tokens;
 
 /// Whom a route lets in.
 #[derive(Clone)]
 pub(crate) struct Callers {
     operator: Operator,
     /// Where orgs' API tokens are checked; without it, only the operator.
-    control: Option<ControlPlane>,
+    pub(super) control: Option<ControlPlane>,
     /// The role an org's API token needs here.
     role: &'static str,
     /// Whether the org needs the integrations feature too (the MCP endpoints do).
-    needs_feature: bool,
+    pub(super) needs_feature: bool,
     /// The issuers whose access tokens are accepted, and the public URL they are bound to.
-    resource: Option<ResourceServer>,
-    surface: Protected,
+    pub(super) resource: Option<ResourceServer>,
+    pub(super) surface: Protected,
 }
 
 /// Which kind of route this is, for access tokens: their audience, scopes and role.
@@ -39,6 +41,22 @@ pub(crate) enum Protected {
     Agent,
     /// `/metrics`.
     Metrics,
+    /// `/orgs/{org}/mcp`: one org's endpoint, where its own issuers are trusted too.
+    OrgGateway,
+    /// `/orgs/{org}/mcp/agents/{agent}`.
+    OrgAgent,
+}
+
+impl Protected {
+    /// Whether the route names its org (`/orgs/{org}/…`).
+    pub(crate) fn org_scoped(self) -> bool {
+        matches!(self, Protected::OrgGateway | Protected::OrgAgent)
+    }
+
+    /// Whether the route is an agent's endpoint.
+    pub(crate) fn agent(self) -> bool {
+        matches!(self, Protected::Agent | Protected::OrgAgent)
+    }
 }
 
 /// Whether, and how, the operator gets in.
@@ -89,6 +107,29 @@ impl Callers {
         }
     }
 
+    /// `/orgs/{org}/mcp` (`agent` false) or `/orgs/{org}/mcp/agents/{agent}`: that org's API
+    /// tokens (with `integrations:manage` on the org's endpoint, as on `/mcp`, and
+    /// `integrations:view` on an agent's), and access tokens from the org's own issuers or
+    /// from an operator's issuer that maps them to that org. Never the operator.
+    pub(crate) fn org(
+        control: ControlPlane,
+        resource: Option<ResourceServer>,
+        agent: bool,
+    ) -> Self {
+        Self {
+            operator: Operator::Refused,
+            control: Some(control),
+            role: if agent { VIEW } else { MANAGE },
+            needs_feature: true,
+            resource,
+            surface: if agent {
+                Protected::OrgAgent
+            } else {
+                Protected::OrgGateway
+            },
+        }
+    }
+
     /// `/metrics`: the operator, or a token with `gateway:operate`.
     pub(crate) fn scrapers(
         token: Option<String>,
@@ -105,10 +146,12 @@ impl Callers {
         }
     }
 
+    /// Whether access tokens may be presented here (an org's endpoint: its org may have
+    /// issuers of its own).
     fn takes_tokens(&self) -> bool {
         self.resource
             .as_ref()
-            .is_some_and(ResourceServer::takes_tokens)
+            .is_some_and(|rs| rs.takes_tokens() || self.surface.org_scoped())
     }
 
     /// Whether a request without any `Authorization` is the operator's.
@@ -124,7 +167,7 @@ impl Callers {
     fn unauthenticated(&self, path: &str, message: &str) -> Response {
         let response = ApiError::Unauthenticated(message.into()).into_response();
         match &self.resource {
-            Some(rs) => rs.challenge(path, response),
+            Some(rs) => rs.challenge(path, response, self.surface.org_scoped()),
             None => response,
         }
     }
@@ -166,35 +209,33 @@ async fn authenticate(
         return next.run(request).await;
     }
     if let (Some(control), true) = (&callers.control, presented.starts_with("sb_")) {
-        return match control
+        let org = match control
             .org_caller(&presented, callers.role, callers.needs_feature)
             .await
         {
-            Ok(org) => {
-                request.extensions_mut().insert(org);
-                next.run(request).await
+            Ok(org) => org,
+            Err(ApiError::Unauthenticated(_)) => {
+                return callers.unauthenticated(&path, UNKNOWN_TOKEN);
             }
-            Err(ApiError::Unauthenticated(_)) => callers.unauthenticated(&path, UNKNOWN_TOKEN),
-            Err(e) => e.into_response(),
+            Err(e) => return e.into_response(),
         };
+        if let Err(e) = tokens::org_token_fits(&callers, &org, &path).await {
+            return e.into_response();
+        }
+        request.extensions_mut().insert(org);
+        return next.run(request).await;
     }
-    if let Some(rs) = callers.resource.as_ref().filter(|rs| rs.takes_tokens())
-        && (Issuers::is_jwt(&presented) || rs.issuers().introspects())
-    {
-        let verified = rs.issuers().verify(&presented, &rs.resource(&path)).await;
-        let admitted = match verified {
-            Ok(token) => admit(&callers, &token, &path).await,
-            Err(e) => Err(e),
-        };
-        return match admitted {
-            Ok((org, holder)) => {
+    if callers.takes_tokens() {
+        return match tokens::admit_token(&callers, &presented, &path).await {
+            Ok(Some((org, holder))) => {
                 if let Some(org) = org {
                     request.extensions_mut().insert(org);
                 }
                 request.extensions_mut().insert(holder);
                 next.run(request).await
             }
-            Err(e) => rs.refuse(&path, &e),
+            Ok(None) => callers.unauthenticated(&path, UNKNOWN_TOKEN),
+            Err((rs, e)) => rs.refuse(&path, &e),
         };
     }
     // No token configured and no issuer (loopback): whatever a client sends, it is the
@@ -210,82 +251,10 @@ fn endpoint_path(request: &Request, surface: Protected) -> String {
     match surface {
         Protected::Gateway => "/mcp".into(),
         Protected::Metrics => "/metrics".into(),
-        Protected::Agent => request.uri().path().trim_end_matches('/').to_string(),
-    }
-}
-
-/// What a verified token may do here: its scopes, its agent, its role and its org.
-async fn admit(
-    callers: &Callers,
-    token: &Verified,
-    path: &str,
-) -> Result<(Option<OrgCaller>, TokenCaller), TokenError> {
-    let scopes = &token.spec.scopes;
-    let needed = match callers.surface {
-        Protected::Gateway | Protected::Agent => &scopes.mcp,
-        Protected::Metrics => &scopes.metrics,
-    };
-    if !token.missing_scopes(needed).is_empty() {
-        let missing = token.missing_scopes(needed).into_iter().cloned();
-        return Err(TokenError::InsufficientScope {
-            missing: missing.collect::<Vec<_>>().join(" "),
-            needed: needed.clone(),
-        });
-    }
-    if let Some(agent) = &token.agent
-        && (callers.surface != Protected::Agent || path != format!("/mcp/agents/{agent}"))
-    {
-        return Err(TokenError::Forbidden(format!(
-            "this token is for agent {agent}: use its endpoint /mcp/agents/{agent}"
-        )));
-    }
-    let role = match callers.surface {
-        Protected::Metrics => OPERATE,
-        // An access token is issued to use the endpoint: viewing the tools suffices.
-        Protected::Gateway | Protected::Agent => VIEW,
-    };
-    if !token.has_role(role) {
-        return Err(TokenError::Forbidden(format!(
-            "this token's roles lack {role}: map a claim to it in the issuer's claims.roles"
-        )));
-    }
-    let holder = TokenCaller {
-        principal: token.principal(),
-        end_user: token.end_user.clone(),
-    };
-    let Some(org_name) = &token.org else {
-        if callers.surface == Protected::Agent {
-            return Err(TokenError::Forbidden(
-                "agent endpoints belong to an org, and this token names none: map the org claim in the issuer's claims.org".into(),
-            ));
+        Protected::Agent | Protected::OrgGateway | Protected::OrgAgent => {
+            request.uri().path().trim_end_matches('/').to_string()
         }
-        return Ok((None, holder));
-    };
-    let Some(control) = &callers.control else {
-        return Err(TokenError::Forbidden(
-            "this token names an org, and this gateway has no orgs (no store)".into(),
-        ));
-    };
-    let org = match control.store.org_by_name(org_name).await {
-        Ok(Some(org)) => org,
-        Ok(None) => {
-            return Err(TokenError::Forbidden(format!(
-                "this token's org {org_name:?} does not exist: create it (switchboard org create {org_name})"
-            )));
-        }
-        Err(e) => return Err(TokenError::IssuerUnavailable(format!("the store: {e}"))),
-    };
-    if callers.needs_feature && !org.has_feature(crate::control_plane::callers::FEATURE) {
-        return Err(TokenError::Forbidden(format!(
-            "org {org_name} does not have the feature {}",
-            crate::control_plane::callers::FEATURE
-        )));
     }
-    let org = OrgCaller {
-        org_id: org.id,
-        token_id: None,
-    };
-    Ok((Some(org), holder))
 }
 
 /// The bearer token a request carries.

@@ -2,7 +2,7 @@
 //! Protected Resource Metadata (RFC 9728) of each endpoint, and the `401`/`403` answers that
 //! point clients to it.
 
-use crate::control_plane::ApiError;
+use crate::control_plane::{ApiError, ControlPlane};
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, header};
@@ -121,8 +121,15 @@ impl ResourceServer {
 
     /// A `401` for a request at `path` with no usable token: the metadata is named so an
     /// OAuth client can start its flow.
-    pub(crate) fn challenge(&self, path: &str, mut response: Response) -> Response {
-        if self.takes_tokens() {
+    /// On an org's endpoint (`org_scoped`) the org may have issuers of its own, so its
+    /// metadata is always named.
+    pub(crate) fn challenge(
+        &self,
+        path: &str,
+        mut response: Response,
+        org_scoped: bool,
+    ) -> Response {
+        if self.takes_tokens() || org_scoped {
             let challenge = format!("Bearer resource_metadata=\"{}\"", self.metadata_url(path));
             set_challenge(&mut response, &challenge);
         }
@@ -131,13 +138,58 @@ impl ResourceServer {
 
     /// The Protected Resource Metadata of the endpoint at `path`.
     fn metadata(&self, path: &str) -> serde_json::Value {
+        self.metadata_naming(
+            path,
+            self.issuers.urls().to_vec(),
+            self.issuers.mcp_scopes(),
+        )
+    }
+
+    fn metadata_naming(
+        &self,
+        path: &str,
+        servers: Vec<String>,
+        scopes: Vec<String>,
+    ) -> serde_json::Value {
         json!({
             "resource": self.resource(path),
-            "authorization_servers": self.issuers.urls(),
+            "authorization_servers": servers,
             "bearer_methods_supported": ["header"],
-            "scopes_supported": self.issuers.mcp_scopes(),
+            "scopes_supported": scopes,
             "resource_name": "Switchboard MCP gateway",
         })
+    }
+
+    /// The metadata of an org's endpoint at `path`: the org's own issuers, then the
+    /// operator's issuers that take the org from a claim.
+    async fn org_metadata(&self, control: &ControlPlane, org: &str, path: &str) -> Response {
+        let org = match control.store.org_by_name(org).await {
+            Ok(Some(org)) => org,
+            Ok(None) => {
+                return ApiError::NotFound(format!("there is no org {org:?}")).into_response();
+            }
+            Err(e) => return ApiError::from(e).into_response(),
+        };
+        let own = match control.issuers_of_org(&org.id).await {
+            Ok(own) => own,
+            Err(e) => return e.into_response(),
+        };
+        let mapping = (self.issuers.specs().into_iter()).filter(|s| s.claims.org.is_some());
+        let specs: Vec<_> = own.specs().into_iter().chain(mapping).collect();
+        if specs.is_empty() {
+            let none = format!(
+                "org {} trusts no issuer: add one with PUT /api/identity/issuers",
+                org.name
+            );
+            return ApiError::NotFound(none).into_response();
+        }
+        let servers = specs.iter().map(|s| s.issuer.clone()).collect();
+        let mut scopes: Vec<String> = (specs.iter())
+            .flat_map(|s| s.scopes.mcp.iter().cloned())
+            .collect();
+        scopes.sort();
+        scopes.dedup();
+        document(self.metadata_naming(path, servers, scopes))
     }
 }
 
@@ -161,10 +213,18 @@ fn quoted(text: &str) -> String {
 }
 
 /// `/.well-known/oauth-protected-resource` (the `/mcp` endpoint's, also at `…/mcp`) and
-/// `…/mcp/agents/{agent}`; nothing when no issuer is configured.
-pub(crate) fn metadata_routes(resource: Option<ResourceServer>) -> Router {
+/// `…/mcp/agents/{agent}` when the operator configured issuers; `…/orgs/{org}/mcp` and
+/// `…/orgs/{org}/mcp/agents/{agent}` when there are orgs.
+pub(crate) fn metadata_routes(
+    resource: Option<ResourceServer>,
+    control: Option<ControlPlane>,
+) -> Router {
+    let orgs = match (&resource, control) {
+        (Some(rs), Some(control)) => org_metadata_routes(rs.clone(), control),
+        _ => Router::new(),
+    };
     let Some(resource) = resource.filter(ResourceServer::takes_tokens) else {
-        return Router::new();
+        return orgs;
     };
     let gateway = |State(rs): State<ResourceServer>| async move { document(rs.metadata("/mcp")) };
     Router::new()
@@ -182,6 +242,30 @@ pub(crate) fn metadata_routes(resource: Option<ResourceServer>) -> Router {
             ),
         )
         .with_state(resource)
+        .merge(orgs)
+}
+
+/// The metadata of orgs' endpoints.
+fn org_metadata_routes(resource: ResourceServer, control: ControlPlane) -> Router {
+    type Shared = State<(ResourceServer, ControlPlane)>;
+    let org = |State((rs, control)): Shared, Path(org): Path<String>| async move {
+        rs.org_metadata(&control, &org, &format!("/orgs/{org}/mcp"))
+            .await
+    };
+    let agent = |State((rs, control)): Shared, Path((org, agent)): Path<(String, String)>| async move {
+        if let Err(e) = crate::control_plane::callers::check_agent(&agent) {
+            return e.into_response();
+        }
+        let path = format!("/orgs/{org}/mcp/agents/{agent}");
+        rs.org_metadata(&control, &org, &path).await
+    };
+    Router::new()
+        .route(&format!("{WELL_KNOWN}/orgs/{{org}}/mcp"), get(org))
+        .route(
+            &format!("{WELL_KNOWN}/orgs/{{org}}/mcp/agents/{{agent}}"),
+            get(agent),
+        )
+        .with_state((resource, control))
 }
 
 /// A metadata document: public, readable from any page (browser-based MCP clients).

@@ -219,6 +219,7 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         .merge(crate::admin::dashboard::router())
         .merge(crate::edge::identity::metadata_routes(
             options.resource.clone(),
+            control.clone(),
         ))
         .merge(crate::admin::sign_in::router(
             control.clone(),

@@ -1,10 +1,11 @@
-//! The REST API (`/api/…`): remote MCP servers per org, agents' actions, policy, the audit
-//! log, the OpenAPI document.
+//! The REST API (`/api/…`): remote MCP servers per org, agents' actions, policy, the org's
+//! issuers, the audit log, the OpenAPI document.
 
 mod agents;
 mod audit;
 pub(crate) mod auth;
 mod events;
+mod identity;
 mod openapi;
 mod operations;
 mod policy;
@@ -48,6 +49,12 @@ pub(crate) fn router(state: ControlPlane) -> Router {
         .route("/api/policy/pending", get(policy::pending))
         .route("/api/policy/approve", post(policy::approve))
         .route("/api/policy/tools", get(policy::tools))
+        .route(
+            "/api/identity/issuers",
+            get(identity::list)
+                .put(identity::put)
+                .delete(identity::delete),
+        )
         .route("/api/openapi.json", get(openapi::document))
         .with_state(state)
 }

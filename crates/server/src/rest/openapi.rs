@@ -115,6 +115,22 @@ pub(super) async fn document() -> Json<Value> {
                     "responses": with(json!({"200": {"description": "Saved; every replica follows"}}))
                 }
             },
+            "/api/identity/issuers": {
+                "get": {
+                    "summary": "The issuers the org trusts on its own endpoints /orgs/{org}/mcp and /orgs/{org}/mcp/agents/{agent} (secrets shown as (sealed)); docs/identity.md",
+                    "responses": with(json!({"200": {"description": "The org's issuers"}}))
+                },
+                "put": {
+                    "summary": "Add an issuer, or replace the one with the same issuer URL (role integrations:manage): fields as in [[identity.issuers]], but it maps only into this org (no claims.org, no gateway:operate, no sign_in). The answer says whether its keys could be fetched",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["issuer"]}}}},
+                    "responses": with(json!({"201": {"description": "Added; every replica follows within a second"}, "200": {"description": "Replaced"}}))
+                },
+                "delete": {
+                    "summary": "Remove an issuer (role integrations:manage): its tokens are refused on every replica within a second",
+                    "parameters": [{"name": "issuer", "in": "query", "required": true, "schema": {"type": "string"}}],
+                    "responses": with(json!({"204": {"description": "Removed"}, "404": {"description": "No such issuer"}}))
+                }
+            },
             "/api/policy/pending": {
                 "get": {
                     "summary": "Tool definitions quarantined until approved (changed since approval, renamed, or poisoning suspected), with the approved one",

@@ -40,7 +40,10 @@ impl Operation {
             ChangeKind::Disabled => Some(Operation::Disable),
             ChangeKind::Enabled => Some(Operation::Enable),
             ChangeKind::Refreshed => Some(Operation::Refresh),
-            ChangeKind::Saved | ChangeKind::Rediscovered | ChangeKind::Policy => None,
+            ChangeKind::Saved
+            | ChangeKind::Rediscovered
+            | ChangeKind::Policy
+            | ChangeKind::Identity => None,
         }
     }
 

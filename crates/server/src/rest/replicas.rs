@@ -80,6 +80,10 @@ impl ControlPlane {
             self.policy_changed(&change.org_id).await;
             return Ok(());
         }
+        if change.kind == ChangeKind::Identity {
+            self.org_issuers.forget(Some(&change.org_id));
+            return Ok(());
+        }
         if let Some(name) = change.server_id.strip_prefix(servers::CONFIG_PREFIX) {
             super::operations::follow(&self.registry, name, change.kind).await;
             return Ok(());
@@ -115,6 +119,7 @@ impl ControlPlane {
     /// Reads every stored server again after notices may have been missed: connects the
     /// missing, removes the deleted. (Edits missed meanwhile arrive with the next refresh.)
     pub async fn resync(&self) -> Result<(), ApiError> {
+        self.org_issuers.forget(None);
         for mut row in self.store.all_servers().await? {
             let registry = self.org_registry(&row.org_id);
             let present = registry.servers().iter().any(|s| s.name == row.slug);
