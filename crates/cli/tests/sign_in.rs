@@ -98,5 +98,51 @@ roles = {{ claim = "groups", map = {{ "mcp-admins" = "integrations:manage", "mcp
     assert!(with != 403 && with != 401, "{seen}");
     assert_eq!(seen["other_before"], 200, "{seen}");
     assert_eq!(seen["other_after"], 401, "{seen}");
+
+    // A sign-in is finished only in the browser that began it (login CSRF): a callback with
+    // its state but without its cookie is refused; with the cookie it goes on to the code.
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let begin = || async {
+        let begun = client
+            .get(format!("{other}/auth/login"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(begun.status().as_u16(), 303);
+        let location = reqwest::Url::parse(begun.headers()["location"].to_str().unwrap()).unwrap();
+        let state = (location.query_pairs())
+            .find(|(k, _)| k == "state")
+            .map(|(_, v)| v.to_string())
+            .unwrap();
+        let cookie = (begun.headers().get_all("set-cookie").iter())
+            .map(|v| v.to_str().unwrap().split(';').next().unwrap().to_string())
+            .find(|c| c.starts_with("sb_signin="))
+            .expect("the browser binding cookie");
+        (
+            format!("{other}/auth/callback?code=made-up&state={state}"),
+            cookie,
+        )
+    };
+    let (callback, _) = begin().await;
+    let elsewhere = client.get(&callback).send().await.unwrap();
+    assert_eq!(elsewhere.status().as_u16(), 403);
+    assert!(elsewhere.text().await.unwrap().contains("another browser"));
+    let (callback, cookie) = begin().await;
+    let here = client
+        .get(&callback)
+        .header("cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    let status = here.status().as_u16();
+    let text = here.text().await.unwrap();
+    assert_eq!(
+        status, 401,
+        "the made-up code is refused by the provider: {text}"
+    );
+    assert!(text.contains("sign-in refused"), "{text}");
     schema.remove().await;
 }

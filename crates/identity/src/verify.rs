@@ -113,11 +113,17 @@ impl Issuer {
         let id_token = claims.contains_key("nonce")
             || claims.contains_key("at_hash")
             || claims.get("typ").and_then(Value::as_str) == Some("ID");
+        let sign_in_client = self.spec.sign_in.as_ref().map(|c| c.client_id.as_str());
         match expect {
             // An OpenID ID token proves a sign-in to a client; it never grants access.
             Expect::Access if id_token => {
                 return Err(TokenError::NotAccessToken(
                     "it is an OpenID ID token; send the access token",
+                ));
+            }
+            Expect::Access if only_client_audience(&claims, sign_in_client) => {
+                return Err(TokenError::NotAccessToken(
+                    "its only audience is a client id, as an OpenID ID token's is; send the access token",
                 ));
             }
             Expect::Id { nonce } if claims.get("nonce").and_then(Value::as_str) != Some(nonce) => {
@@ -138,6 +144,18 @@ impl Issuer {
         let expires_at = claims.get("exp").and_then(Value::as_u64).unwrap_or(0);
         Ok(map(&self.spec, &claims, expires_at))
     }
+}
+
+/// Whether every audience of a token is a client's id (its `azp` or `client_id`, or the
+/// gateway's own sign-in client): the shape of an ID token, even one without `nonce`.
+fn only_client_audience(claims: &Map<String, Value>, sign_in_client: Option<&str>) -> bool {
+    let audiences = crate::claims::values_at(claims, "aud");
+    let mut clients: Vec<&str> = ["azp", "client_id"]
+        .iter()
+        .filter_map(|name| claims.get(*name).and_then(Value::as_str))
+        .collect();
+    clients.extend(sign_in_client);
+    !audiences.is_empty() && audiences.iter().all(|a| clients.contains(&a.as_str()))
 }
 
 /// A library error as the gateway's kind.
@@ -165,4 +183,28 @@ fn audience_of(token: &str) -> String {
         .and_then(|d| d.claims.get("aud").cloned())
         .map(|aud| aud.to_string())
         .unwrap_or_else(|| "(none)".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn a_token_for_a_client_alone_is_no_access_token() {
+        let shape = |v: serde_json::Value, client| {
+            super::only_client_audience(v.as_object().unwrap(), client)
+        };
+        let api = "https://mcp.example.com/mcp";
+        assert!(shape(json!({"aud": "app-1", "azp": "app-1"}), None));
+        assert!(shape(json!({"aud": ["dashboard"]}), Some("dashboard")));
+        assert!(!shape(
+            json!({"aud": [api], "azp": "app-1"}),
+            Some("dashboard")
+        ));
+        assert!(!shape(json!({"aud": [api, "app-1"], "azp": "app-1"}), None));
+        assert!(!shape(
+            json!({"aud": "api://switchboard", "azp": "app-1"}),
+            None
+        ));
+    }
 }

@@ -18,6 +18,9 @@ use switchboard_store::{hash_api_token, now_ms};
 
 /// How long a begun sign-in may take.
 const PENDING_FOR_MS: i64 = 10 * 60 * 1000;
+/// The cookie binding a begun sign-in to the browser that began it (against login CSRF: a
+/// callback carrying someone else's code and state is refused).
+const BROWSER_COOKIE: &str = "sb_signin";
 
 #[derive(Clone)]
 struct SignIn {
@@ -31,11 +34,22 @@ impl SignIn {
     }
 
     fn cookie(&self, value: &str, max_age_secs: i64) -> String {
+        self.cookie_named(COOKIE, "/", value, max_age_secs)
+    }
+
+    /// The cookie that binds a begun sign-in to this browser (sent back to `/auth` only).
+    fn browser_cookie(&self, value: &str, max_age_secs: i64) -> String {
+        self.cookie_named(BROWSER_COOKIE, "/auth", value, max_age_secs)
+    }
+
+    fn cookie_named(&self, name: &str, path: &str, value: &str, max_age_secs: i64) -> String {
         let secure = match self.resource.public_url().starts_with("https://") {
             true => "; Secure",
             false => "",
         };
-        format!("{COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}")
+        format!(
+            "{name}={value}; Path={path}; HttpOnly; SameSite=Lax; Max-Age={max_age_secs}{secure}"
+        )
     }
 }
 
@@ -89,7 +103,10 @@ async fn login(State(s): State<SignIn>, Query(q): Query<LoginQuery>) -> Response
             return ApiError::Call(failed).into_response();
         }
     };
-    let saved = serde_json::json!({"pending": pending, "at": now_ms()}).to_string();
+    let browser = secret();
+    let saved = serde_json::json!({"pending": pending, "at": now_ms(),
+        "browser": hash_api_token(&browser)})
+    .to_string();
     if let Err(e) = s
         .control
         .store
@@ -98,7 +115,12 @@ async fn login(State(s): State<SignIn>, Query(q): Query<LoginQuery>) -> Response
     {
         return ApiError::from(e).into_response();
     }
-    (StatusCode::SEE_OTHER, [(header::LOCATION, url)]).into_response()
+    let bind = s.browser_cookie(&browser, PENDING_FOR_MS / 1000);
+    (
+        StatusCode::SEE_OTHER,
+        [(header::LOCATION, url), (header::SET_COOKIE, bind)],
+    )
+        .into_response()
 }
 
 fn pending_key(state: &str) -> String {
@@ -114,21 +136,28 @@ struct CallbackQuery {
 }
 
 /// `GET /auth/callback`: the provider's answer; a session, then the dashboard.
-async fn callback(State(s): State<SignIn>, Query(q): Query<CallbackQuery>) -> Response {
-    match finish(&s, q).await {
+async fn callback(
+    State(s): State<SignIn>,
+    Query(q): Query<CallbackQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let browser = people::cookie_named(&headers, BROWSER_COOKIE);
+    match finish(&s, q, browser.as_deref()).await {
+        // Two cookies: appended, as a header array would keep only the last.
         Ok(cookie) => (
             StatusCode::SEE_OTHER,
-            [
+            axum::response::AppendHeaders([
                 (header::LOCATION, "/".to_string()),
                 (header::SET_COOKIE, cookie),
-            ],
+                (header::SET_COOKIE, s.browser_cookie("", 0)),
+            ]),
         )
             .into_response(),
         Err(e) => e.into_response(),
     }
 }
 
-async fn finish(s: &SignIn, q: CallbackQuery) -> Result<String, ApiError> {
+async fn finish(s: &SignIn, q: CallbackQuery, browser: Option<&str>) -> Result<String, ApiError> {
     if let Some(error) = q.error {
         let detail = q.error_description.unwrap_or_default();
         return Err(ApiError::Unauthenticated(format!(
@@ -156,6 +185,15 @@ async fn finish(s: &SignIn, q: CallbackQuery) -> Result<String, ApiError> {
         .is_none_or(|at| now_ms() - at > PENDING_FOR_MS)
     {
         return Err(expired());
+    }
+    let begun_here = (saved["browser"].as_str()).is_some_and(|hash| {
+        let sent = hash_api_token(browser.unwrap_or_default());
+        crate::edge::callers::constant_time_eq(sent.as_bytes(), hash.as_bytes())
+    });
+    if !begun_here {
+        return Err(ApiError::Forbidden(
+            "this sign-in was begun in another browser (or this browser did not keep its cookie): start again at /auth/login".into(),
+        ));
     }
     let pending: Pending =
         serde_json::from_value(saved["pending"].clone()).map_err(|_| expired())?;

@@ -84,10 +84,15 @@ impl ControlPlane {
 
 /// The session id a request's cookies carry.
 pub(crate) fn session_cookie(headers: &axum::http::HeaderMap) -> Option<String> {
+    cookie_named(headers, COOKIE)
+}
+
+/// The value of the cookie `wanted` a request carries.
+pub(crate) fn cookie_named(headers: &axum::http::HeaderMap, wanted: &str) -> Option<String> {
     (headers.get_all(axum::http::header::COOKIE).iter())
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
+        .find(|(name, _)| *name == wanted)
         .map(|(_, value)| value.to_string())
 }
