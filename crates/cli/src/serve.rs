@@ -42,14 +42,15 @@ pub(crate) async fn serve(
     let bound = listener.local_addr().ok();
     if bound.is_some_and(|a| a.ip().is_unspecified())
         && config.gateway.oauth_redirect_base.is_none()
+        && config.gateway.public_url.is_none()
         && setup::uses_oauth(&config)
     {
         tracing::warn!(
-            "listening on every address: browsers cannot come back to http://{}; set [oauth] redirect_base to the address people reach this gateway at",
+            "listening on every address: browsers cannot come back to http://{}; set [gateway] public_url (or [oauth] redirect_base) to the address people reach this gateway at",
             bound.map(|a| a.to_string()).unwrap_or_default()
         );
     }
-    let bound = bound.map(|a| format!("http://{a}"));
+    let bound = (config.gateway).oauth_redirect_base_or(bound.map(|a| format!("http://{a}")));
     let oauth = setup::oauth(global, &config, Some(&control), bound)?;
     let (pipeline, registry) = setup::guarded_registry(
         global,

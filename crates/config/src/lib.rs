@@ -87,6 +87,14 @@ pub struct Telemetry {
 }
 
 impl GatewaySettings {
+    /// Where authorization servers send browsers back (`{base}/oauth/callback/…`): `[oauth]
+    /// redirect_base`, else `[gateway] public_url`, else `listening` (the listen address).
+    pub fn oauth_redirect_base_or(&self, listening: Option<String>) -> Option<String> {
+        (self.oauth_redirect_base.clone())
+            .or_else(|| self.public_url.clone())
+            .or(listening)
+    }
+
     /// Later settings win where they say something.
     fn layer(&mut self, later: GatewaySettings) {
         macro_rules! take {
@@ -381,3 +389,23 @@ mod tests;
 
 #[cfg(test)]
 mod host_tests;
+
+#[cfg(test)]
+mod redirect_base_tests {
+    #[test]
+    fn browsers_return_to_the_redirect_base_then_the_public_url_then_the_listen_address() {
+        let mut g = super::GatewaySettings::default();
+        let listening = || Some("http://127.0.0.1:8750".to_string());
+        assert_eq!(g.oauth_redirect_base_or(listening()), listening());
+        g.public_url = Some("https://mcp.example.com".into());
+        assert_eq!(
+            g.oauth_redirect_base_or(listening()).as_deref(),
+            Some("https://mcp.example.com")
+        );
+        g.oauth_redirect_base = Some("https://callbacks.example.com".into());
+        assert_eq!(
+            g.oauth_redirect_base_or(listening()).as_deref(),
+            Some("https://callbacks.example.com")
+        );
+    }
+}

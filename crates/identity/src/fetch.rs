@@ -41,8 +41,9 @@ impl Fetcher {
             .connect_timeout(MAX_TIME)
             .timeout(MAX_TIME)
             .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
+            // Never an unguarded client instead: without its TLS roots none can be built.
             .build()
-            .unwrap_or_else(|_| reqwest::Client::new());
+            .expect("the guarded HTTP client builds");
         Self { client, policy }
     }
 

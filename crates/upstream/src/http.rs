@@ -53,8 +53,9 @@ impl UpstreamHttp {
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(30))
             .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
+            // Never an unguarded client instead: without its TLS roots none can be built.
             .build()
-            .unwrap_or_else(|_| reqwest::Client::new());
+            .expect("the guarded HTTP client builds");
         let client = reqwest::Client::builder()
             .dns_resolver(resolver)
             // A proxy would resolve names itself and bypass the address checks.
@@ -74,8 +75,9 @@ impl UpstreamHttp {
             .pool_idle_timeout(IDLE_CONNECTIONS_KEPT)
             .tcp_nodelay(true)
             .user_agent(concat!("switchboard/", env!("CARGO_PKG_VERSION")))
+            // Never an unguarded client instead: without its TLS roots none can be built.
             .build()
-            .unwrap_or_else(|_| reqwest::Client::new());
+            .expect("the guarded HTTP client builds");
         Self {
             client,
             oauth,

@@ -94,6 +94,9 @@ impl ApiCaller {
     }
 }
 
+/// The path of the REST API's resource URI (`{public_url}/api`), for access tokens.
+pub(crate) const REST_PATH: &str = "/api";
+
 impl ControlPlane {
     /// The live token `token` and its org, or `unauthenticated`.
     pub(crate) async fn caller_for_token(&self, token: &str) -> Result<ApiCaller, ApiError> {
@@ -109,6 +112,65 @@ impl ControlPlane {
             .filter(|t| t.revoked_at.is_none())
             .ok_or_else(unknown)?;
         let org = self.store.org(&token.org_id).await?.ok_or_else(unknown)?;
+        Ok(ApiCaller {
+            org,
+            token,
+            csrf: None,
+        })
+    }
+
+    /// The caller an OAuth access token for the REST API stands for: verified for the
+    /// resource `{public_url}/api` with the operator's issuers, holding the issuer's `api`
+    /// scopes, and mapped to an org and roles by its claims.
+    pub(crate) async fn caller_for_access_token(
+        &self,
+        resource: &crate::edge::identity::ResourceServer,
+        token: &str,
+    ) -> Result<ApiCaller, ApiError> {
+        use switchboard_identity::TokenError;
+        let admitted = async {
+            let verified = (resource.issuers())
+                .verify(token, &resource.resource(REST_PATH))
+                .await?;
+            let needed = &verified.spec.scopes.api;
+            let missing = verified.missing_scopes(needed);
+            if !missing.is_empty() {
+                let missing: Vec<&str> = missing.into_iter().map(String::as_str).collect();
+                return Err(TokenError::InsufficientScope {
+                    missing: missing.join(" "),
+                    needed: needed.clone(),
+                });
+            }
+            let Some(org_name) = verified.org.clone() else {
+                return Err(TokenError::Forbidden(
+                    "the REST API acts for an org, and this token names none: map the org claim in the issuer's claims.org".into(),
+                ));
+            };
+            let org = match self.store.org_by_name(&org_name).await {
+                Ok(Some(org)) => org,
+                Ok(None) => {
+                    return Err(TokenError::Forbidden(format!(
+                        "this token's org {org_name:?} does not exist here"
+                    )));
+                }
+                Err(e) => return Err(TokenError::IssuerUnavailable(format!("the store: {e}"))),
+            };
+            Ok((verified, org))
+        };
+        let (verified, org) = admitted.await.map_err(|e| {
+            resource.note_refusal(REST_PATH, &e);
+            match e.status() {
+                403 => ApiError::Forbidden(e.to_string()),
+                _ => ApiError::Unauthenticated(e.to_string()),
+            }
+        })?;
+        let token = ApiToken {
+            id: format!("oauth:{}", verified.principal()),
+            org_id: org.id.clone(),
+            roles: verified.roles.clone(),
+            created_at: 0,
+            revoked_at: None,
+        };
         Ok(ApiCaller {
             org,
             token,

@@ -29,6 +29,8 @@ pub struct ControlPlane {
     pub pipeline: switchboard_policy::Pipeline,
     /// The issuers orgs configured over REST, per org.
     pub org_issuers: org_issuers::OrgIssuers,
+    /// The public URL and the operator's issuers, whose access tokens the REST API takes.
+    pub(crate) resource: Option<crate::edge::identity::ResourceServer>,
     /// Cancelled when the listener shuts down: streams that only listen end with it.
     pub(crate) shutdown: tokio_util::sync::CancellationToken,
 }
@@ -109,6 +111,7 @@ impl ControlPlane {
         Self {
             pipeline,
             org_issuers: org_issuers::OrgIssuers::new(fetcher),
+            resource: None,
             registry,
             store,
             sealer,
@@ -117,6 +120,15 @@ impl ControlPlane {
             replica: switchboard_store::new_id("replica").into(),
             shutdown: Default::default(),
         }
+    }
+
+    /// The control plane of a listener whose public URL and issuers are `resource`.
+    pub(crate) fn with_resource(
+        mut self,
+        resource: Option<crate::edge::identity::ResourceServer>,
+    ) -> Self {
+        self.resource = resource;
+        self
     }
 
     /// The control plane of a listener that shuts down with `shutdown`.

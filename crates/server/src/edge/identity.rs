@@ -93,14 +93,19 @@ impl ResourceServer {
             .collect()
     }
 
-    /// The answer to a request at `path` whose token was refused: logged once (never the
-    /// token), counted, and a `WWW-Authenticate` that names the error and the metadata.
-    pub(crate) fn refuse(&self, path: &str, error: &TokenError) -> Response {
+    /// A refused token logged once (never the token) and counted by reason.
+    pub(crate) fn note_refusal(&self, path: &str, error: &TokenError) {
         let reason = error.reason();
         if let Some(i) = TokenError::REASONS.iter().position(|r| *r == reason) {
             self.refusals[i].fetch_add(1, Ordering::Relaxed);
         }
         tracing::info!(reason, path, "access token refused: {error}");
+    }
+
+    /// The answer to a request at `path` whose token was refused: logged once (never the
+    /// token), counted, and a `WWW-Authenticate` that names the error and the metadata.
+    pub(crate) fn refuse(&self, path: &str, error: &TokenError) -> Response {
+        self.note_refusal(path, error);
         let message = error.to_string();
         let mut response = match error.status() {
             403 => ApiError::Forbidden(message.clone()).into_response(),

@@ -170,7 +170,10 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         park_sessions_after: options.park_sessions_after,
         limits: options.sessions.clone(),
     };
-    let control = (options.control.clone()).map(|c| c.closing_with(options.shutdown.child_token()));
+    let control = (options.control.clone()).map(|c| {
+        c.closing_with(options.shutdown.child_token())
+            .with_resource(options.resource.clone())
+    });
     // Saved sessions let any replica behind a load balancer serve any session.
     let saved = (control.as_ref()).map(|c| Arc::new(SharedSessions::new(c.store.clone(), "mcp")));
     let serving_registry = registry.clone();

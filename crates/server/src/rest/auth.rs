@@ -1,4 +1,5 @@
-//! Who is calling the REST API: the bearer token's org and roles
+//! Who is calling the REST API: the bearer token's org and roles (an API token, or an OAuth
+//! access token for `{public_url}/api`), or a signed-in person's session
 //! ([`crate::control_plane::callers`]).
 
 use crate::control_plane::ApiError;
@@ -8,12 +9,20 @@ use crate::control_plane::people;
 use axum::extract::FromRequestParts;
 use axum::http::Method;
 use axum::http::request::Parts;
+use switchboard_identity::Issuers;
 
 impl FromRequestParts<ControlPlane> for ApiCaller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &ControlPlane) -> Result<Self, ApiError> {
         if let Some(token) = crate::edge::callers::bearer(&parts.headers) {
+            // An OAuth access token from an operator's issuer, for `{public_url}/api`.
+            if let Some(rs) = state.resource.as_ref().filter(|rs| rs.takes_tokens())
+                && !token.starts_with("sb_")
+                && (Issuers::is_jwt(token) || rs.issuers().introspects())
+            {
+                return state.caller_for_access_token(rs, token).await;
+            }
             return state.caller_for_token(token).await;
         }
         let session = people::session_cookie(&parts.headers).ok_or_else(|| {
