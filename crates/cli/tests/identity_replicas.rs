@@ -4,11 +4,10 @@
 
 use serde_json::json;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::Duration;
 use switchboard_testkit as kit;
 use switchboard_testkit::oidc::Provider;
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 const MASTER_KEY: &str = "1f3e5d7c9b0a2f4e6d8c0b1a3f5e7d9c2b4a6f8e0d1c3b5a7f9e2d4c6b8a0f1e";
@@ -22,29 +21,7 @@ async fn balancer(dir: &Path, port: u16, a: &str, b: &str) -> Child {
          backend both\n  balance roundrobin\n  server a {a}\n  server b {b}\n"
     );
     std::fs::write(&config, text).unwrap();
-    let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"]
-        .into_iter()
-        .find(|p| Path::new(p).exists())
-        .unwrap_or("haproxy");
-    let child = Command::new(haproxy)
-        .args(["-db", "-f"])
-        .arg(&config)
-        .stdout(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start haproxy (scripts/fixtures.sh installs it)");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "haproxy never listened"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    child
+    kit::balancer::haproxy(&config, port, false).await
 }
 
 /// Two replicas of `config` on the database at `url`, with the same master key.

@@ -7,11 +7,9 @@
 
 use serde_json::json;
 use std::path::Path;
-use std::process::Stdio;
-use std::time::Duration;
 use switchboard_testkit as kit;
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 use tokio::sync::mpsc;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
@@ -68,19 +66,7 @@ backend only_b
             ),
         )
         .unwrap();
-        let haproxy = ["/usr/sbin/haproxy", "/usr/bin/haproxy"]
-            .into_iter()
-            .find(|p| Path::new(p).exists())
-            .unwrap_or("haproxy");
-        let mut child = Command::new(haproxy)
-            .arg("-db")
-            .arg("-f")
-            .arg(&config)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("start haproxy (scripts/fixtures.sh installs it)");
+        let mut child = kit::balancer::haproxy(&config, port, true).await;
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let (tx, log) = mpsc::channel(1024);
         tokio::spawn(async move {
@@ -88,18 +74,6 @@ backend only_b
                 let _ = tx.send(line).await;
             }
         });
-        // Ready when it accepts a connection.
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        while tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_err()
-        {
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "haproxy never listened"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
         Self {
             url: format!("http://127.0.0.1:{port}/mcp"),
             log,

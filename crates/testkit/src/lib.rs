@@ -1,5 +1,6 @@
 //! Test helpers: where the real fixture servers live, and starting them on loopback.
 
+pub mod balancer;
 pub mod oauth_fixture;
 pub mod oidc;
 pub mod otlp;
