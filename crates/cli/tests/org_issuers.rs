@@ -189,4 +189,25 @@ org = "org"
     assert_eq!(kit::initialize_with(&acme, Some(&own)).await.0, 401);
     let (_, doc) = prm(&base, "/orgs/acme/mcp").await;
     assert_eq!(doc["authorization_servers"], json!([operator_idp.issuer]));
+
+    // Each change is in the org's audit log, under the token that made it.
+    for action in ["identity.issuer.put", "identity.issuer.delete"] {
+        let rows = audit_rows(&base, &acme_admin, action).await;
+        let detail = rows[0]["detail"].as_str().unwrap_or_default().to_string();
+        assert!(detail.contains(&org_idp.issuer), "{action}: {detail}");
+    }
+}
+
+/// The org's audit rows of `action`, once there is one (rows are written after the answer).
+async fn audit_rows(base: &str, token: &str, action: &str) -> Vec<Value> {
+    let url = format!("{base}/api/audit?action_id={action}");
+    for _ in 0..500 {
+        let (_, body) = rest("GET", &url, token, None).await;
+        let rows = body["rows"].as_array().cloned().unwrap_or_default();
+        if !rows.is_empty() {
+            return rows;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("no audit row of {action}");
 }

@@ -144,5 +144,31 @@ roles = {{ claim = "groups", map = {{ "mcp-admins" = "integrations:manage", "mcp
         "the made-up code is refused by the provider: {text}"
     );
     assert!(text.contains("sign-in refused"), "{text}");
+
+    // Signing in and out are audited under the person.
+    let store = switchboard_store::SqlStore::open(&schema.url)
+        .await
+        .unwrap();
+    for action in ["identity.sign_in", "identity.sign_out"] {
+        let filter = switchboard_store::AuditFilter {
+            action_id: Some(action.into()),
+            ..Default::default()
+        };
+        let mut rows = Vec::new();
+        for _ in 0..500 {
+            rows = switchboard_store::Store::audit(&store, &filter)
+                .await
+                .unwrap();
+            if !rows.is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let token = rows.first().and_then(|r| r.entry.token_id.clone());
+        assert!(
+            token.is_some_and(|t| t.starts_with("person:")),
+            "{action}: {rows:?}"
+        );
+    }
     schema.remove().await;
 }

@@ -220,6 +220,12 @@ async fn finish(s: &SignIn, q: CallbackQuery, browser: Option<&str>) -> Result<S
     };
     let id = s.control.sign_in_person(&session).await?;
     tracing::info!(person = %session.principal, org = %org_name, roles = ?session.roles, "signed in");
+    audit(
+        s,
+        "sign_in",
+        &session,
+        &format!("roles={}", session.roles.join(",")),
+    );
     Ok(s.cookie(&id, LIFETIME_MS / 1000))
 }
 
@@ -243,9 +249,25 @@ async fn logout(State(s): State<SignIn>, headers: HeaderMap) -> Response {
         return e.into_response();
     }
     tracing::info!(person = %person.principal, "signed out");
+    audit(&s, "sign_out", &person, "");
     (
         StatusCode::NO_CONTENT,
         [(header::SET_COOKIE, s.cookie("", 0))],
     )
         .into_response()
+}
+
+/// An audit row of a person signing in or out (`identity.sign_in|sign_out`), under the
+/// person's id as the token (`person:<issuer>#<sub>`, as their REST changes are).
+fn audit(s: &SignIn, action: &str, person: &Person, detail: &str) {
+    s.control.audit.record_now(switchboard_store::AuditEntry {
+        at: now_ms(),
+        org_id: Some(person.org_id.clone()),
+        token_id: Some(format!("person:{}", person.principal)),
+        action_id: format!("identity.{action}"),
+        verdict: "allowed".into(),
+        outcome: "ok".into(),
+        detail: (!detail.is_empty()).then(|| detail.to_string()),
+        ..Default::default()
+    });
 }

@@ -12,7 +12,8 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
-use switchboard_core::IssuerSpec;
+use switchboard_core::{IssuerSpec, Surface};
+use switchboard_store::{AuditEntry, now_ms};
 
 /// The org's issuers, secrets shown as `(sealed)`.
 pub(super) async fn list(
@@ -74,6 +75,7 @@ pub(super) async fn put(
         }
     };
     state.save_org_issuer_specs(&caller.org.id, &specs).await?;
+    audit(&state, &caller, "issuer.put", &spec.issuer);
     // Fetched now, so a wrong URL shows at once (saved anyway: the provider may come later).
     let issuers = state.issuers_of_org(&caller.org.id).await?;
     let unreachable: Vec<Value> = (issuers.warm().await.into_iter())
@@ -114,7 +116,22 @@ pub(super) async fn delete(
         )));
     }
     state.save_org_issuer_specs(&caller.org.id, &specs).await?;
+    audit(&state, &caller, "issuer.delete", &q.issuer);
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// An audit row of a change to the org's issuers (`identity.issuer.put|delete`).
+fn audit(state: &ControlPlane, caller: &ApiCaller, action: &str, issuer: &str) {
+    state.audit.record_now(AuditEntry {
+        at: now_ms(),
+        org_id: Some(caller.org.id.clone()),
+        token_id: Some(caller.token.id.clone()),
+        action_id: format!("identity.{action}"),
+        verdict: "allowed".into(),
+        outcome: "ok".into(),
+        detail: Some(format!("{} issuer={issuer}", Surface::Rest.detail())),
+        ..Default::default()
+    });
 }
 
 fn redacted(mut spec: IssuerSpec) -> IssuerSpec {
