@@ -9,21 +9,6 @@ use switchboard_testkit::oidc::Provider;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
-/// A REST request with an org's API token; the status and JSON body (if any).
-async fn rest(method: &str, url: &str, token: &str, body: Option<Value>) -> (u16, Value) {
-    let client = reqwest::Client::new();
-    let mut request = client
-        .request(method.parse().unwrap(), url)
-        .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let body = response.json().await.unwrap_or(Value::Null);
-    (status, body)
-}
-
 async fn prm(base: &str, path: &str) -> (u16, Value) {
     let url = format!("{base}/.well-known/oauth-protected-resource{path}");
     let response = reqwest::get(url).await.unwrap();
@@ -105,7 +90,7 @@ org = "org"
         (json!({"issuer": "not a url"}), "https URL"),
     ];
     for (body, named) in refused {
-        let (status, answer) = rest("PUT", &issuers, &acme_admin, Some(body)).await;
+        let (status, answer) = kit::rest("PUT", &issuers, &acme_admin, Some(body)).await;
         assert_eq!(status, 400, "{answer}");
         assert!(answer.to_string().contains(named), "{named}: {answer}");
     }
@@ -113,12 +98,12 @@ org = "org"
     let spec = json!({"issuer": org_idp.issuer, "scopes": {"mcp": ["mcp:tools"]},
         "claims": {"agent": "azp", "roles": {"claim": "groups",
             "map": {"mcp-users": "integrations:view"}}}});
-    let (status, _) = rest("PUT", &issuers, &viewer, Some(spec.clone())).await;
+    let (status, _) = kit::rest("PUT", &issuers, &viewer, Some(spec.clone())).await;
     assert_eq!(status, 403, "a viewer may not add issuers");
-    let (status, answer) = rest("PUT", &issuers, &acme_admin, Some(spec.clone())).await;
+    let (status, answer) = kit::rest("PUT", &issuers, &acme_admin, Some(spec.clone())).await;
     assert_eq!(status, 201, "{answer}");
     assert_eq!(answer["reachable"], true, "{answer}");
-    let (_, listed) = rest("GET", &issuers, &acme_admin, None).await;
+    let (_, listed) = kit::rest("GET", &issuers, &acme_admin, None).await;
     assert_eq!(listed["issuers"][0]["issuer"], org_idp.issuer, "{listed}");
     assert_eq!(listed["endpoint"], "/orgs/acme/mcp");
 
@@ -184,8 +169,8 @@ org = "org"
     let remove = reqwest::Url::parse_with_params(&issuers, [("issuer", &org_idp.issuer)])
         .unwrap()
         .to_string();
-    assert_eq!(rest("DELETE", &remove, &acme_admin, None).await.0, 204);
-    assert_eq!(rest("DELETE", &remove, &acme_admin, None).await.0, 404);
+    assert_eq!(kit::rest("DELETE", &remove, &acme_admin, None).await.0, 204);
+    assert_eq!(kit::rest("DELETE", &remove, &acme_admin, None).await.0, 404);
     assert_eq!(kit::initialize_with(&acme, Some(&own)).await.0, 401);
     let (_, doc) = prm(&base, "/orgs/acme/mcp").await;
     assert_eq!(doc["authorization_servers"], json!([operator_idp.issuer]));
@@ -202,7 +187,7 @@ org = "org"
 async fn audit_rows(base: &str, token: &str, action: &str) -> Vec<Value> {
     let url = format!("{base}/api/audit?action_id={action}");
     for _ in 0..500 {
-        let (_, body) = rest("GET", &url, token, None).await;
+        let (_, body) = kit::rest("GET", &url, token, None).await;
         let rows = body["rows"].as_array().cloned().unwrap_or_default();
         if !rows.is_empty() {
             return rows;

@@ -9,17 +9,6 @@ use switchboard_testkit::oidc::Provider;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
-async fn get(url: &str, token: &str) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .get(url)
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn an_access_token_for_the_api_acts_for_its_org_with_its_roles() {
     let provider = Provider::start().await;
@@ -65,25 +54,46 @@ roles = {{ claim = "groups", map = {{ "mcp-admins" = "integrations:manage" }} }}
     };
 
     let admin = token(&api, json!({})).await;
-    let (status, me) = get(&format!("{api}/me"), &admin).await;
+    let (status, me) = kit::rest("GET", &format!("{api}/me"), &admin, None).await;
     assert_eq!(status, 200, "{me}");
     assert_eq!(me["org"], "acme");
     assert_eq!(me["roles"], json!(["integrations:manage"]));
     assert_eq!(me["token_id"], format!("oauth:{}#ivan", provider.issuer));
     // Its roles hold on the routes: a manager may read the org's policy.
-    assert_eq!(get(&format!("{api}/policy"), &admin).await.0, 200);
+    assert_eq!(
+        kit::rest("GET", &format!("{api}/policy"), &admin, None)
+            .await
+            .0,
+        200
+    );
 
     // Refused: a token of the MCP endpoint's audience, one without the API scope, one of
     // no org, one whose roles map to nothing.
-    let (status, body) = get(&format!("{api}/me"), &token(&gw.url, json!({})).await).await;
+    let (status, body) = kit::rest(
+        "GET",
+        &format!("{api}/me"),
+        &token(&gw.url, json!({})).await,
+        None,
+    )
+    .await;
     assert_eq!(status, 401, "{body}");
     assert!(body.to_string().contains("audience"), "{body}");
     let unscoped = token(&api, json!({"scope": "openid"})).await;
-    assert_eq!(get(&format!("{api}/me"), &unscoped).await.0, 403);
+    assert_eq!(
+        kit::rest("GET", &format!("{api}/me"), &unscoped, None)
+            .await
+            .0,
+        403
+    );
     let orgless = token(&api, json!({"org": null})).await;
-    let (status, body) = get(&format!("{api}/me"), &orgless).await;
+    let (status, body) = kit::rest("GET", &format!("{api}/me"), &orgless, None).await;
     assert_eq!(status, 403, "{body}");
     assert!(body.to_string().contains("claims.org"), "{body}");
     let user = token(&api, json!({"groups": ["mcp-users"]})).await;
-    assert_eq!(get(&format!("{api}/policy"), &user).await.0, 403);
+    assert_eq!(
+        kit::rest("GET", &format!("{api}/policy"), &user, None)
+            .await
+            .0,
+        403
+    );
 }

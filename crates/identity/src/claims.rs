@@ -36,9 +36,19 @@ impl Verified {
         has(role) || (role == DEFAULT_ROLE && has("integrations:manage"))
     }
 
-    /// The scopes of `needed` the token lacks.
-    pub fn missing_scopes<'a>(&self, needed: &'a [String]) -> Vec<&'a String> {
-        needed.iter().filter(|s| !self.scopes.contains(s)).collect()
+    /// `Err(InsufficientScope)` naming the scopes of `needed` the token lacks.
+    pub fn require_scopes(&self, needed: &[String]) -> Result<(), crate::TokenError> {
+        let missing: Vec<&str> = (needed.iter())
+            .filter(|s| !self.scopes.contains(s))
+            .map(String::as_str)
+            .collect();
+        match missing.is_empty() {
+            true => Ok(()),
+            false => Err(crate::TokenError::InsufficientScope {
+                missing: missing.join(" "),
+                needed: needed.to_vec(),
+            }),
+        }
     }
 }
 

@@ -143,8 +143,23 @@ impl Issuers {
             .collect()
     }
 
+    /// Whether any of these issuers could check `token`: a JWT, or an opaque token where one
+    /// of them introspects.
+    pub fn checks(&self, token: &str) -> bool {
+        !self.is_empty() && (Self::is_jwt(token) || self.introspects())
+    }
+
+    /// Whether `token` is these issuers' to answer before any other's: a JWT whose claimed
+    /// `iss` is one of them, or an opaque token where one of them introspects.
+    pub fn answers_for(&self, token: &str) -> bool {
+        match Self::is_jwt(token) {
+            true => verify::claimed_issuer(token).is_ok_and(|iss| self.knows(&iss)),
+            false => self.introspects(),
+        }
+    }
+
     /// Whether `iss` is one of these issuers.
-    pub fn knows(&self, iss: &str) -> bool {
+    fn knows(&self, iss: &str) -> bool {
         self.by_iss.contains_key(iss)
     }
 

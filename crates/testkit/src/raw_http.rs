@@ -153,3 +153,17 @@ pub fn tool_outcome(body: &str) -> Result<String, String> {
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     Ok(text.to_string())
 }
+
+/// A REST request bearing `token` (and a JSON body when given); the status and the JSON answer
+/// (`null` when it is none).
+pub async fn rest(method: &str, url: &str, token: &str, body: Option<Value>) -> (u16, Value) {
+    let mut request = reqwest::Client::new()
+        .request(method.parse().expect("an HTTP method"), url)
+        .bearer_auth(token);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.expect("a REST request");
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}

@@ -119,6 +119,22 @@ impl ControlPlane {
         })
     }
 
+    /// The org a verified access token's claim names: `Forbidden` naming the fix when there is
+    /// none such.
+    pub(crate) async fn org_for_token(
+        &self,
+        name: &str,
+    ) -> Result<Org, switchboard_identity::TokenError> {
+        use switchboard_identity::TokenError;
+        match self.store.org_by_name(name).await {
+            Ok(Some(org)) => Ok(org),
+            Ok(None) => Err(TokenError::Forbidden(format!(
+                "this token's org {name:?} does not exist: create it (switchboard org create {name})"
+            ))),
+            Err(e) => Err(TokenError::IssuerUnavailable(format!("the store: {e}"))),
+        }
+    }
+
     /// The caller an OAuth access token for the REST API stands for: verified for the
     /// resource `{public_url}/api` with the operator's issuers, holding the issuer's `api`
     /// scopes, and mapped to an org and roles by its claims.
@@ -132,29 +148,13 @@ impl ControlPlane {
             let verified = (resource.issuers())
                 .verify(token, &resource.resource(REST_PATH))
                 .await?;
-            let needed = &verified.spec.scopes.api;
-            let missing = verified.missing_scopes(needed);
-            if !missing.is_empty() {
-                let missing: Vec<&str> = missing.into_iter().map(String::as_str).collect();
-                return Err(TokenError::InsufficientScope {
-                    missing: missing.join(" "),
-                    needed: needed.clone(),
-                });
-            }
+            verified.require_scopes(&verified.spec.scopes.api)?;
             let Some(org_name) = verified.org.clone() else {
                 return Err(TokenError::Forbidden(
                     "the REST API acts for an org, and this token names none: map the org claim in the issuer's claims.org".into(),
                 ));
             };
-            let org = match self.store.org_by_name(&org_name).await {
-                Ok(Some(org)) => org,
-                Ok(None) => {
-                    return Err(TokenError::Forbidden(format!(
-                        "this token's org {org_name:?} does not exist here"
-                    )));
-                }
-                Err(e) => return Err(TokenError::IssuerUnavailable(format!("the store: {e}"))),
-            };
+            let org = self.org_for_token(&org_name).await?;
             Ok((verified, org))
         };
         let (verified, org) = admitted.await.map_err(|e| {
@@ -178,22 +178,23 @@ impl ControlPlane {
         })
     }
 
-    /// The org an API token presented on a route stands for: a live token holding `role`, of
-    /// an org with the integrations feature when `needs_feature`.
+    /// The org an API token presented on a route stands for, and its name: a live token
+    /// holding `role`, of an org with the integrations feature when `needs_feature`.
     pub(crate) async fn org_caller(
         &self,
         token: &str,
         role: &str,
         needs_feature: bool,
-    ) -> Result<OrgCaller, ApiError> {
+    ) -> Result<(OrgCaller, String), ApiError> {
         let caller = self.caller_for_token(token).await?;
         match needs_feature {
             true => caller.require(role)?,
             false => caller.require_role(role)?,
         }
-        Ok(OrgCaller {
+        let org = OrgCaller {
             org_id: caller.org.id,
             token_id: Some(caller.token.id),
-        })
+        };
+        Ok((org, caller.org.name))
     }
 }

@@ -209,17 +209,17 @@ async fn authenticate(
         return next.run(request).await;
     }
     if let (Some(control), true) = (&callers.control, presented.starts_with("sb_")) {
-        let org = match control
+        let (org, org_name) = match control
             .org_caller(&presented, callers.role, callers.needs_feature)
             .await
         {
-            Ok(org) => org,
+            Ok(found) => found,
             Err(ApiError::Unauthenticated(_)) => {
                 return callers.unauthenticated(&path, UNKNOWN_TOKEN);
             }
             Err(e) => return e.into_response(),
         };
-        if let Err(e) = tokens::org_token_fits(&callers, &org, &path).await {
+        if let Err(e) = tokens::org_token_fits(&callers, &org_name, &path) {
             return e.into_response();
         }
         request.extensions_mut().insert(org);

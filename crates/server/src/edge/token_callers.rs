@@ -44,30 +44,24 @@ pub(super) async fn admit_token<'c>(
         _ => None,
     };
     let operator = rs.issuers();
+    let own = org_issuers.zip(org).filter(|(i, _)| !i.is_empty());
+    if !operator.checks(presented) && !own.as_ref().is_some_and(|(i, _)| i.checks(presented)) {
+        return Ok(None);
+    }
     let resource = rs.resource(path);
-    let verified = if Issuers::is_jwt(presented) {
-        let iss = Issuers::claimed_issuer(presented).map_err(refused)?;
-        match (&org_issuers, &org) {
-            (Some(own), Some(org)) if own.knows(&iss) => own
-                .verify(presented, &resource)
-                .await
-                .map(|v| (v, Vouched::Org(org.clone()))),
-            _ => (operator.verify(presented, &resource).await).map(|v| (v, Vouched::Operator)),
+    let by_operator =
+        || async { (operator.verify(presented, &resource).await).map(|v| (v, Vouched::Operator)) };
+    // The org's issuers answer first for a JWT they issued, or for an opaque token they
+    // introspect (the operator's introspecting issuers are asked if they refuse it).
+    let verified = match own {
+        Some((own, org)) if own.answers_for(presented) => {
+            match own.verify(presented, &resource).await {
+                Ok(v) => Ok((v, Vouched::Org(org))),
+                Err(e) if Issuers::is_jwt(presented) || !operator.introspects() => Err(e),
+                Err(_) => by_operator().await,
+            }
         }
-    } else {
-        let own = (org_issuers.as_ref().zip(org.as_ref())).filter(|(i, _)| i.introspects());
-        let theirs = operator.introspects();
-        match own {
-            None if !theirs => return Ok(None),
-            None => (operator.verify(presented, &resource).await).map(|v| (v, Vouched::Operator)),
-            Some((own, org)) => match own.verify(presented, &resource).await {
-                Ok(v) => Ok((v, Vouched::Org(org.clone()))),
-                Err(e) if !theirs => Err(e),
-                Err(_) => {
-                    (operator.verify(presented, &resource).await).map(|v| (v, Vouched::Operator))
-                }
-            },
-        }
+        _ => by_operator().await,
     };
     let (token, vouched) = verified.map_err(refused)?;
     admit(callers, &token, vouched, path)
@@ -76,31 +70,39 @@ pub(super) async fn admit_token<'c>(
         .map_err(refused)
 }
 
-/// The org an org-scoped route names (`/orgs/{org}/…`).
-async fn path_org(callers: &Callers, path: &str) -> Result<Org, TokenError> {
-    let name = path.split('/').nth(2).unwrap_or_default();
-    org_named(callers, name, || format!("there is no org {name:?}")).await
+/// The name of the org an org-scoped route names (`/orgs/{org}/…`).
+fn path_org_name(path: &str) -> &str {
+    path.split('/').nth(2).unwrap_or_default()
 }
 
-/// An org's API token on an org-scoped route: only that org's.
-pub(super) async fn org_token_fits(
+/// The org an org-scoped route names.
+async fn path_org(callers: &Callers, path: &str) -> Result<Org, TokenError> {
+    let name = path_org_name(path);
+    let Some(control) = &callers.control else {
+        return Err(TokenError::Forbidden(
+            "this gateway has no orgs (no store)".into(),
+        ));
+    };
+    match control.store.org_by_name(name).await {
+        Ok(Some(org)) => Ok(org),
+        Ok(None) => Err(TokenError::Forbidden(format!("there is no org {name:?}"))),
+        Err(e) => Err(TokenError::IssuerUnavailable(format!("the store: {e}"))),
+    }
+}
+
+/// An org's API token (of the org `org_name`) on an org-scoped route: only that org's.
+pub(super) fn org_token_fits(
     callers: &Callers,
-    caller: &OrgCaller,
+    org_name: &str,
     path: &str,
 ) -> Result<(), ApiError> {
-    if !callers.surface.org_scoped() {
+    let named = path_org_name(path);
+    if !callers.surface.org_scoped() || org_name == named {
         return Ok(());
     }
-    let org = path_org(callers, path)
-        .await
-        .map_err(|e| ApiError::Forbidden(e.to_string()))?;
-    if org.id != caller.org_id {
-        return Err(ApiError::Forbidden(format!(
-            "this API token belongs to another org than {}: use its own org's endpoint",
-            org.name
-        )));
-    }
-    Ok(())
+    Err(ApiError::Forbidden(format!(
+        "this API token belongs to org {org_name}, not {named}: use /orgs/{org_name}/mcp"
+    )))
 }
 
 /// What a verified token may do here: its scopes, its agent, its role and its org.
@@ -115,13 +117,7 @@ async fn admit(
         Protected::Metrics => &scopes.metrics,
         _ => &scopes.mcp,
     };
-    if !token.missing_scopes(needed).is_empty() {
-        let missing = token.missing_scopes(needed).into_iter().cloned();
-        return Err(TokenError::InsufficientScope {
-            missing: missing.collect::<Vec<_>>().join(" "),
-            needed: needed.clone(),
-        });
-    }
+    token.require_scopes(needed)?;
     if let Some(agent) = &token.agent
         && (!callers.surface.agent() || !path.ends_with(&format!("/mcp/agents/{agent}")))
     {
@@ -155,12 +151,12 @@ async fn admit(
                 }
                 return Ok((None, holder));
             };
-            let missing = || {
-                format!(
-                    "this token's org {org_name:?} does not exist: create it (switchboard org create {org_name})"
-                )
+            let Some(control) = &callers.control else {
+                return Err(TokenError::Forbidden(
+                    "this token names an org, and this gateway has no orgs (no store)".into(),
+                ));
             };
-            let org = org_named(callers, org_name, missing).await?;
+            let org = control.org_for_token(org_name).await?;
             if callers.surface.org_scoped() && !path.starts_with(&format!("/orgs/{org_name}/")) {
                 return Err(TokenError::Forbidden(format!(
                     "this token is for org {org_name}: use /orgs/{org_name}/mcp"
@@ -180,22 +176,4 @@ async fn admit(
         token_id: None,
     };
     Ok((Some(org), holder))
-}
-
-/// The org called `name`; `missing` says what its absence means.
-async fn org_named(
-    callers: &Callers,
-    name: &str,
-    missing: impl FnOnce() -> String,
-) -> Result<Org, TokenError> {
-    let Some(control) = &callers.control else {
-        return Err(TokenError::Forbidden(
-            "this gateway has no orgs (no store)".into(),
-        ));
-    };
-    match control.store.org_by_name(name).await {
-        Ok(Some(org)) => Ok(org),
-        Ok(None) => Err(TokenError::Forbidden(missing())),
-        Err(e) => Err(TokenError::IssuerUnavailable(format!("the store: {e}"))),
-    }
 }

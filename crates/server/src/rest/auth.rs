@@ -9,7 +9,6 @@ use crate::control_plane::people;
 use axum::extract::FromRequestParts;
 use axum::http::Method;
 use axum::http::request::Parts;
-use switchboard_identity::Issuers;
 
 impl FromRequestParts<ControlPlane> for ApiCaller {
     type Rejection = ApiError;
@@ -17,9 +16,9 @@ impl FromRequestParts<ControlPlane> for ApiCaller {
     async fn from_request_parts(parts: &mut Parts, state: &ControlPlane) -> Result<Self, ApiError> {
         if let Some(token) = crate::edge::callers::bearer(&parts.headers) {
             // An OAuth access token from an operator's issuer, for `{public_url}/api`.
-            if let Some(rs) = state.resource.as_ref().filter(|rs| rs.takes_tokens())
+            if let Some(rs) = state.resource.as_ref()
                 && !token.starts_with("sb_")
-                && (Issuers::is_jwt(token) || rs.issuers().introspects())
+                && rs.issuers().checks(token)
             {
                 return state.caller_for_access_token(rs, token).await;
             }
