@@ -6,7 +6,7 @@ use switchboard_core::{OAuthClient, OAuthSpec};
 
 pub const MAX_SECRET: usize = 8000;
 
-#[derive(Debug, Default, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Credentials {
     pub token: Option<String>,
@@ -22,6 +22,12 @@ pub struct Credentials {
     pub token_url: Option<String>,
     pub scopes: Option<Vec<String>>,
     pub client_metadata_url: Option<String>,
+    /// Each end user sends their own token or key (bearer and apiKey); one given here is only
+    /// used to list the server's tools.
+    pub per_end_user: Option<bool>,
+    /// With `per_end_user`: end users asserted by a caller holding `end_users:assert` pick
+    /// their credential (an access token's end user always does).
+    pub trust_asserted_end_users: Option<bool>,
 }
 
 /// What a server's requests carry upstream, from its auth method and credentials.
@@ -30,6 +36,8 @@ pub struct UpstreamAuth {
     pub bearer: Option<String>,
     pub header: Option<(String, String)>,
     pub oauth: Option<OAuthSpec>,
+    /// `per_end_user`: where each end user's own secret goes.
+    pub end_users: Option<switchboard_core::EndUserCredentials>,
 }
 
 /// What to send upstream for `auth_method`, checked against the credentials given.
@@ -54,6 +62,16 @@ pub fn upstream_auth(
             ))),
         }
     };
+    let per_end_user = credentials.and_then(|c| c.per_end_user) == Some(true);
+    let trust_asserted = credentials.and_then(|c| c.trust_asserted_end_users);
+    if per_end_user {
+        return per_end_user_auth(auth_method, credentials, trust_asserted == Some(true));
+    }
+    if trust_asserted.is_some() {
+        return Err(BodyError(
+            "credentials.trust_asserted_end_users applies only with credentials.per_end_user = true".into(),
+        ));
+    }
     match (auth_method, credentials) {
         ("none", _) => Ok(UpstreamAuth::default()),
         ("bearer", c) => secret("token", c.and_then(|c| c.token.as_ref())).map(bearer),
@@ -89,6 +107,54 @@ pub fn upstream_auth(
             "auth_method {other:?} is not supported; use none, bearer, apiKey, oauth2, clientCredentials or authorizationCode"
         ))),
     }
+}
+
+/// `per_end_user` credentials: bearer or apiKey, whose token or key (if given) only lists the
+/// server's tools; each end user's own goes in the same header.
+fn per_end_user_auth(
+    auth_method: &str,
+    credentials: Option<&Credentials>,
+    trust_asserted: bool,
+) -> Result<UpstreamAuth, BodyError> {
+    let given = |c: &Credentials| match auth_method {
+        "bearer" => c.token.is_some(),
+        _ => c.key.is_some(),
+    };
+    let mut auth = match (auth_method, credentials) {
+        ("bearer" | "apiKey", Some(c)) if given(c) => {
+            let plain = Credentials {
+                per_end_user: None,
+                trust_asserted_end_users: None,
+                ..c.clone()
+            };
+            upstream_auth(auth_method, Some(&plain))?
+        }
+        ("bearer" | "apiKey", _) => UpstreamAuth::default(),
+        (other, _) => {
+            return Err(BodyError(format!(
+                "credentials.per_end_user needs auth_method bearer or apiKey (got {other}); per-end-user OAuth grants are not supported yet"
+            )));
+        }
+    };
+    let c = credentials.cloned().unwrap_or_default();
+    let (header, prefix) = match auth_method {
+        "bearer" => ("Authorization".to_string(), "Bearer ".to_string()),
+        _ => (
+            c.header_name.unwrap_or_else(|| "Authorization".into()),
+            c.value_prefix.unwrap_or_default(),
+        ),
+    };
+    if !switchboard_core::names::is_header_name(&header) {
+        return Err(BodyError(format!(
+            "credentials.header_name {header:?} is not an HTTP header name; use letters, digits and '-', e.g. \"X-API-Key\""
+        )));
+    }
+    auth.end_users = Some(switchboard_core::EndUserCredentials {
+        header,
+        prefix,
+        trust_asserted,
+    });
+    Ok(auth)
 }
 
 /// The OAuth settings of `auth_method`, checked: every secret at most [`MAX_SECRET`]

@@ -10,10 +10,11 @@ use std::sync::Arc;
 use switchboard_store::{Sealer, Store, new_api_token};
 
 /// Roles an API token may carry.
-const ROLES: [&str; 3] = [
+const ROLES: [&str; 4] = [
     switchboard_server::MANAGE,
     switchboard_server::VIEW,
     switchboard_server::OPERATE,
+    switchboard_core::end_user::ASSERT_ROLE,
 ];
 
 pub(crate) async fn org_create(

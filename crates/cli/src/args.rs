@@ -142,6 +142,11 @@ pub(crate) enum Command {
         #[command(subcommand)]
         command: InputCommand,
     },
+    /// End users' own credentials for per-end-user servers (docs/end-user-credentials.md).
+    EndUsers {
+        #[command(subcommand)]
+        command: EndUsersCommand,
+    },
     /// The audit log.
     Audit {
         #[command(subcommand)]
@@ -346,4 +351,39 @@ pub(crate) enum InputCommand {
     },
     /// Forget a stored input.
     Remove { id: String },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum EndUsersCommand {
+    /// Store an end user's own key or token for a per-end-user server, sealed: typed hidden
+    /// on a terminal, else read from stdin.
+    SetKey {
+        #[arg(long)]
+        end_user: String,
+        #[arg(long)]
+        server: String,
+        /// The org whose end user it is (without it: the operator's callers').
+        #[arg(long)]
+        org: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// What end users granted: server, kind, issued, last used (never a secret).
+    List {
+        #[arg(long)]
+        end_user: Option<String>,
+        #[arg(long)]
+        org: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke an end user's grant: their next call is refused until they grant again.
+    Revoke {
+        #[arg(long)]
+        end_user: String,
+        #[arg(long)]
+        server: String,
+        #[arg(long)]
+        org: Option<String>,
+    },
 }

@@ -75,6 +75,7 @@ pub(crate) async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             command: ConfigCommand::Discover { json },
         } => crate::config_cmds::discover(json),
         Command::Input { command } => crate::inputs::run(global, command).await,
+        Command::EndUsers { command } => crate::end_users::run(global, command).await,
         Command::Audit {
             command: AuditCommand::Verify { anchor, json },
         } => audit_cmds::verify(global, anchor.as_deref(), json).await,
@@ -230,8 +231,13 @@ async fn call(
     )
     .await?;
     setup::connect_all(&registry, &config).await;
+    // The operator runs the CLI: the end user it names is asserted by one who may.
     let mut opts = CallOptions::default().with_caller(Caller {
         surface: Some(switchboard_core::Surface::Cli),
+        asserts_end_users: true,
+        end_user_source: end_user
+            .as_ref()
+            .map(|_| switchboard_core::EndUserSource::Asserted),
         ..Caller::default()
     });
     if let Some(user) = end_user {

@@ -25,6 +25,7 @@ mod audit_cmds;
 mod commands;
 mod config_cmds;
 mod control;
+mod end_users;
 mod identity;
 mod inputs;
 mod login;

@@ -313,18 +313,23 @@ pub(crate) async fn guarded_registry(
 ) -> anyhow::Result<(switchboard_policy::Pipeline, Registry)> {
     let http = http(global, config);
     let pipeline = crate::policy::pipeline(config, http.clone(), control, audit).await?;
+    let grants = Arc::new(switchboard_server::StoredGrants::new(
+        control.store.clone(),
+        control.sealer.clone(),
+    ));
     let registry = registry(
         global,
         config,
         observer,
         snapshots,
         oauth,
-        Some((&pipeline, http)),
+        Some((&pipeline, http, grants)),
     )?;
     Ok((pipeline, registry))
 }
 
-/// A registry whose calls pass `guard`'s pipeline (when given, with the HTTP client it uses).
+/// A registry whose calls pass `guard`'s pipeline (when given, with the HTTP client it uses
+/// and the store's end users' grants).
 pub(crate) fn registry(
     global: &Global,
     config: &Config,
@@ -334,6 +339,7 @@ pub(crate) fn registry(
     guard: Option<(
         &switchboard_policy::Pipeline,
         switchboard_registry::UpstreamHttp,
+        Arc<switchboard_server::StoredGrants>,
     )>,
 ) -> anyhow::Result<Registry> {
     let g = &config.gateway;
@@ -367,10 +373,11 @@ pub(crate) fn registry(
     if let Some(oauth) = oauth {
         options = options.with_oauth(oauth);
     }
-    if let Some((pipeline, http)) = guard {
+    if let Some((pipeline, http, grants)) = guard {
         options = options
             .with_guard(Arc::new(pipeline.clone()))
-            .with_http(http);
+            .with_http(http)
+            .with_end_user_grants(grants);
     }
     Ok(Registry::new(options))
 }

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 use switchboard_core::{ServerSlug, ServerSpec, StdioSpec, Transport};
 
+mod end_user;
 mod oauth;
 mod transport;
 
@@ -67,6 +68,9 @@ const KNOWN_KEYS: &[&str] = &[
     "process_limits",
     "disabled_tools",
     "disabledTools",
+    "credentials",
+    "trust_asserted_end_users",
+    "trustAssertedEndUsers",
 ];
 
 struct Entry<'a> {
@@ -78,6 +82,9 @@ struct Entry<'a> {
     written_as: &'a BTreeMap<String, String>,
     problems: Vec<Problem>,
     secrets: Vec<String>,
+    /// `credentials = "per_end_user"`: `auth` then names where each user's secret goes, and
+    /// a key or token in it is only the discovery credential.
+    per_end_user: bool,
 }
 
 impl Entry<'_> {
@@ -252,7 +259,9 @@ pub(crate) fn server(
         written_as: &entry.written_as,
         problems: Vec::new(),
         secrets: Vec::new(),
+        per_end_user: false,
     };
+    e.per_end_user = end_user::per_end_user(&mut e);
     let kind = e.str_field("type").or_else(|| e.str_field("transport"));
     let transport = transport(&mut e, kind.as_deref());
     let mut spec = ServerSpec::new(
@@ -297,6 +306,7 @@ pub(crate) fn server(
         .or_else(|| e.string_list("disabledTools"))
         .unwrap_or_default();
     spec.max_concurrent_calls = e.positive("max_concurrent_calls");
+    spec.end_user_credentials = end_user::credentials(&mut e, &spec.transport);
     if let Some(limits) = process_limits(&mut e)
         && let Transport::Stdio(stdio) = &mut spec.transport
     {

@@ -174,6 +174,8 @@ impl GatewaySettings {
                     limits.capability_sessions_per_stdio_server = *value
                 }
                 "capability_session_idle_secs" => limits.capability_session_idle_secs = *value,
+                "end_user_sessions_per_server" => limits.end_user_sessions_per_server = *value,
+                "end_user_session_idle_secs" => limits.end_user_session_idle_secs = *value,
                 _ => {}
             }
         }

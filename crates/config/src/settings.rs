@@ -19,7 +19,7 @@ pub(crate) const SECTIONS: [&str; 9] = [
     "audit",
 ];
 
-const LIMIT_KEYS: [&str; 24] = [
+const LIMIT_KEYS: [&str; 26] = [
     "max_message_bytes",
     "max_result_bytes",
     "max_tools_per_server",
@@ -44,6 +44,8 @@ const LIMIT_KEYS: [&str; 24] = [
     "capability_sessions_per_server",
     "capability_sessions_per_stdio_server",
     "capability_session_idle_secs",
+    "end_user_sessions_per_server",
+    "end_user_session_idle_secs",
 ];
 
 /// The `[limits]` keys whose 0 is documented as "off" (`session_park_secs = 0`: never park).

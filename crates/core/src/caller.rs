@@ -19,6 +19,9 @@ pub struct Caller {
     pub subject: Option<String>,
     /// Where the call's end user came from (`None` with no end user, or a library caller).
     pub end_user_source: Option<crate::EndUserSource>,
+    /// Whether the caller may assert end users that per-end-user servers trust: the operator,
+    /// or an API token or access token holding the role `end_users:assert`.
+    pub asserts_end_users: bool,
 }
 
 /// The face of the gateway a call came in on.

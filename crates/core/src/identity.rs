@@ -81,10 +81,11 @@ impl std::fmt::Debug for Introspection {
 pub const DEFAULT_INTROSPECTION_CACHE_SECS: u64 = 60;
 
 /// The roles a claim may map to.
-pub const ROLES: [&str; 3] = [
+pub const ROLES: [&str; 4] = [
     "integrations:view",
     "integrations:manage",
     "gateway:operate",
+    crate::end_user::ASSERT_ROLE,
 ];
 /// Asymmetric JWS algorithms an issuer may pin.
 const ALGORITHMS: [&str; 11] = [

@@ -2,6 +2,7 @@
 
 pub mod caller;
 pub mod clock;
+pub mod end_user;
 pub mod env;
 pub mod error;
 pub mod guard;
@@ -16,6 +17,7 @@ pub mod trace;
 
 pub use caller::{CallObserver, CallRecord, Caller, Observers, Surface};
 pub use clock::{Clock, JumpableClock, SharedClock, SystemClock};
+pub use end_user::{EndUserCredentials, EndUserGrants, Grant, GrantKey};
 pub use error::{CallError, ErrorKind};
 pub use guard::{
     Admission, CallContext, CallGuard, Effect, GuardFuture, Mode, Owner, Review, ToolRef, Verdict,

@@ -63,6 +63,11 @@ pub struct Limits {
     /// How long such a session may go unused before it is closed (a stdio server's process
     /// stopped).
     pub capability_session_idle_secs: usize,
+    /// Upstream sessions one per-end-user server keeps open at once, one per end user; past
+    /// it, the longest-unused one not in use is closed for the new one.
+    pub end_user_sessions_per_server: usize,
+    /// How long an end user's upstream session may go unused before it is closed.
+    pub end_user_session_idle_secs: usize,
 }
 
 impl Default for Limits {
@@ -92,6 +97,8 @@ impl Default for Limits {
             capability_sessions_per_server: 4,
             capability_sessions_per_stdio_server: 0,
             capability_session_idle_secs: 300,
+            end_user_sessions_per_server: 1000,
+            end_user_session_idle_secs: 300,
         }
     }
 }

@@ -38,6 +38,8 @@ pub struct ServerSpec {
     pub max_concurrent_calls: Option<usize>,
     /// Values that came from the environment (tokens, keys): never printed.
     pub secrets: Vec<String>,
+    /// `credentials = "per_end_user"`: each end user's own secret, never a shared one.
+    pub end_user_credentials: Option<crate::EndUserCredentials>,
     /// Where the server was declared (`file:key`), for messages.
     pub origin: String,
 }
@@ -57,6 +59,7 @@ impl ServerSpec {
             per_session: false,
             max_concurrent_calls: None,
             secrets: Vec::new(),
+            end_user_credentials: None,
             origin: String::new(),
         }
     }
@@ -78,6 +81,33 @@ impl ServerSpec {
             Transport::Stdio(_) => "stdio",
             Transport::Http(_) => "http",
         }
+    }
+
+    /// Whether a per-end-user server has a credential of its own in its config, used only to
+    /// list what it offers (never for a call).
+    pub fn has_discovery_credential(&self) -> bool {
+        let (Some(each), Transport::Http(http)) = (&self.end_user_credentials, &self.transport)
+        else {
+            return false;
+        };
+        let header = |h: &String| h.eq_ignore_ascii_case(&each.header);
+        http.bearer_token.is_some() || http.headers.keys().any(header)
+    }
+
+    /// This server as one end user reaches it: their `secret` in the header the server names,
+    /// and no other credential.
+    pub fn as_end_user(&self, secret: &str) -> ServerSpec {
+        let mut spec = self.clone();
+        if let (Some(each), Transport::Http(http)) =
+            (&self.end_user_credentials, &mut spec.transport)
+        {
+            http.bearer_token = None;
+            http.headers
+                .retain(|h, _| !h.eq_ignore_ascii_case(&each.header));
+            (http.headers).insert(each.header.clone(), format!("{}{secret}", each.prefix));
+            spec.secrets.push(secret.to_string());
+        }
+        spec
     }
 
     /// `text` with every secret value of this server replaced by `<redacted>`.
@@ -144,6 +174,7 @@ impl fmt::Debug for ServerSpec {
             .field("timeout", &self.timeout)
             .field("enabled", &self.enabled)
             .field("tools", &self.tools)
+            .field("end_user_credentials", &self.end_user_credentials)
             .field("origin", &self.origin)
             .finish()
     }

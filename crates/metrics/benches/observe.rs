@@ -32,6 +32,7 @@ fn bench(c: &mut Criterion) {
                     in_flight: 1,
                     queued: 0,
                     capability_sessions: 0,
+                    end_user_sessions: 0,
                 })
                 .collect(),
             ..Snapshot::default()

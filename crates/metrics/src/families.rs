@@ -78,6 +78,8 @@ pub struct ServerGauges {
     pub queued: usize,
     /// Upstream sessions open for callers' capability sets, beside the shared one.
     pub capability_sessions: usize,
+    /// Upstream sessions open for end users of a per-end-user server, one per end user.
+    pub end_user_sessions: usize,
 }
 
 /// What is read when Prometheus scrapes (state, not events).
@@ -137,6 +139,7 @@ pub(crate) struct Families {
     in_flight: Family<ServerLabel, Gauge>,
     queued: Family<ServerLabel, Gauge>,
     capability_sessions: Family<ServerLabel, Gauge>,
+    end_user_sessions: Family<ServerLabel, Gauge>,
     status: Family<StatusLabels, Gauge>,
     sessions: Gauge,
     sessions_held: Gauge,
@@ -175,6 +178,7 @@ impl Families {
             in_flight: Family::default(),
             queued: Family::default(),
             capability_sessions: Family::default(),
+            end_user_sessions: Family::default(),
             status: Family::default(),
             sessions: Gauge::default(),
             sessions_held: Gauge::default(),
@@ -247,6 +251,11 @@ impl Families {
             "upstream_capability_sessions",
             "Upstream sessions open for callers whose capabilities differ from the shared session's, per server",
             f.capability_sessions.clone(),
+        );
+        r.register(
+            "upstream_end_user_sessions",
+            "Upstream sessions open for end users of a per-end-user server (one per end user), per server",
+            f.end_user_sessions.clone(),
         );
         r.register(
             "calls_queued",
@@ -354,6 +363,7 @@ impl Families {
         self.in_flight.clear();
         self.queued.clear();
         self.capability_sessions.clear();
+        self.end_user_sessions.clear();
         self.status.clear();
         for s in &now.servers {
             let label = ServerLabel {
@@ -362,6 +372,7 @@ impl Families {
             self.in_flight.get_or_create(&label).set(s.in_flight as i64);
             self.queued.get_or_create(&label).set(s.queued as i64);
             (self.capability_sessions.get_or_create(&label)).set(s.capability_sessions as i64);
+            (self.end_user_sessions.get_or_create(&label)).set(s.end_user_sessions as i64);
             for status in STATUSES {
                 let labels = StatusLabels {
                     server: s.server.clone(),

@@ -110,6 +110,7 @@ fn scrape_time_gauges_hold_only_the_servers_there_now() {
         in_flight: 2,
         queued: 1,
         capability_sessions: 0,
+        end_user_sessions: 0,
     };
     let mut now = Snapshot {
         servers: vec![server("a", "ready"), server("b", "error")],

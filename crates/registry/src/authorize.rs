@@ -128,7 +128,7 @@ impl ServerEntry {
         let state = self.state();
         let name = &self.spec.name;
         let message = match state.status() {
-            ServerStatus::Authenticating => format!(
+            ServerStatus::Authenticating if self.spec.end_user_credentials.is_none() => format!(
                 "server {name} is waiting for authorization: {}",
                 how_to_authorize(name.as_str())
             ),

@@ -36,6 +36,13 @@ pub struct ServerInfo {
     pub authorize_url: Option<String>,
     /// The last state changes, oldest first (at most [`state::HISTORY`]).
     pub status_history: Vec<StatusChange>,
+    /// `per_end_user` for a server that acts as each end user with their own credential.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credentials: Option<&'static str>,
+    /// A per-end-user server: what its tools were listed with (its discovery credential, or
+    /// one end user's grant).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listed_with: Option<String>,
 }
 
 pub(crate) struct ServerEntry {
@@ -90,6 +97,15 @@ impl ServerEntry {
         self.state().status()
     }
 
+    /// What the shared connection is opened with: the spec, or for a per-end-user server
+    /// without a discovery credential, the spec with the grant it lists its tools with.
+    pub(crate) fn connect_spec(&self) -> std::borrow::Cow<'_, ServerSpec> {
+        match self.state().discovery_spec.clone() {
+            Some(spec) => std::borrow::Cow::Owned(spec),
+            None => std::borrow::Cow::Borrowed(&self.spec),
+        }
+    }
+
     pub(crate) fn live_connection(&self) -> Option<Arc<Connection>> {
         self.state().connection.clone().filter(|c| !c.is_closed())
     }
@@ -124,6 +140,8 @@ impl ServerEntry {
                 .and_then(|c| c.pid()),
             authorize_url: state.authorize_url.clone(),
             status_history: state.history().collect(),
+            credentials: (self.spec.end_user_credentials.as_ref()).map(|_| "per_end_user"),
+            listed_with: state.listed_with.clone(),
         }
     }
 

@@ -20,6 +20,7 @@
 mod authorize;
 mod capability_sessions;
 mod catalog;
+mod end_user_sessions;
 mod entry;
 mod lifecycle;
 mod registry;

@@ -3,11 +3,13 @@
 mod authorization;
 mod calls;
 mod capabilities;
+mod end_users;
 mod items;
 mod options;
 mod session_requests;
 mod tasks;
 mod traced;
+mod visibility;
 
 pub use options::{RegistryOptions, TestReport};
 use tasks::{reap_idle, refresh_periodically, retire, start_concurrency, watch_changes};
@@ -49,6 +51,9 @@ struct Inner {
     updates: broadcast::Sender<crate::ResourceUpdate>,
     /// Sessions for callers whose capabilities differ from the shared session's.
     capability_sessions: crate::capability_sessions::CapabilitySessions,
+    /// Where end users' credentials are found, and each one's own upstream sessions.
+    grants: Option<Arc<dyn switchboard_core::EndUserGrants>>,
+    end_user_sessions: crate::end_user_sessions::EndUserSessions,
 }
 
 /// What a registry shares with its siblings.
@@ -62,6 +67,7 @@ struct Shared {
     refresh_every: Option<std::time::Duration>,
     guard: Option<Arc<dyn CallGuard>>,
     owner: Owner,
+    grants: Option<Arc<dyn switchboard_core::EndUserGrants>>,
 }
 
 const EVENT_QUEUE: usize = 256;
@@ -99,6 +105,7 @@ impl Registry {
             refresh_every: options.refresh_every,
             guard: options.guard,
             owner: options.owner,
+            grants: options.end_user_grants,
         })
     }
 
@@ -113,6 +120,7 @@ impl Registry {
             refresh_every,
             guard,
             owner,
+            grants,
         } = shared;
         let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
         let (changes, _) = broadcast::channel(16);
@@ -120,6 +128,7 @@ impl Registry {
         connect.events = Some(events_tx);
         let capability_sessions =
             crate::capability_sessions::CapabilitySessions::new(&connect.limits);
+        let end_user_sessions = crate::end_user_sessions::EndUserSessions::new(&connect.limits);
         let registry = Self {
             inner: Arc::new(Inner {
                 naming,
@@ -136,6 +145,8 @@ impl Registry {
                 owner,
                 updates: broadcast::channel(UPDATE_QUEUE).0,
                 capability_sessions,
+                grants,
+                end_user_sessions,
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
@@ -232,6 +243,7 @@ impl Registry {
             refresh_every: None,
             guard: self.guard(),
             owner,
+            grants: self.inner.grants.clone(),
         })
     }
 
@@ -480,6 +492,10 @@ impl Registry {
             state.snapshot = Some(snapshot);
             state.set_status(ServerStatus::Idle);
             drop(state);
+            self.publish(entry);
+            return;
+        }
+        if entry.spec.end_user_credentials.is_some() && !self.prepare_end_user_server(entry).await {
             self.publish(entry);
             return;
         }

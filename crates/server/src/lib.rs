@@ -16,6 +16,8 @@ mod rest;
 pub use admin::metrics::spawn_status_watch;
 pub use admin::serve_oauth_callback;
 pub use control_plane::callers::{MANAGE, OPERATE, VIEW};
+pub use control_plane::end_users::grant_audit_entry;
+pub use control_plane::grants::StoredGrants;
 pub use control_plane::snapshots::StoreSnapshots;
 pub use control_plane::tokens::SealedTokens;
 pub use control_plane::{ApiError, ControlPlane, OrgRegistries, Source};

@@ -42,6 +42,8 @@ pub enum ChangeKind {
     Policy,
     /// An org's issuers changed: forget them, so the next token reads them again.
     Identity,
+    /// An end user's grant was set or revoked (`server_id` is its store key): read it again.
+    Grant,
 }
 
 impl Change {

@@ -10,6 +10,7 @@ mod policy;
 pub mod seal;
 mod sql;
 mod sql_audit;
+mod sql_grants;
 mod sql_inputs;
 mod sql_oauth;
 mod sql_rounds;
@@ -22,7 +23,7 @@ pub use audit::{
     Verifier, parse_head, read_head,
 };
 pub use cluster::{CHANNEL, Change, ChangeKind, ChangeListener, Heard, create_schema, drop_schema};
-pub use model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
+pub use model::{ApiToken, AuditFilter, GrantRow, Org, ServerRow, StoreError, now_ms};
 pub use policy::{Admit, PinRow, PolicyStore};
 pub use seal::{SealError, Sealer};
 pub use sql::{Backend, SqlStore, new_id};
@@ -154,6 +155,27 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn lock(&self, key: &str) -> Result<Option<Box<dyn Send>>, StoreError>;
     /// Deletes the records whose key starts with `prefix`, saved before `before_ms`.
     async fn prune_oauth_tokens(&self, prefix: &str, before_ms: i64) -> Result<u64, StoreError>;
+
+    /// Saves an end user's grant and its sealed secret (under `row.key`), replacing theirs.
+    async fn save_grant(&self, row: &GrantRow, sealed: &str) -> Result<(), StoreError>;
+    /// The grant `key` and its sealed secret.
+    async fn grant(&self, key: &str) -> Result<Option<(GrantRow, String)>, StoreError>;
+    /// The most recently used grant of `server` of `owner` (any end user), with its secret.
+    async fn latest_grant(
+        &self,
+        owner: &str,
+        server: &str,
+    ) -> Result<Option<(GrantRow, String)>, StoreError>;
+    /// `org_id`'s grants (one end user's when named).
+    async fn grants(
+        &self,
+        org_id: &str,
+        end_user: Option<&str>,
+    ) -> Result<Vec<GrantRow>, StoreError>;
+    /// Removes the grant `key` and its secret; the row it was.
+    async fn delete_grant(&self, key: &str) -> Result<Option<GrantRow>, StoreError>;
+    /// Notes that the grant `key` was used at `at_ms`.
+    async fn touch_grant(&self, key: &str, at_ms: i64) -> Result<(), StoreError>;
 
     /// A VS Code input's value (`switchboard input set ID`), sealed by the caller.
     async fn save_input(&self, id: &str, sealed: &str) -> Result<(), StoreError>;

@@ -108,3 +108,25 @@ pub struct AuditFilter {
     pub since_ms: Option<i64>,
     pub limit: Option<i64>,
 }
+
+/// What one end user granted one per-end-user server (never the secret, which is sealed
+/// apart under `key`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GrantRow {
+    /// `eu:{org}|{owner}|{server}|{end user}` (where the store keeps it; not shown).
+    #[serde(skip)]
+    pub key: String,
+    pub id: String,
+    /// The caller's org id, or `operator`.
+    pub org_id: String,
+    /// The server's owner key (`operator` or `org:<id>`).
+    pub owner: String,
+    pub server: String,
+    pub end_user: String,
+    /// `api_key` (a secret the user or their platform set) or `oauth`.
+    pub kind: String,
+    pub scopes: Vec<String>,
+    pub issued_at: i64,
+    pub last_used_at: Option<i64>,
+    pub expires_at: Option<i64>,
+}

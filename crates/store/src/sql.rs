@@ -517,6 +517,39 @@ impl Store for SqlStore {
         self.oauth_delete(key).await
     }
 
+    async fn save_grant(&self, row: &crate::GrantRow, sealed: &str) -> Result<(), StoreError> {
+        self.grant_save(row, sealed).await
+    }
+
+    #[instrument(target = "switchboard::trace::store", name = "store.grant", skip_all)]
+    async fn grant(&self, key: &str) -> Result<Option<(crate::GrantRow, String)>, StoreError> {
+        self.grant_load(key).await
+    }
+
+    async fn latest_grant(
+        &self,
+        owner: &str,
+        server: &str,
+    ) -> Result<Option<(crate::GrantRow, String)>, StoreError> {
+        self.grant_latest(owner, server).await
+    }
+
+    async fn grants(
+        &self,
+        org_id: &str,
+        end_user: Option<&str>,
+    ) -> Result<Vec<crate::GrantRow>, StoreError> {
+        self.grant_list(org_id, end_user).await
+    }
+
+    async fn delete_grant(&self, key: &str) -> Result<Option<crate::GrantRow>, StoreError> {
+        self.grant_delete(key).await
+    }
+
+    async fn touch_grant(&self, key: &str, at_ms: i64) -> Result<(), StoreError> {
+        self.grant_touch(key, at_ms).await
+    }
+
     #[instrument(target = "switchboard::trace::store", name = "store.audit", skip_all)]
     async fn audit(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
         self.audit_rows(f).await

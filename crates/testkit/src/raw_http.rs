@@ -167,3 +167,56 @@ pub async fn rest(method: &str, url: &str, token: &str, body: Option<Value>) -> 
     let status = response.status().as_u16();
     (status, response.json().await.unwrap_or(Value::Null))
 }
+
+/// The JSON-RPC response in an answer (JSON, or SSE after other events).
+pub fn response_in(body: &str) -> Value {
+    (body.lines())
+        .filter_map(|l| l.strip_prefix("data: "))
+        .chain(std::iter::once(body))
+        .find_map(|d| {
+            serde_json::from_str::<Value>(d)
+                .ok()
+                .filter(|m| m.get("id").is_some())
+        })
+        .unwrap_or_else(|| panic!("no JSON-RPC response in {body}"))
+}
+
+/// Calls `tool` (no arguments) on the MCP endpoint `url` in a new raw session bearing `token`,
+/// with `meta` as the request's `_meta` when given: the JSON its first text block holds, or
+/// `"kind: message"` for a tool error.
+pub async fn call_tool_as(
+    url: &str,
+    token: &str,
+    tool: &str,
+    meta: Option<Value>,
+) -> Result<Value, String> {
+    let (session, _) = post_mcp(url, Some(token), None, &crate::initialize_request()).await;
+    let mut params = serde_json::json!({"name": tool, "arguments": {}});
+    if let Some(meta) = meta {
+        params["_meta"] = meta;
+    }
+    let message =
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let (_, body) = post_mcp(url, Some(token), session.as_deref(), &message).await;
+    let answer = response_in(&body);
+    let result = &answer["result"];
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    match result["isError"] == true {
+        true => Err(format!(
+            "{}: {text}",
+            result["_meta"]["switchboard/error"]["kind"]
+        )),
+        false => Ok(serde_json::from_str(text).unwrap_or(Value::Null)),
+    }
+}
+
+/// Polls `check` (at most 10 s) until it holds: for what another process changes.
+pub async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
+    for _ in 0..200 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("{what} did not happen within 10 s");
+}

@@ -52,6 +52,9 @@ pub struct CallOptions {
     /// A refusal decided before the pipeline (an end user asserted against the one the
     /// caller's token names): the call is audited with it and never runs.
     pub refusal: Option<switchboard_core::CallError>,
+    /// The end user's grant a per-end-user server's call went out with (its id, for the
+    /// audit row), set once the grant is found.
+    pub grant_used: std::sync::Arc<std::sync::OnceLock<String>>,
 }
 
 /// How a 2026-07-28 server's `input_required` rounds reach the caller.

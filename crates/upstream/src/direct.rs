@@ -90,8 +90,12 @@ impl SessionTarget {
     }
 
     /// Waits, at most `limit`, until the server's answer to that GET: a message the server
-    /// sends on that stream before then could be lost.
+    /// sends on that stream before then could be lost. A 2026-07-28 server has no such
+    /// stream: nothing to wait for.
     pub(crate) async fn until_listened(&self, limit: Duration) {
+        if self.0.lock().stateless {
+            return;
+        }
         let mut listened = self.1.subscribe();
         let _ = tokio::time::timeout(limit, listened.wait_for(|l| *l)).await;
     }

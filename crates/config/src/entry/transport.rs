@@ -131,6 +131,10 @@ fn auth(e: &mut Entry<'_>, headers: &mut BTreeMap<String, String>) -> Option<Aut
                 .or_else(|| text("value_prefix"))
                 .unwrap_or_default();
             let Some(raw) = text("key") else {
+                // Per end user: each user's key goes in this header; none lists the tools.
+                if e.per_end_user {
+                    return None;
+                }
                 e.problem(
                     "auth",
                     "apiKey auth needs a key",
@@ -153,6 +157,7 @@ fn auth(e: &mut Entry<'_>, headers: &mut BTreeMap<String, String>) -> Option<Aut
         }
         "bearer" => match auth.get("token").and_then(Value::as_str) {
             Some(token) => e.resolve("auth", token).map(Auth::Bearer),
+            None if e.per_end_user => None,
             None => {
                 e.problem(
                     "auth",

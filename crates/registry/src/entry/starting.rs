@@ -25,7 +25,7 @@ impl ServerEntry {
             state.auth_refused = false;
             state.attempts += 1;
         }
-        let outcome = connect_and_discover(&self.spec, connect).await;
+        let outcome = connect_and_discover(&self.connect_spec(), connect).await;
         if let Err(e) = &outcome
             && self.authorize(e, connect, false).await.is_some()
         {
@@ -143,7 +143,7 @@ impl ServerEntry {
             state.set_status(ServerStatus::Connecting);
             was
         };
-        match Connection::connect(&self.spec, connect).await {
+        match Connection::connect(&self.connect_spec(), connect).await {
             Ok(conn) => {
                 let conn = Arc::new(conn);
                 let mut state = self.state();
@@ -258,7 +258,7 @@ impl ServerEntry {
             return false;
         }
         self.state().attempts += 1;
-        let outcome = connect_and_discover(&self.spec, connect).await;
+        let outcome = connect_and_discover(&self.connect_spec(), connect).await;
         if let Err(e) = &outcome
             && self.authorize(e, connect, false).await.is_some()
         {

@@ -44,6 +44,11 @@ pub(crate) struct State {
     pub attempts: u64,
     /// When the server began waiting in `authenticating` (its link expires).
     pub authorize_since: Option<tokio::time::Instant>,
+    /// A per-end-user server without a discovery credential: the spec with one end user's
+    /// grant it connects with to list its tools (never used for a call).
+    pub discovery_spec: Option<switchboard_core::ServerSpec>,
+    /// A per-end-user server: what its tools were listed with, as `status` says.
+    pub listed_with: Option<String>,
 }
 
 impl State {

@@ -1,5 +1,5 @@
 //! The one call pipeline: route → policy → limits → connect → upstream → classify, with the
-//! audit record around all of it; and what each caller may list.
+//! audit record around all of it.
 
 use super::Registry;
 use super::traced::{call_span, routed, stage, to_upstream, traced};
@@ -12,7 +12,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 use switchboard_core::{
     CallContext, CallError, CallRecord, Caller, Effect, ErrorKind, ServerStatus, ToolRef, Verdict,
-    Visibility,
 };
 use switchboard_upstream::{CallOptions, Connection, UpstreamError, result_size};
 
@@ -46,6 +45,7 @@ impl Registry {
         let tool = catalog.tool(exposed);
         let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
         let relay_notes = opts.relay_notes.clone();
+        let grant_used = opts.grant_used.clone();
         let mut verdicts = Vec::new();
         let mut upstream = None;
         // Strict audit durability with the store not taking rows: fail closed before the
@@ -87,6 +87,11 @@ impl Registry {
                     .into_iter()
                     .map(|note| Verdict::new("relay", Effect::Note).reason(note)),
             );
+            if let Some(grant) = grant_used.get() {
+                verdicts.push(
+                    Verdict::new("credentials", Effect::Note).reason(format!("grant {grant}")),
+                );
+            }
             let (action_id, server) = match tool {
                 Some(t) => (t.action_id.to_string(), Some(t.server.to_string())),
                 None => (format!("mcp.unknown.{exposed}"), None),
@@ -188,70 +193,6 @@ impl Registry {
         outcome
     }
 
-    /// The tools `caller` may list: quarantined ones and those the policy hides left out.
-    pub async fn visible_tools(&self, caller: &Caller) -> Vec<ExposedTool> {
-        let catalog = self.catalog();
-        let visible = self.visible_in(&catalog, caller).await;
-        visible.map(|i| catalog.tools[i].clone()).collect()
-    }
-
-    /// [`Registry::visible_tools`] as the JSON definitions `tools/list` sends, each made
-    /// once per catalogue.
-    pub async fn visible_tools_json(
-        &self,
-        caller: &Caller,
-    ) -> Vec<std::sync::Arc<serde_json::value::RawValue>> {
-        let catalog = self.catalog();
-        let visible = self.visible_in(&catalog, caller).await;
-        visible.map(|i| catalog.tools[i].wire_json()).collect()
-    }
-
-    /// The positions in `catalog.tools` of the tools `caller` sees.
-    pub(crate) async fn visible_in(
-        &self,
-        catalog: &crate::Catalog,
-        caller: &Caller,
-    ) -> impl Iterator<Item = usize> + use<> {
-        let candidates: Vec<usize> = (0..catalog.tools.len())
-            .filter(|&i| catalog.tools[i].quarantined().is_none())
-            .collect();
-        let seen = match self.guard() {
-            None => vec![Visibility::Visible; candidates.len()],
-            Some(guard) => {
-                let refs: Vec<ToolRef<'_>> = candidates
-                    .iter()
-                    .map(|&i| &catalog.tools[i])
-                    .map(|t| ToolRef {
-                        owner: &self.inner.owner,
-                        server: &t.server,
-                        tool: &t.upstream_name,
-                        action: &t.action_id,
-                    })
-                    .collect();
-                guard.visibility(caller, &refs).await
-            }
-        };
-        candidates
-            .into_iter()
-            .zip(seen)
-            .filter(|(_, v)| *v == Visibility::Visible)
-            .map(|(i, _)| i)
-    }
-
-    /// Whether `caller` sees `server` at all (resources and prompts follow their server).
-    pub async fn server_visible(&self, caller: &Caller, server: &str) -> bool {
-        let Some(guard) = self.guard() else {
-            return true;
-        };
-        let Ok(slug) = switchboard_core::ServerSlug::parse(server) else {
-            return false;
-        };
-        guard
-            .server_visibility(caller, &self.inner.owner, &slug)
-            .await
-            == Visibility::Visible
-    }
-
     /// Why `exposed` names no tool: unknown, or (likely) one of a server whose tools are not
     /// known yet because it waits for authorization.
     pub(super) fn unknown_tool(&self, exposed: &str) -> CallError {
@@ -308,7 +249,14 @@ impl Registry {
         let _slot = entry.acquire(limit).await?;
         // The shared connection, to drop if the call finds it lost (not per-session ones).
         let mut shared = None;
+        // A per-end-user server: the end user's own session, and its grant's key.
+        let mut end_user = None;
         let conn = match opts.session_processes.as_ref() {
+            _ if entry.spec.end_user_credentials.is_some() => {
+                let (conn, key) = self.end_user_connection(&entry, &opts).await?;
+                end_user = Some(key);
+                conn
+            }
             // A stdio server run once per session: this session's own process.
             Some(processes) if entry.spec.per_session => {
                 let key = format!("{}|{server}", self.inner.owner.key());
@@ -359,9 +307,14 @@ impl Registry {
         if rest.is_zero() {
             return Err(timed_out());
         }
+        let user = opts.end_user_id.clone().unwrap_or_default();
         let outcome = match work(conn, opts.with_timeout(rest)).await {
             Ok(done) => Ok(done),
             Err(UpstreamError::Timeout(_)) => Err(timed_out()),
+            Err(e) if end_user.is_some() => {
+                let key = end_user.as_deref().unwrap_or_default();
+                Err(self.end_user_failed(&entry, &user, key, e))
+            }
             // A stdio child that died is found by the next call, with its stderr.
             Err(e) if e.connection_lost() && entry.spec.is_remote() => {
                 if let Some(conn) = shared

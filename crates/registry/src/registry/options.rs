@@ -36,6 +36,9 @@ pub struct RegistryOptions {
     pub owner: Owner,
     /// Wall time for token expiry, monotonic time for restart backoff.
     pub clock: switchboard_core::SharedClock,
+    /// Where end users' credentials for per-end-user servers are found (none: such servers
+    /// answer every call `auth_unavailable`).
+    pub end_user_grants: Option<Arc<dyn switchboard_core::EndUserGrants>>,
 }
 
 impl RegistryOptions {
@@ -96,6 +99,13 @@ impl RegistryOptions {
     }
     pub fn with_guard(mut self, guard: Arc<dyn CallGuard>) -> Self {
         self.guard = Some(guard);
+        self
+    }
+    pub fn with_end_user_grants(
+        mut self,
+        grants: Arc<dyn switchboard_core::EndUserGrants>,
+    ) -> Self {
+        self.end_user_grants = Some(grants);
         self
     }
     pub fn with_owner(mut self, owner: Owner) -> Self {

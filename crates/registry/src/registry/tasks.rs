@@ -105,6 +105,7 @@ pub(super) async fn reap_idle(inner: std::sync::Weak<Inner>, shutdown: Cancellat
                 .any(|e| e.spec.name.as_str() == server && e.status() == ServerStatus::Ready)
         };
         inner.capability_sessions.close_idle(running);
+        inner.end_user_sessions.close_idle(running);
         for entry in crate::lifecycle::stop_idle(&entries).await {
             let _ = inner.status.send(entry.info());
         }

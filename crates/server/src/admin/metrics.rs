@@ -55,8 +55,10 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
         .iter()
         .flat_map(|r| {
             let open = r.capability_sessions();
+            let end_users = r.end_user_sessions();
             r.servers().into_iter().map(move |s| ServerGauges {
                 capability_sessions: open.get(s.name.as_str()).copied().unwrap_or_default(),
+                end_user_sessions: end_users.get(s.name.as_str()).copied().unwrap_or_default(),
                 server: s.name,
                 status: s.status.as_str(),
                 in_flight: s.calls_in_flight,

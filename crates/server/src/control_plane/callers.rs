@@ -27,6 +27,8 @@ pub(crate) struct OrgCaller {
     pub(crate) org_id: String,
     /// The API token's id; `None` for an OAuth access token (see [`TokenCaller`]).
     pub(crate) token_id: Option<String>,
+    /// The token holds `end_users:assert`: end users it names are trusted where a server says so.
+    pub(crate) asserts_end_users: bool,
 }
 
 /// The verified OAuth access token that authorised a request (in its extensions beside an
@@ -37,6 +39,8 @@ pub(crate) struct TokenCaller {
     pub(crate) principal: String,
     /// The end user its claims name.
     pub(crate) end_user: Option<String>,
+    /// Its roles include `end_users:assert`.
+    pub(crate) asserts_end_users: bool,
 }
 
 /// An agent id a route names: 1-128 letters, digits, `_`, `.`, `:` or `-`.
@@ -61,6 +65,8 @@ pub(crate) struct ApiCaller {
     pub(crate) token: ApiToken,
     /// For a person signed in with a session cookie: the token their page sends on changes.
     pub(crate) csrf: Option<String>,
+    /// The end user an OAuth access token's claims name (a call over REST acts as them).
+    pub(crate) end_user: Option<String>,
 }
 
 impl ApiCaller {
@@ -116,6 +122,7 @@ impl ControlPlane {
             org,
             token,
             csrf: None,
+            end_user: None,
         })
     }
 
@@ -175,6 +182,7 @@ impl ControlPlane {
             org,
             token,
             csrf: None,
+            end_user: verified.end_user.clone(),
         })
     }
 
@@ -192,6 +200,7 @@ impl ControlPlane {
             false => caller.require_role(role)?,
         }
         let org = OrgCaller {
+            asserts_end_users: caller.has_role(switchboard_core::end_user::ASSERT_ROLE),
             org_id: caller.org.id,
             token_id: Some(caller.token.id),
         };

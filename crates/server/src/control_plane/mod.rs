@@ -3,7 +3,9 @@
 //! API token, and what the registry keeps in the store.
 
 pub(crate) mod callers;
+pub(crate) mod end_users;
 mod error;
+pub(crate) mod grants;
 pub(crate) mod org_issuers;
 pub(crate) mod people;
 pub(crate) mod snapshots;
@@ -33,6 +35,8 @@ pub struct ControlPlane {
     pub(crate) resource: Option<crate::edge::identity::ResourceServer>,
     /// Cancelled when the listener shuts down: streams that only listen end with it.
     pub(crate) shutdown: tokio_util::sync::CancellationToken,
+    /// End users' credentials for per-end-user servers, sealed in the store.
+    pub grants: grants::StoredGrants,
 }
 
 /// Where a server was declared.
@@ -109,6 +113,7 @@ impl ControlPlane {
         }
         let fetcher = switchboard_identity::Fetcher::new(registry.http().policy().clone());
         Self {
+            grants: grants::StoredGrants::new(store.clone(), sealer.clone()),
             pipeline,
             org_issuers: org_issuers::OrgIssuers::new(fetcher),
             resource: None,

@@ -78,6 +78,7 @@ impl ControlPlane {
             org,
             token,
             csrf: Some(person.csrf),
+            end_user: None,
         })
     }
 }

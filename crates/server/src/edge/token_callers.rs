@@ -139,6 +139,7 @@ async fn admit(
     let holder = TokenCaller {
         principal: token.principal(),
         end_user: token.end_user.clone(),
+        asserts_end_users: token.has_role(switchboard_core::end_user::ASSERT_ROLE),
     };
     let org = match vouched {
         Vouched::Org(org) => org,
@@ -174,6 +175,7 @@ async fn admit(
     let org = OrgCaller {
         org_id: org.id,
         token_id: None,
+        asserts_end_users: holder.asserts_end_users,
     };
     Ok((Some(org), holder))
 }

@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use switchboard_api_types::{Invoke, Toggle};
 use switchboard_core::Caller;
+use switchboard_core::EndUserSource;
 use switchboard_core::Surface;
 use switchboard_registry::CallOptions;
 use switchboard_store::{AuditEntry, now_ms};
@@ -113,15 +114,28 @@ pub(super) async fn invoke(
         Some(id) => format!("{}|conv:{id}", caller.org.id),
         None => format!("{}|rest:{agent}", caller.org.id),
     };
+    // An access token's end user is the call's; one asserted in the body must match it.
+    let (end_user, source) = match (&caller.end_user, body.end_user_id) {
+        (Some(token), Some(asserted)) if *token != asserted => {
+            return Err(ApiError::Forbidden(format!(
+                "end_user_id {asserted:?} differs from the end user your access token names ({token:?}): drop end_user_id, or send it equal to the token's"
+            )));
+        }
+        (Some(token), _) => (Some(token.clone()), Some(EndUserSource::Token)),
+        (None, Some(asserted)) => (Some(asserted), Some(EndUserSource::Asserted)),
+        (None, None) => (None, None),
+    };
     let mut opts = CallOptions::default().with_caller(Caller {
         org_id: Some(caller.org.id.clone()),
         agent_id: Some(agent),
         token_id: Some(caller.token.id.clone()),
         surface: Some(switchboard_core::Surface::Rest),
         session: Some(session),
-        ..Caller::default()
+        end_user_source: source,
+        asserts_end_users: caller.has_role(switchboard_core::end_user::ASSERT_ROLE),
+        subject: caller.token.id.strip_prefix("oauth:").map(String::from),
     });
-    if let Some(user) = body.end_user_id {
+    if let Some(user) = end_user {
         opts = opts.with_end_user(user);
     }
     match registry.call_tool(&exposed, body.arguments, opts).await {

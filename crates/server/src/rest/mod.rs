@@ -1,9 +1,10 @@
 //! The REST API (`/api/…`): remote MCP servers per org, agents' actions, policy, the org's
-//! issuers, the audit log, the OpenAPI document.
+//! issuers, end users' credentials, the audit log, the OpenAPI document.
 
 mod agents;
 mod audit;
 pub(crate) mod auth;
+mod end_users;
 mod events;
 mod identity;
 mod openapi;
@@ -54,6 +55,16 @@ pub(crate) fn router(state: ControlPlane) -> Router {
             get(identity::list)
                 .put(identity::put)
                 .delete(identity::delete),
+        )
+        .route("/api/end-users/grants", get(end_users::list_all))
+        .route("/api/end-users/{end_user}/grants", get(end_users::list_one))
+        .route(
+            "/api/end-users/{end_user}/grants/{server}",
+            axum::routing::delete(end_users::revoke),
+        )
+        .route(
+            "/api/end-users/{end_user}/credentials/{server}",
+            axum::routing::put(end_users::set),
         )
         .route("/api/openapi.json", get(openapi::document))
         .with_state(state)

@@ -131,6 +131,31 @@ pub(super) async fn document() -> Json<Value> {
                     "responses": with(json!({"204": {"description": "Removed"}, "404": {"description": "No such issuer"}}))
                 }
             },
+            "/api/end-users/grants": {
+                "get": {
+                    "summary": "Every grant the org's end users hold for per-end-user servers (never a secret); docs/end-user-credentials.md",
+                    "responses": with(json!({"200": {"description": "The grants"}}))
+                }
+            },
+            "/api/end-users/{end_user}/grants": {
+                "get": {
+                    "summary": "One end user's grants: server, kind, scopes, issued, last used, expiry",
+                    "responses": with(json!({"200": {"description": "The grants"}}))
+                }
+            },
+            "/api/end-users/{end_user}/grants/{server}": {
+                "delete": {
+                    "summary": "Revoke an end user's grant (role integrations:manage): their session closes and their next call is refused on every replica within a second",
+                    "responses": with(json!({"200": {"description": "Revoked"}, "404": {"description": "No such grant"}}))
+                }
+            },
+            "/api/end-users/{end_user}/credentials/{server}": {
+                "put": {
+                    "summary": "Set an end user's API key or bearer token for a per-end-user server (role integrations:manage; write-only: never answered back)",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["secret"], "properties": {"secret": {"type": "string"}}}}}},
+                    "responses": with(json!({"200": {"description": "Saved; every replica uses it at once"}, "400": {"description": "Not a per-end-user server, or a bad secret"}, "404": {"description": "No such server"}}))
+                }
+            },
             "/api/policy/pending": {
                 "get": {
                     "summary": "Tool definitions quarantined until approved (changed since approval, renamed, or poisoning suspected), with the approved one",

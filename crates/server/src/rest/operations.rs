@@ -43,7 +43,8 @@ impl Operation {
             ChangeKind::Saved
             | ChangeKind::Rediscovered
             | ChangeKind::Policy
-            | ChangeKind::Identity => None,
+            | ChangeKind::Identity
+            | ChangeKind::Grant => None,
         }
     }
 

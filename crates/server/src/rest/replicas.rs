@@ -84,6 +84,10 @@ impl ControlPlane {
             self.org_issuers.forget(Some(&change.org_id));
             return Ok(());
         }
+        if change.kind == ChangeKind::Grant {
+            self.follow_grant(&change.server_id).await;
+            return Ok(());
+        }
         if let Some(name) = change.server_id.strip_prefix(servers::CONFIG_PREFIX) {
             super::operations::follow(&self.registry, name, change.kind).await;
             return Ok(());

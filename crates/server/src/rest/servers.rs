@@ -92,6 +92,7 @@ impl ControlPlane {
             .collect();
         spec.origin = format!("api:{}", row.id);
         spec.enabled = row.status != DISABLED;
+        spec.end_user_credentials = auth.end_users;
         let registry = self.org_registry(&row.org_id);
         let info = registry.add_server(spec).await;
         record_outcome(row, &registry, info);

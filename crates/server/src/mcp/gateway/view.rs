@@ -68,6 +68,12 @@ impl Gateway {
                 .unwrap_or_else(|| format!("gateway:{}", self.instance))
         ));
         let token = parts.and_then(|p| p.extensions.get::<TokenCaller>());
+        // The operator (the gateway's token, or an open endpoint) may assert end users.
+        let asserts_end_users = match (token, org) {
+            (Some(token), _) => token.asserts_end_users,
+            (None, Some(org)) => org.asserts_end_users,
+            (None, None) => true,
+        };
         let mut registries = Vec::with_capacity(2);
         if let (Some(api), Some(org)) = (&self.orgs, &org_id) {
             registries.push(api.org_registry(org));
@@ -82,6 +88,7 @@ impl Gateway {
                 session,
                 subject: token.map(|t| t.principal.clone()),
                 end_user_source: None,
+                asserts_end_users,
             },
             registries,
         }

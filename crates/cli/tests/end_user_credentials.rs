@@ -1,0 +1,279 @@
+//! Per-end-user servers (`credentials = "per_end_user"`) against a real HTTP upstream (the
+//! testkit's echo server, whose `headers` tool answers the Authorization and X-Test headers it
+//! received): each end user's call carries their own key on their own session; a call with
+//! no end user, an end user asserted by a caller that may not, or one without a grant is
+//! refused naming what is missing; grants are set, listed and revoked over REST and the CLI.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use switchboard_store::{AuditFilter, SqlStore, Store};
+use switchboard_testkit as kit;
+
+const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
+
+/// `billing` lists its tools with a discovery token and trusts asserted end users; `strict`
+/// sends each user's key as X-Test, has no discovery credential and trusts only tokens.
+fn config(dir: &Path, echo: &str) -> std::path::PathBuf {
+    let text = format!(
+        r#"[gateway]
+anonymous_loopback = false
+token = "operator-token"
+
+[servers.billing]
+url = "{echo}"
+auth = {{ type = "bearer", token = "discovery-secret" }}
+credentials = "per_end_user"
+trust_asserted_end_users = true
+
+[servers.strict]
+url = "{echo}"
+auth = {{ type = "apiKey", headerName = "X-Test" }}
+credentials = "per_end_user"
+"#
+    );
+    let path = dir.join("switchboard.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Calls `tool` on `url` bearing `token`, asserting `end_user` when given; never answered
+/// with the discovery credential.
+async fn call(url: &str, token: &str, tool: &str, end_user: Option<&str>) -> Result<Value, String> {
+    let meta = end_user.map(|user| json!({"bound_end_user_id": user}));
+    let outcome = kit::call_tool_as(url, token, tool, meta).await;
+    assert!(
+        !format!("{outcome:?}").contains("discovery-secret"),
+        "{outcome:?}"
+    );
+    outcome
+}
+
+async fn tool_names(url: &str, token: &str) -> Vec<String> {
+    let (session, _) = kit::post_mcp(url, Some(token), None, &kit::initialize_request()).await;
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let (_, body) = kit::post_mcp(url, Some(token), session.as_deref(), &list).await;
+    (kit::response_in(&body)["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter())
+    .map(|t| t["name"].as_str().unwrap().to_string())
+    .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
+    let echo_bin = Path::new(BIN).with_file_name("echo-server");
+    let echo = kit::Served::start(&echo_bin, &["--http", "127.0.0.1:0"]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let path = config(dir.path(), &echo.url);
+    kit::admin(
+        Path::new(BIN),
+        &data,
+        &["org", "create", "acme", "--feature", "mcp_external_servers"],
+    );
+    let platform = kit::api_token(
+        Path::new(BIN),
+        &data,
+        "acme",
+        &["integrations:manage", "end_users:assert"],
+    );
+    let plain = kit::api_token(Path::new(BIN), &data, "acme", &["integrations:manage"]);
+    let mut gw = kit::Gateway::start_any(Path::new(BIN), &["--dev"], dir.path(), &path).await;
+    gw.ignore_log();
+    let url = gw.url.clone();
+    let api = format!("{}/api", gw.base());
+
+    // `billing` is listed with its discovery token; `strict` waits for a first grant.
+    let names = tool_names(&url, &platform).await;
+    assert!(names.contains(&"billing__headers".to_string()), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.starts_with("strict__")),
+        "{names:?}"
+    );
+
+    // Keys are set over REST, never answered back.
+    for (user, key) in [("alice", "alice-key"), ("bob", "bob-key")] {
+        let route = format!("{api}/end-users/{user}/credentials/billing");
+        let (status, body) =
+            kit::rest("PUT", &route, &platform, Some(json!({"secret": key}))).await;
+        assert_eq!(status, 200, "{body}");
+        assert!(!body.to_string().contains(key), "{body}");
+        assert_eq!(body["grant"]["end_user"], user, "{body}");
+    }
+    let (status, body) = kit::rest(
+        "PUT",
+        &format!("{api}/end-users/alice/credentials/nope"),
+        &platform,
+        Some(json!({"secret": "x"})),
+    )
+    .await;
+    assert_eq!(status, 404, "{body}");
+
+    // Each end user's call carries their own key, on their own upstream session.
+    let alice = call(&url, &platform, "billing__headers", Some("alice"))
+        .await
+        .unwrap();
+    assert_eq!(alice["authorization"], "Bearer alice-key", "{alice}");
+    let bob = call(&url, &platform, "billing__headers", Some("bob"))
+        .await
+        .unwrap();
+    assert_eq!(bob["authorization"], "Bearer bob-key", "{bob}");
+    let sessions = "switchboard_upstream_end_user_sessions{server=\"billing\"}";
+    assert_eq!(
+        kit::metric(gw.base(), Some("operator-token"), sessions).await,
+        2.0
+    );
+
+    // Nobody else acts as them, nor as the server's discovery identity.
+    let carol = call(&url, &platform, "billing__headers", Some("carol"))
+        .await
+        .unwrap_err();
+    assert!(
+        carol.contains("auth_unavailable") && carol.contains("carol") && carol.contains("set-key"),
+        "{carol}"
+    );
+    let nobody = call(&url, &platform, "billing__headers", None)
+        .await
+        .unwrap_err();
+    assert!(
+        nobody.contains("auth_unavailable") && nobody.contains("names no end user"),
+        "{nobody}"
+    );
+    let untrusted = call(&url, &plain, "billing__headers", Some("alice"))
+        .await
+        .unwrap_err();
+    assert!(untrusted.contains("end_users:assert"), "{untrusted}");
+    let operator = call(&url, "operator-token", "billing__headers", Some("alice")).await;
+    // The operator's alice is not acme's alice: grants are kept per org.
+    let operator = operator.unwrap_err();
+    assert!(operator.contains("no credential"), "{operator}");
+
+    // `strict` lists its tools with the first grant, and trusts no asserted end user.
+    let route = format!("{api}/end-users/alice/credentials/strict");
+    let (status, _) = kit::rest("PUT", &route, &platform, Some(json!({"secret": "alice-x"}))).await;
+    assert_eq!(status, 200);
+    let names = tool_names(&url, &platform).await;
+    assert!(names.contains(&"strict__headers".to_string()), "{names:?}");
+    let strict = call(&url, &platform, "strict__headers", Some("alice"))
+        .await
+        .unwrap_err();
+    assert!(strict.contains("trust_asserted_end_users"), "{strict}");
+
+    // Listed by person (REST and CLI), never with a secret.
+    let (status, body) = kit::rest(
+        "GET",
+        &format!("{api}/end-users/alice/grants"),
+        &platform,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let servers: Vec<&str> = (body["grants"].as_array().unwrap().iter())
+        .map(|g| g["server"].as_str().unwrap())
+        .collect();
+    assert_eq!(servers, ["billing", "strict"], "{body}");
+    let listed = kit::admin(
+        Path::new(BIN),
+        &data,
+        &["end-users", "list", "--org", "acme", "--json"],
+    );
+    let listed: Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed["grants"].as_array().unwrap().len(), 3, "{listed}");
+    assert!(!listed.to_string().contains("-key"), "{listed}");
+
+    // Revoked over REST: refused at once, the session closed.
+    let (status, _) = kit::rest(
+        "DELETE",
+        &format!("{api}/end-users/alice/grants/billing"),
+        &platform,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let revoked = call(&url, &platform, "billing__headers", Some("alice"))
+        .await
+        .unwrap_err();
+    assert!(revoked.contains("no credential"), "{revoked}");
+    assert_eq!(
+        kit::metric(gw.base(), Some("operator-token"), sessions).await,
+        1.0
+    );
+
+    // Revoked from the CLI beside the running gateway (SQLite: read again within 5 s).
+    let config = path.to_str().unwrap();
+    let revoke = [
+        "end-users",
+        "revoke",
+        "--org",
+        "acme",
+        "--end-user",
+        "bob",
+        "--server",
+        "billing",
+        "-c",
+        config,
+    ];
+    kit::admin(Path::new(BIN), &data, &revoke);
+    kit::eventually("bob's revocation", async || {
+        call(&url, &platform, "billing__headers", Some("bob"))
+            .await
+            .is_err()
+    })
+    .await;
+
+    // Audited: each grant and revocation, and the grant each call went out with.
+    let store = SqlStore::open_sqlite(&data).await.unwrap();
+    let rows = |action: &str| AuditFilter {
+        action_id: Some(action.into()),
+        ..Default::default()
+    };
+    assert_eq!(store.audit(&rows("end_user.grant")).await.unwrap().len(), 3);
+    assert_eq!(
+        store.audit(&rows("end_user.revoke")).await.unwrap().len(),
+        2
+    );
+    let calls = store.audit(&rows("mcp.billing.headers")).await.unwrap();
+    let alice_row = calls
+        .iter()
+        .find(|r| r.entry.end_user_id.as_deref() == Some("alice") && r.entry.outcome == "ok")
+        .expect("alice's call");
+    assert!(
+        alice_row
+            .entry
+            .policy
+            .as_deref()
+            .unwrap_or_default()
+            .contains("grant grant"),
+        "{alice_row:?}"
+    );
+}
+
+#[test]
+fn config_check_names_what_a_per_end_user_server_cannot_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcp.json");
+    let servers = json!({"mcpServers": {
+        "local": {"command": "true", "credentials": "per_end_user"},
+        "noauth": {"url": "https://example.com/mcp", "credentials": "per_end_user"},
+        "odd": {"url": "https://example.com/mcp", "credentials": "per_user"},
+        "shared": {"url": "https://example.com/mcp", "trust_asserted_end_users": true},
+    }});
+    std::fs::write(&path, servers.to_string()).unwrap();
+    let out = std::process::Command::new(BIN)
+        .args(["config", "check", "-c"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    for expected in [
+        "remote (HTTP) servers",
+        "needs auth to say where",
+        "unknown credentials mode",
+        "applies only to a server with credentials",
+    ] {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+}

@@ -1,0 +1,101 @@
+//! `credentials = "per_end_user"` on a server entry: each end user's own secret, sent in the
+//! header `auth` names, and whether asserted end users are trusted to pick one.
+
+use super::Entry;
+use serde_json::Value;
+use switchboard_core::{EndUserCredentials, Transport};
+
+const TRUST_KEYS: [&str; 2] = ["trust_asserted_end_users", "trustAssertedEndUsers"];
+
+/// Whether the entry says `credentials = "per_end_user"` (a bad value is a problem).
+pub(super) fn per_end_user(e: &mut Entry<'_>) -> bool {
+    match e.map.get("credentials") {
+        None => false,
+        Some(Value::String(mode)) => match mode.as_str() {
+            "shared" => false,
+            "per_end_user" | "perEndUser" => true,
+            other => {
+                e.problem(
+                    "credentials",
+                    format!("unknown credentials mode {other:?}"),
+                    "use \"shared\" (one credential for every caller, the default) or \"per_end_user\"",
+                );
+                false
+            }
+        },
+        Some(_) => {
+            e.problem(
+                "credentials",
+                "must be a string",
+                "write credentials = \"per_end_user\"",
+            );
+            false
+        }
+    }
+}
+
+/// Where each end user's secret goes, for a `per_end_user` server; problems for the
+/// combinations that cannot work.
+pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<EndUserCredentials> {
+    let trust_key = TRUST_KEYS.into_iter().find(|k| e.map.contains_key(*k));
+    let trust_asserted = trust_key.and_then(|k| e.bool_field(k)).unwrap_or(false);
+    if !e.per_end_user {
+        if let Some(key) = trust_key {
+            e.problem(
+                key,
+                "applies only to a server with credentials = \"per_end_user\"",
+                "add credentials = \"per_end_user\", or remove this key",
+            );
+        }
+        return None;
+    }
+    if let Transport::Stdio(_) = transport {
+        e.problem(
+            "credentials",
+            "per-end-user credentials are for remote (HTTP) servers: a stdio server has no per-user header to carry them",
+            "connect the server over HTTP, or remove credentials",
+        );
+        return None;
+    }
+    let auth = e.map.get("auth");
+    let kind = (auth.and_then(|a| a.get("type")))
+        .and_then(Value::as_str)
+        .unwrap_or("none");
+    let text = |key: &str| {
+        (auth.and_then(|a| a.get(key)))
+            .and_then(Value::as_str)
+            .map(String::from)
+    };
+    let (header, prefix) = match kind {
+        "bearer" => ("Authorization".to_string(), "Bearer ".to_string()),
+        "apiKey" | "api_key" => (
+            text("headerName")
+                .or_else(|| text("header_name"))
+                .unwrap_or_else(|| "Authorization".into()),
+            text("valuePrefix")
+                .or_else(|| text("value_prefix"))
+                .unwrap_or_default(),
+        ),
+        "none" => {
+            e.problem(
+                "credentials",
+                "a per-end-user server needs auth to say where each user's secret goes",
+                "add auth: {type: bearer} or auth: {type: apiKey, headerName: \"X-API-Key\"} (a token or key there is used only to list the server's tools)",
+            );
+            return None;
+        }
+        _ => {
+            e.problem(
+                "credentials",
+                format!("per-end-user credentials do not support auth type {kind:?} yet"),
+                "use auth type bearer or apiKey, whose secret each end user (or their platform) sets with `switchboard end-users set-key` or PUT /api/end-users/{user}/credentials/{server}",
+            );
+            return None;
+        }
+    };
+    Some(EndUserCredentials {
+        header,
+        prefix,
+        trust_asserted,
+    })
+}

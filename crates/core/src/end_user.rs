@@ -1,0 +1,159 @@
+//! Servers that act as each end user upstream: how a user's credential is sent, who may pick
+//! one, the key a grant is kept under, and where the registry finds grants.
+
+use crate::{Caller, EndUserSource, GuardFuture, Owner};
+use std::fmt;
+use std::sync::Arc;
+
+/// The role an API token needs to assert end users that per-end-user servers trust.
+pub const ASSERT_ROLE: &str = "end_users:assert";
+
+/// How a per-end-user server sends each user's own secret (`credentials = "per_end_user"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndUserCredentials {
+    /// The request header it goes in (`Authorization` for a bearer token).
+    pub header: String,
+    /// Written before it (`Bearer ` for a bearer token).
+    pub prefix: String,
+    /// Whether an end user asserted by a caller that may assert end users picks a
+    /// credential (`trust_asserted_end_users`); one from the caller's access token always does.
+    pub trust_asserted: bool,
+}
+
+/// Which grant a call to a per-end-user server uses: the caller's org, the server (its
+/// owner and name) and the end user.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GrantKey {
+    /// The caller's org id, or `operator`.
+    pub org: String,
+    /// The server's owner key (`operator` or `org:<id>`).
+    pub owner: String,
+    pub server: String,
+    pub end_user: String,
+}
+
+impl GrantKey {
+    /// The key for a call from `caller` for `end_user` to `server` of `owner`.
+    pub fn for_call(caller: &Caller, end_user: &str, owner: &Owner, server: &str) -> Self {
+        Self {
+            org: caller.org_id.clone().unwrap_or_else(|| "operator".into()),
+            owner: owner.key(),
+            server: server.to_string(),
+            end_user: end_user.to_string(),
+        }
+    }
+
+    /// `eu:{org}|{owner}|{server}|{end user}`, the end user percent-encoded (so `|` in it
+    /// cannot reach another user's key): where the sealed secret is kept.
+    pub fn store_key(&self) -> String {
+        let user: String = url::form_urlencoded::byte_serialize(self.end_user.as_bytes()).collect();
+        format!("eu:{}|{}|{}|{user}", self.org, self.owner, self.server)
+    }
+}
+
+impl GrantKey {
+    /// The key a store key names (`None` when it is not one).
+    pub fn parse(store_key: &str) -> Option<Self> {
+        let mut parts = store_key.strip_prefix("eu:")?.splitn(4, '|');
+        let (org, owner, server) = (parts.next()?, parts.next()?, parts.next()?);
+        let end_user = url::form_urlencoded::parse(format!("u={}", parts.next()?).as_bytes())
+            .next()?
+            .1
+            .into_owned();
+        Some(Self {
+            org: org.into(),
+            owner: owner.into(),
+            server: server.into(),
+            end_user,
+        })
+    }
+}
+
+/// An end user's credential for one server.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// Its id (on the call's audit row; never the secret).
+    pub id: String,
+    /// What is sent after the server's prefix.
+    pub secret: String,
+}
+
+impl fmt::Debug for Grant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Grant").field("id", &self.id).finish()
+    }
+}
+
+/// Where the registry reads grants (the gateway's store, sealed; memory in tests).
+pub trait EndUserGrants: Send + Sync + 'static {
+    /// The grant `key` names, if there is one.
+    fn grant<'a>(
+        &'a self,
+        key: &'a GrantKey,
+    ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>>;
+
+    /// The most recently used grant of `server` of `owner` (any user): how a server with no
+    /// discovery credential lists its tools.
+    fn any_for_server<'a>(
+        &'a self,
+        owner: &'a str,
+        server: &'a str,
+    ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>>;
+
+    /// A grant changed elsewhere (another replica, the CLI): read `store_key` (every key,
+    /// when `None`) from the store again at its next use.
+    fn forget(&self, _store_key: Option<&str>) {}
+}
+
+/// Why a call to a per-end-user server has no end user whose credential it may use, with
+/// the fix; `None` when it has one.
+pub fn untrusted_end_user(
+    server: &str,
+    spec: &EndUserCredentials,
+    caller: &Caller,
+    end_user: Option<&str>,
+) -> Option<String> {
+    let Some(user) = end_user else {
+        return Some(format!(
+            "server {server} acts upstream as each end user with their own credential, and this call names no end user: call with an access token whose claims name the end user, or assert it (_meta.bound_end_user_id over MCP, end_user_id over REST) as the operator or with an API token holding the role {ASSERT_ROLE}"
+        ));
+    };
+    match caller.end_user_source {
+        Some(EndUserSource::Token) => None,
+        _ if !caller.asserts_end_users => Some(format!(
+            "server {server} uses each end user's own credential, and the end user {user:?} was asserted by a caller that may not assert end users: give the API token the role {ASSERT_ROLE} (switchboard token create --role {ASSERT_ROLE}), or call with the end user's access token"
+        )),
+        _ if !spec.trust_asserted => Some(format!(
+            "server {server} uses each end user's own credential and does not trust asserted end users: set trust_asserted_end_users = true on the server, or call with the end user's access token"
+        )),
+        _ => None,
+    }
+}
+
+impl fmt::Debug for dyn EndUserGrants {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("EndUserGrants")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_store_key_keeps_every_end_user_apart_and_reads_back() {
+        let key = |user: &str| GrantKey {
+            org: "org_1".into(),
+            owner: "operator".into(),
+            server: "billing".into(),
+            end_user: user.into(),
+        };
+        for user in ["alice", "a|b", "x y+z&", "ü@example.com", "eu:op|"] {
+            let stored = key(user).store_key();
+            assert_eq!(stored.matches('|').count(), 3, "{stored}");
+            assert_eq!(GrantKey::parse(&stored), Some(key(user)), "{stored}");
+        }
+        assert_ne!(key("a|b").store_key(), key("a%7Cb").store_key());
+        assert_eq!(GrantKey::parse("identity:org:x"), None);
+    }
+}

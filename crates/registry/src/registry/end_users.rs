@@ -1,0 +1,142 @@
+//! Calls to per-end-user servers: whose credential a call may use, the end user's own
+//! session, and what a changed grant does to the sessions and to a server waiting for one.
+
+use super::Registry;
+use crate::entry::ServerEntry;
+use std::collections::HashMap;
+use std::sync::Arc;
+use switchboard_core::end_user::untrusted_end_user;
+use switchboard_core::{CallError, ErrorKind, GrantKey, ServerStatus};
+use switchboard_upstream::{CallOptions, Connection, UpstreamError};
+
+fn unavailable(message: String) -> CallError {
+    CallError::new(ErrorKind::AuthUnavailable, message)
+}
+
+impl Registry {
+    /// The session of the call's end user with per-end-user `entry`, and the key its grant is
+    /// stored under; never a shared session, and `auth_unavailable` naming what is missing
+    /// when the call has no end user it may act as, or that user no credential.
+    pub(super) async fn end_user_connection(
+        &self,
+        entry: &ServerEntry,
+        opts: &CallOptions,
+    ) -> Result<(Arc<Connection>, String), CallError> {
+        let server = entry.spec.name.as_str();
+        let each = (entry.spec.end_user_credentials.as_ref())
+            .ok_or_else(|| unavailable(format!("server {server} is not per end user")))?;
+        let user = opts.end_user_id.as_deref();
+        if let Some(why) = untrusted_end_user(server, each, &opts.caller, user) {
+            return Err(unavailable(why));
+        }
+        let user = user.unwrap_or_default();
+        let Some(grants) = &self.inner.grants else {
+            return Err(unavailable(format!(
+                "server {server} uses each end user's own credential, and this gateway keeps none (no store): run it with `switchboard serve`"
+            )));
+        };
+        let key = GrantKey::for_call(&opts.caller, user, &self.inner.owner, server);
+        let store_key = key.store_key();
+        let grant = grants.grant(&key).await.map_err(|e| {
+            CallError::new(
+                ErrorKind::TransportError,
+                format!("cannot read end user {user:?}'s credential for server {server}: {e}"),
+            )
+        })?;
+        let Some(grant) = grant else {
+            self.inner.end_user_sessions.close(server, &store_key);
+            return Err(unavailable(format!(
+                "end user {user:?} has no credential for server {server}: set one with `switchboard end-users set-key --end-user {user} --server {server}` or PUT /api/end-users/{{end_user}}/credentials/{server}"
+            )));
+        };
+        let _ = opts.grant_used.set(grant.id.clone());
+        let sessions = &self.inner.end_user_sessions;
+        let slot = sessions.slot(&entry.spec, &store_key, &grant)?;
+        match (sessions.connection(slot, &entry.spec, &self.inner.connect, &grant)).await {
+            Ok(conn) => Ok((conn, store_key)),
+            Err(e) => Err(self.end_user_failed(entry, user, &store_key, e)),
+        }
+    }
+
+    /// A failure on an end user's own session, as the caller hears it: refused credentials
+    /// name the user and the fix (and close the session), lost connections close it too.
+    pub(super) fn end_user_failed(
+        &self,
+        entry: &ServerEntry,
+        user: &str,
+        store_key: &str,
+        e: UpstreamError,
+    ) -> CallError {
+        let server = entry.spec.name.as_str();
+        let refused = e.kind() == ErrorKind::AuthUnavailable;
+        if refused || e.connection_lost() {
+            self.inner.end_user_sessions.close(server, store_key);
+        }
+        let error = entry.call_error(e);
+        match refused {
+            true => unavailable(format!(
+                "server {server} refused end user {user:?}'s credential ({}): set a new one with `switchboard end-users set-key --end-user {user} --server {server}`",
+                error.message
+            )),
+            false => error,
+        }
+    }
+
+    /// End users' sessions open per server now.
+    pub fn end_user_sessions(&self) -> HashMap<String, usize> {
+        self.inner.end_user_sessions.open_per_server()
+    }
+
+    /// A grant changed on another replica or from the CLI (`None`: maybe any): read it
+    /// again at its next use.
+    pub fn end_user_grant_changed(&self, store_key: Option<&str>) {
+        if let Some(grants) = &self.inner.grants {
+            grants.forget(store_key);
+        }
+    }
+
+    /// An end user was granted `server`: a server of this registry that waits for its first
+    /// grant to list its tools (no discovery credential) starts now.
+    pub async fn end_user_granted(&self, server: &str) {
+        let Some(entry) = self.entry(server) else {
+            return;
+        };
+        if entry.spec.end_user_credentials.is_some() && entry.status() != ServerStatus::Ready {
+            self.start(&entry).await;
+            self.rebuild();
+        }
+    }
+
+    /// Before a per-end-user server starts: what its shared connection (used to list its
+    /// tools, never for a call) opens with. Its discovery credential, else the most recently
+    /// used end user's grant; `false` with neither, and it waits in `authenticating` saying so.
+    pub(super) async fn prepare_end_user_server(&self, entry: &ServerEntry) -> bool {
+        if entry.spec.has_discovery_credential() {
+            entry.state().listed_with = Some("its discovery credential".into());
+            return true;
+        }
+        let server = entry.spec.name.as_str();
+        let found = match &self.inner.grants {
+            Some(grants) => grants.any_for_server(&self.inner.owner.key(), server).await,
+            None => Ok(None),
+        };
+        let mut state = entry.state();
+        match found {
+            Ok(Some(grant)) => {
+                state.discovery_spec = Some(entry.spec.as_end_user(&grant.secret));
+                state.listed_with = Some(format!("end user grant {}", grant.id));
+                true
+            }
+            Ok(None) | Err(_) => {
+                if let Err(e) = found {
+                    tracing::warn!(server, "cannot read end users' grants: {e}");
+                }
+                state.set_status(ServerStatus::Authenticating);
+                state.last_error = Some(format!(
+                    "server {server} has no discovery credential and no end user has a credential for it yet: its tools are listed with the first one set (switchboard end-users set-key --end-user USER --server {server}), or give its auth a token or key to list them with"
+                ));
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! End users' credentials for per-end-user servers, kept sealed in the store: set, listed and
+//! revoked per person, read by the call path through a short cache that change notices (and
+//! five seconds, for a CLI writing beside `serve` on SQLite) make forget.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use switchboard_core::{EndUserGrants, Grant, GrantKey, GuardFuture};
+use switchboard_store::{GrantRow, Sealer, Store, now_ms};
+use switchboard_sync::Mutex;
+
+/// The sealed record's field name (associated data), shared with the OAuth tokens so a key
+/// rotation reseals grants too.
+const FIELD: &str = "oauth_tokens";
+/// How long a grant read from the store answers calls without reading it again.
+const FRESH: Duration = Duration::from_secs(5);
+/// Grants held at most (past it, the stale ones are dropped).
+const MAX_CACHED: usize = 10_000;
+/// How often a grant's `last_used_at` is written while it is used.
+const TOUCH_EVERY: Duration = Duration::from_secs(60);
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Sealed {
+    secret: String,
+}
+
+struct Cached {
+    grant: Option<Arc<Grant>>,
+    read: Instant,
+    touched: Option<Instant>,
+}
+
+/// Grants kept sealed in the gateway's store.
+#[derive(Clone)]
+pub struct StoredGrants {
+    store: Arc<dyn Store>,
+    sealer: Arc<Sealer>,
+    cache: Arc<Mutex<HashMap<String, Cached>>>,
+}
+
+impl StoredGrants {
+    pub fn new(store: Arc<dyn Store>, sealer: Arc<Sealer>) -> Self {
+        Self {
+            store,
+            sealer,
+            cache: Default::default(),
+        }
+    }
+
+    /// Saves `end_user`'s `secret` for the server `key` names (replacing theirs): the row
+    /// it is listed as.
+    pub async fn set_secret(&self, key: &GrantKey, secret: &str) -> Result<GrantRow, String> {
+        let store_key = key.store_key();
+        let row = GrantRow {
+            key: store_key.clone(),
+            id: switchboard_store::new_id("grant"),
+            org_id: key.org.clone(),
+            owner: key.owner.clone(),
+            server: key.server.clone(),
+            end_user: key.end_user.clone(),
+            kind: "api_key".into(),
+            scopes: Vec::new(),
+            issued_at: now_ms(),
+            last_used_at: None,
+            expires_at: None,
+        };
+        let plain = serde_json::to_string(&Sealed {
+            secret: secret.to_string(),
+        })
+        .map_err(|e| e.to_string())?;
+        let sealed = self.sealer.seal(&store_key, FIELD, &plain);
+        (self.store.save_grant(&row, &sealed).await).map_err(|e| e.to_string())?;
+        self.forget(Some(&store_key));
+        Ok(row)
+    }
+
+    /// Removes the grant stored as `store_key`: the row it was, if any.
+    pub async fn revoke(&self, store_key: &str) -> Result<Option<GrantRow>, String> {
+        let gone = (self.store.delete_grant(store_key).await).map_err(|e| e.to_string())?;
+        self.forget(Some(store_key));
+        Ok(gone)
+    }
+
+    fn open(&self, row: &GrantRow, sealed: &str) -> Result<Arc<Grant>, String> {
+        let plain = (self.sealer.open(&row.key, FIELD, sealed))
+            .map_err(|e| format!("the stored grant {} cannot be opened: {e}", row.id))?;
+        let Sealed { secret } = serde_json::from_str(&plain)
+            .map_err(|e| format!("the stored grant {} is damaged: {e}", row.id))?;
+        Ok(Arc::new(Grant {
+            id: row.id.clone(),
+            secret,
+        }))
+    }
+
+    /// Writes when `store_key` was last used, at most once a minute, off the call path.
+    fn touch(&self, store_key: &str) {
+        {
+            let mut cache = self.cache.lock();
+            let Some(entry) = cache.get_mut(store_key) else {
+                return;
+            };
+            if entry.touched.is_some_and(|t| t.elapsed() < TOUCH_EVERY) {
+                return;
+            }
+            entry.touched = Some(Instant::now());
+        }
+        let (store, key) = (self.store.clone(), store_key.to_string());
+        tokio::spawn(async move {
+            if let Err(e) = store.touch_grant(&key, now_ms()).await {
+                tracing::debug!("cannot note a grant's last use: {e}");
+            }
+        });
+    }
+}
+
+impl EndUserGrants for StoredGrants {
+    fn grant<'a>(
+        &'a self,
+        key: &'a GrantKey,
+    ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>> {
+        Box::pin(async move {
+            let store_key = key.store_key();
+            let cached = (self.cache.lock().get(&store_key))
+                .filter(|c| c.read.elapsed() < FRESH)
+                .map(|c| c.grant.clone());
+            let grant = match cached {
+                Some(grant) => grant,
+                None => {
+                    let found = (self.store.grant(&store_key).await).map_err(|e| e.to_string())?;
+                    let grant = match found {
+                        Some((row, sealed)) => Some(self.open(&row, &sealed)?),
+                        None => None,
+                    };
+                    let mut cache = self.cache.lock();
+                    if cache.len() >= MAX_CACHED {
+                        cache.retain(|_, c| c.read.elapsed() < FRESH);
+                    }
+                    let touched = cache.get(&store_key).and_then(|c| c.touched);
+                    cache.insert(
+                        store_key.clone(),
+                        Cached {
+                            grant: grant.clone(),
+                            read: Instant::now(),
+                            touched,
+                        },
+                    );
+                    grant
+                }
+            };
+            if grant.is_some() {
+                self.touch(&store_key);
+            }
+            Ok(grant)
+        })
+    }
+
+    fn any_for_server<'a>(
+        &'a self,
+        owner: &'a str,
+        server: &'a str,
+    ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>> {
+        Box::pin(async move {
+            match (self.store.latest_grant(owner, server).await).map_err(|e| e.to_string())? {
+                Some((row, sealed)) => self.open(&row, &sealed).map(Some),
+                None => Ok(None),
+            }
+        })
+    }
+
+    fn forget(&self, store_key: Option<&str>) {
+        let mut cache = self.cache.lock();
+        match store_key {
+            Some(key) => {
+                cache.remove(key);
+            }
+            None => cache.clear(),
+        }
+    }
+}
