@@ -22,7 +22,7 @@ mod procs;
 mod raw;
 
 use anyhow::{Context, ensure};
-use serde_json::json;
+use serde_json::{Value, json};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -42,9 +42,12 @@ impl Session {
         Ok(Self(raw::RawSession::open(http, url).await?))
     }
 
-    /// One `tools/call`, timed from send to the whole answer read.
-    async fn call(&mut self, tool: &str) -> anyhow::Result<Duration> {
-        let params = json!({"name": tool, "arguments": {"text": "ping"}});
+    /// One `tools/call` (with `meta` as its `_meta`), timed from send to the whole answer read.
+    async fn call(&mut self, tool: &str, meta: Option<&Value>) -> anyhow::Result<Duration> {
+        let mut params = json!({"name": tool, "arguments": {"text": "ping"}});
+        if let Some(meta) = meta {
+            params["_meta"] = meta.clone();
+        }
         let started = Instant::now();
         let text = self.0.request("tools/call", params).await?;
         let elapsed = started.elapsed();
@@ -66,7 +69,7 @@ struct Run {
 /// `callers` sessions making `calls` calls each, at once; CPU per call of `gateway` (if any).
 async fn run(
     (url, token): (&str, Option<&str>),
-    tool: &str,
+    (tool, meta): (&str, Option<&Value>),
     callers: usize,
     calls: usize,
     gateway: Option<u32>,
@@ -75,7 +78,7 @@ async fn run(
     for _ in 0..callers {
         let mut s = Session::open(url, token).await?;
         for _ in 0..20 {
-            s.call(tool).await?;
+            s.call(tool, meta).await?;
         }
         sessions.push(s);
     }
@@ -88,7 +91,7 @@ async fn run(
     let results = futures::future::join_all(sessions.iter_mut().map(|s| async move {
         let mut latencies = Vec::with_capacity(calls);
         for _ in 0..calls {
-            latencies.push(s.call(tool).await?);
+            latencies.push(s.call(tool, meta).await?);
         }
         anyhow::Ok(latencies)
     }))
@@ -118,6 +121,8 @@ struct Target {
     _process: Option<procs::Spawned>,
     /// The bearer every request carries.
     token: Option<String>,
+    /// The `_meta` every call carries.
+    meta: Option<Value>,
 }
 
 impl Target {
@@ -129,6 +134,7 @@ impl Target {
             pid: Some(process.pid),
             _process: Some(process),
             token: None,
+            meta: None,
         }
     }
 }
@@ -182,6 +188,49 @@ async fn one_thread(bin: &Path, config: &Path, data: &Path) -> anyhow::Result<pr
     procs::serve(bin, &[config], data, &extra, "switchboard ready: 1/1").await
 }
 
+/// The echo upstream as a per-end-user server (docs/end-user-credentials.md): every call
+/// asserts the end user `bench`, whose grant (set with the CLI first) is looked up per call,
+/// and goes out on that user's own upstream session.
+async fn per_end_user(bin: &Path, upstream: &str, dir: &Path) -> anyhow::Result<Target> {
+    let config = dir.join("per-user.json");
+    let entry = json!({"type": "http", "url": upstream, "credentials": "per_end_user",
+        "trust_asserted_end_users": true, "auth": {"type": "bearer", "token": "discovery"}});
+    std::fs::write(
+        &config,
+        serde_json::to_vec(&json!({"mcpServers": {"echo": entry}}))?,
+    )?;
+    let data = dir.join("per-user");
+    let mut cli = std::process::Command::new(bin)
+        .args([
+            "end-users",
+            "set-key",
+            "--end-user",
+            "bench",
+            "--server",
+            "echo",
+            "-c",
+        ])
+        .arg(&config)
+        .arg("--data")
+        .arg(&data)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()?;
+    std::io::Write::write_all(&mut cli.stdin.take().context("stdin")?, b"bench-key\n")?;
+    ensure!(
+        cli.wait()?.success(),
+        "switchboard end-users set-key failed"
+    );
+    let spawned = gateway(bin, &config, &data).await?;
+    let mut target = Target::proxied(
+        "this build, per-end-user HTTP upstream",
+        spawned,
+        "echo__echo",
+    );
+    target.meta = Some(json!({"bound_end_user_id": "bench"}));
+    Ok(target)
+}
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let get = |name: &str, default: usize| {
@@ -221,6 +270,7 @@ async fn main() -> anyhow::Result<()> {
         pid: Some(upstream.pid),
         _process: None,
         token: None,
+        meta: None,
     }];
     let this = gateway(&switchboard, &config, &dir.path().join("this")).await?;
     // For scripts/profile_gateway.sh, which attaches perf to this process.
@@ -251,6 +301,7 @@ async fn main() -> anyhow::Result<()> {
         stdio,
         "echo__echo",
     ));
+    targets.push(per_end_user(&switchboard, &upstream.url, dir.path()).await?);
     let single = one_thread(&switchboard, &config, &dir.path().join("single")).await?;
     targets.push(Target::proxied(
         "this build, HTTP upstream, --threads 1",
@@ -326,7 +377,8 @@ async fn main() -> anyhow::Result<()> {
                 let i = (round + k) % targets.len();
                 let t = &targets[i];
                 let at = (t.url.as_str(), t.token.as_deref());
-                rows[i].push(run(at, t.tool, n_callers, n_calls, t.pid).await?);
+                let call = (t.tool, t.meta.as_ref());
+                rows[i].push(run(at, call, n_callers, n_calls, t.pid).await?);
             }
         }
         println!("\n{mode} ({n_calls} calls per caller)");
