@@ -43,8 +43,8 @@ async fn org_id(control: &Control, org: Option<&str>) -> anyhow::Result<String> 
     }
 }
 
-/// The grant key of `end_user` on `server` for `org_id`: the operator's config server of
-/// that name (it must be per end user), else the org's API server.
+/// The grant key of `end_user` on `server` for `org_id`: the org's API server of that name,
+/// else the operator's config server (it must be per end user).
 async fn grant_key(
     global: &Global,
     control: &Control,
@@ -52,22 +52,21 @@ async fn grant_key(
     end_user: &str,
     server: &str,
 ) -> anyhow::Result<GrantKey> {
+    // The org's own API server of that name first, as the REST API and calls choose.
+    let own = org_id != "operator"
+        && (control.store.servers(org_id).await?)
+            .iter()
+            .any(|r| r.slug == server && r.deleted_at.is_none());
     let config = crate::setup::load_config(global).ok();
     let configured = config
         .as_ref()
         .and_then(|c| c.servers.iter().find(|s| s.name.as_str() == server));
     let owner = match configured {
+        _ if own => Owner::Org(org_id.to_string()),
         Some(spec) if spec.end_user_credentials.is_none() => bail!(
             "server {server} uses one credential for every caller: only a server with credentials = \"per_end_user\" keeps one per end user"
         ),
         Some(_) => Owner::Operator,
-        None if org_id != "operator"
-            && (control.store.servers(org_id).await?)
-                .iter()
-                .any(|r| r.slug == server && r.deleted_at.is_none()) =>
-        {
-            Owner::Org(org_id.to_string())
-        }
         None => bail!(
             "no server named {server:?} in the config (or, with --org, among the org's API servers); `switchboard status` lists them"
         ),

@@ -149,12 +149,35 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
     let operator = operator.unwrap_err();
     assert!(operator.contains("no credential"), "{operator}");
 
-    // `strict` lists its tools with the first grant, and trusts no asserted end user.
+    // `strict` (the operator's) is never listed with one org's end user's grant: only with
+    // a grant of the operator's own callers, here set from the CLI and taken up on refresh.
     let route = format!("{api}/end-users/alice/credentials/strict");
     let (status, _) = kit::rest("PUT", &route, &platform, Some(json!({"secret": "alice-x"}))).await;
     assert_eq!(status, 200);
     let names = tool_names(&url, &platform).await;
+    assert!(
+        !names.iter().any(|n| n.starts_with("strict__")),
+        "{names:?}"
+    );
+    let config = path.to_str().unwrap();
+    let set = [
+        "end-users",
+        "set-key",
+        "--end-user",
+        "ops",
+        "--server",
+        "strict",
+        "-c",
+        config,
+    ];
+    admin_with_stdin(&data, &set, "ops-key");
+    let operate = kit::api_token(Path::new(BIN), &data, "acme", &["gateway:operate"]);
+    let refresh = format!("{api}/integrations/mcp/servers/config:strict/refresh");
+    let (status, body) = kit::rest("POST", &refresh, &operate, None).await;
+    assert_eq!(status, 200, "{body}");
+    let names = tool_names(&url, &platform).await;
     assert!(names.contains(&"strict__headers".to_string()), "{names:?}");
+    // And it trusts no asserted end user.
     let strict = call(&url, &platform, "strict__headers", Some("alice"))
         .await
         .unwrap_err();
@@ -180,6 +203,8 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
     );
     let listed: Value = serde_json::from_str(&listed).unwrap();
     assert_eq!(listed["grants"].as_array().unwrap().len(), 3, "{listed}");
+    let ops = kit::admin(Path::new(BIN), &data, &["end-users", "list", "--json"]);
+    assert!(ops.contains("\"ops\"") && !ops.contains("alice"), "{ops}");
     assert!(!listed.to_string().contains("-key"), "{listed}");
 
     // Revoked over REST: refused at once, the session closed.
@@ -228,7 +253,7 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
         action_id: Some(action.into()),
         ..Default::default()
     };
-    assert_eq!(store.audit(&rows("end_user.grant")).await.unwrap().len(), 3);
+    assert_eq!(store.audit(&rows("end_user.grant")).await.unwrap().len(), 4);
     assert_eq!(
         store.audit(&rows("end_user.revoke")).await.unwrap().len(),
         2
@@ -247,6 +272,26 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
             .contains("grant grant"),
         "{alice_row:?}"
     );
+}
+
+/// `switchboard ARGS…` with its data under `data`, `input` on its stdin; panics on failure.
+fn admin_with_stdin(data: &Path, args: &[&str], input: &str) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(BIN)
+        .args(args)
+        .env("SWITCHBOARD_DATA", data)
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "switchboard {args:?}");
 }
 
 #[test]

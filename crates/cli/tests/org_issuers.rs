@@ -87,6 +87,11 @@ org = "org"
                 "map": {"mcp-users": "gateway:operate"}}}}),
             "gateway:operate",
         ),
+        (
+            json!({"issuer": org_idp.issuer, "claims": {"roles": {"claim": "groups",
+                "map": {"mcp-users": "end_users:assert"}}}}),
+            "end_users:assert",
+        ),
         (json!({"issuer": "not a url"}), "https URL"),
     ];
     for (body, named) in refused {

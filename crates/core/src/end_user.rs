@@ -84,6 +84,9 @@ impl fmt::Debug for Grant {
     }
 }
 
+/// A grant with the store key it is kept under.
+pub type KeyedGrant = (String, Arc<Grant>);
+
 /// Where the registry reads grants (the gateway's store, sealed; memory in tests).
 pub trait EndUserGrants: Send + Sync + 'static {
     /// The grant `key` names, if there is one.
@@ -92,13 +95,15 @@ pub trait EndUserGrants: Send + Sync + 'static {
         key: &'a GrantKey,
     ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>>;
 
-    /// The most recently used grant of `server` of `owner` (any user): how a server with no
-    /// discovery credential lists its tools.
+    /// The most recently used grant for `server` of `owner` held by an end user of the
+    /// owner itself (an org's own users for its server; the operator's callers for a
+    /// config-file server, never another org's): how a server with no discovery credential
+    /// lists its tools. Its store key beside it.
     fn any_for_server<'a>(
         &'a self,
-        owner: &'a str,
+        owner: &'a Owner,
         server: &'a str,
-    ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>>;
+    ) -> GuardFuture<'a, Result<Option<KeyedGrant>, String>>;
 
     /// A grant changed elsewhere (another replica, the CLI): read `store_key` (every key,
     /// when `None`) from the store again at its next use.

@@ -207,14 +207,15 @@ impl IssuerSpec {
                 fix: "remove claims.org (only issuers in the operator's config choose the org)".into(),
             });
         }
-        let operate = (self.claims.roles.iter().flat_map(|r| r.map.values()))
-            .any(|role| role == "gateway:operate");
-        if operate {
-            problems.push(SpecProblem {
-                key: "roles",
-                problem: "an org's issuer cannot grant gateway:operate".into(),
-                fix: "map claim values to integrations:view or integrations:manage".into(),
-            });
+        let roles = || self.claims.roles.iter().flat_map(|r| r.map.values());
+        for reserved in ["gateway:operate", crate::end_user::ASSERT_ROLE] {
+            if roles().any(|role| role == reserved) {
+                problems.push(SpecProblem {
+                    key: "roles",
+                    problem: format!("an org's issuer cannot grant {reserved}"),
+                    fix: "map claim values to integrations:view or integrations:manage".into(),
+                });
+            }
         }
         if self.sign_in.is_some() {
             problems.push(SpecProblem {

@@ -45,7 +45,7 @@ impl ServerEntry {
             return None;
         };
         let name = &self.spec.name;
-        let refused = self.spec.redact(&e.to_string());
+        let refused = self.connect_spec().redact(&e.to_string());
         // Servers with fixed credentials (or none) have nothing to do here.
         let oauth = http.oauth.as_ref()?;
         if !matches!(oauth, OAuthSpec::AuthorizationCode { .. }) {
@@ -106,7 +106,10 @@ impl ServerEntry {
             // The authorization server may be down for a moment: back off and try again.
             Err(why) => {
                 self.state().auth_refused = true;
-                self.failed(format!("{refused}; {}", self.spec.redact(&why.to_string())));
+                self.failed(format!(
+                    "{refused}; {}",
+                    self.connect_spec().redact(&why.to_string())
+                ));
             }
         }
         Some(self.waiting_for_authorization())

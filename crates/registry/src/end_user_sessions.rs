@@ -141,6 +141,15 @@ impl EndUserSessions {
         }
     }
 
+    /// Closes every end user's session of `server`.
+    pub(crate) fn close_server(&self, server: &str) {
+        let gone = self.slots.lock().remove(server);
+        let slots = gone
+            .into_iter()
+            .flat_map(|of_server| of_server.into_values());
+        close_later(slots.filter_map(|slot| slot.take()));
+    }
+
     /// Sessions open per server now.
     pub(crate) fn open_per_server(&self) -> HashMap<String, usize> {
         let slots = self.slots.lock();

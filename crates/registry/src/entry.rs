@@ -202,26 +202,13 @@ impl ServerEntry {
     /// An upstream failure as callers see it: classified, with this server's secrets hidden.
     pub(crate) fn call_error(&self, e: UpstreamError) -> CallError {
         let mut error = CallError::from(e);
-        error.message = self.spec.redact(&error.message);
+        let spec = self.connect_spec();
+        error.message = spec.redact(&error.message);
         // The upstream's own error data reaches the caller too: its secrets hidden as well.
         if let Some(data) = error.data.as_deref_mut() {
-            self.redact_strings(data);
+            redact_strings(&spec, data);
         }
         error
-    }
-
-    /// Every string in `value` with this server's secrets hidden.
-    fn redact_strings(&self, value: &mut serde_json::Value) {
-        match value {
-            serde_json::Value::String(text) => *text = self.spec.redact(text),
-            serde_json::Value::Array(items) => {
-                items.iter_mut().for_each(|v| self.redact_strings(v))
-            }
-            serde_json::Value::Object(fields) => {
-                fields.values_mut().for_each(|v| self.redact_strings(v))
-            }
-            _ => {}
-        }
     }
 
     /// Waits (at most `grace`) until no call is in flight; `false` if some still are.
@@ -247,5 +234,17 @@ impl ServerEntry {
         if let Some(conn) = conn {
             conn.close().await;
         }
+    }
+}
+
+/// Every string in `value` with `spec`'s secrets hidden.
+pub(crate) fn redact_strings(spec: &ServerSpec, value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(text) => *text = spec.redact(text),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(spec, v)),
+        serde_json::Value::Object(fields) => {
+            fields.values_mut().for_each(|v| redact_strings(spec, v))
+        }
+        _ => {}
     }
 }

@@ -189,6 +189,7 @@ impl Registry {
             old
         };
         if let Some(old) = old {
+            self.end_user_server_gone(&old.spec);
             retire(old);
         }
         self.start(&entry).await;
@@ -204,6 +205,7 @@ impl Registry {
             at.map(|i| servers.remove(i))
         };
         let Some(entry) = removed else { return false };
+        self.end_user_server_gone(&entry.spec);
         self.rebuild();
         self.let_go(entry);
         true
@@ -304,6 +306,9 @@ impl Registry {
             (to_start, to_close)
         };
         self.rebuild();
+        for entry in to_start.iter().chain(&to_close) {
+            self.end_user_server_gone(&entry.spec);
+        }
         for entry in to_close {
             self.let_go(entry);
         }

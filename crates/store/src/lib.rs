@@ -160,9 +160,11 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn save_grant(&self, row: &GrantRow, sealed: &str) -> Result<(), StoreError>;
     /// The grant `key` and its sealed secret.
     async fn grant(&self, key: &str) -> Result<Option<(GrantRow, String)>, StoreError>;
-    /// The most recently used grant of `server` of `owner` (any end user), with its secret.
+    /// The most recently used grant of `org_id`'s end users (any) for `server` of `owner`,
+    /// with its secret.
     async fn latest_grant(
         &self,
+        org_id: &str,
         owner: &str,
         server: &str,
     ) -> Result<Option<(GrantRow, String)>, StoreError>;
@@ -174,6 +176,9 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     ) -> Result<Vec<GrantRow>, StoreError>;
     /// Removes the grant `key` and its secret; the row it was.
     async fn delete_grant(&self, key: &str) -> Result<Option<GrantRow>, StoreError>;
+    /// Removes every end user's grant for `server` of `owner` (its URL or credentials
+    /// changed, or it was deleted); how many.
+    async fn delete_server_grants(&self, owner: &str, server: &str) -> Result<u64, StoreError>;
     /// Notes that the grant `key` was used at `at_ms`.
     async fn touch_grant(&self, key: &str, at_ms: i64) -> Result<(), StoreError>;
 

@@ -528,10 +528,11 @@ impl Store for SqlStore {
 
     async fn latest_grant(
         &self,
+        org_id: &str,
         owner: &str,
         server: &str,
     ) -> Result<Option<(crate::GrantRow, String)>, StoreError> {
-        self.grant_latest(owner, server).await
+        self.grant_latest(org_id, owner, server).await
     }
 
     async fn grants(
@@ -544,6 +545,10 @@ impl Store for SqlStore {
 
     async fn delete_grant(&self, key: &str) -> Result<Option<crate::GrantRow>, StoreError> {
         self.grant_delete(key).await
+    }
+
+    async fn delete_server_grants(&self, owner: &str, server: &str) -> Result<u64, StoreError> {
+        self.grant_delete_server(owner, server).await
     }
 
     async fn touch_grant(&self, key: &str, at_ms: i64) -> Result<(), StoreError> {

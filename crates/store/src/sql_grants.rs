@@ -71,13 +71,16 @@ impl SqlStore {
             .transpose()
     }
 
-    /// The most recently used (else newest) grant of `server` of `owner`, with its secret.
+    /// The most recently used (else newest) grant of `org_id`'s end users for `server` of
+    /// `owner`, with its secret.
     pub(crate) async fn grant_latest(
         &self,
+        org_id: &str,
         owner: &str,
         server: &str,
     ) -> Result<Option<(GrantRow, String)>, StoreError> {
-        let row = sqlx::query(concat!("SELECT ", columns!(), ", sealed FROM end_user_grants JOIN oauth_tokens ON token_key = grant_key WHERE owner = $1 AND server = $2 ORDER BY COALESCE(last_used_at, issued_at) DESC LIMIT 1"))
+        let row = sqlx::query(concat!("SELECT ", columns!(), ", sealed FROM end_user_grants JOIN oauth_tokens ON token_key = grant_key WHERE org_id = $1 AND owner = $2 AND server = $3 ORDER BY COALESCE(last_used_at, issued_at) DESC LIMIT 1"))
+        .bind(org_id)
         .bind(owner)
         .bind(server)
         .fetch_optional(self.pool())
@@ -142,5 +145,27 @@ impl SqlStore {
             .execute(self.pool())
             .await?;
         Ok(())
+    }
+
+    /// Removes every grant of `server` of `owner` and their secrets; how many.
+    pub(crate) async fn grant_delete_server(
+        &self,
+        owner: &str,
+        server: &str,
+    ) -> Result<u64, StoreError> {
+        let mut tx = self.pool().begin().await?;
+        sqlx::query("DELETE FROM oauth_tokens WHERE token_key IN (SELECT grant_key FROM end_user_grants WHERE owner = $1 AND server = $2)")
+            .bind(owner)
+            .bind(server)
+            .execute(&mut *tx)
+            .await?;
+        let gone = sqlx::query("DELETE FROM end_user_grants WHERE owner = $1 AND server = $2")
+            .bind(owner)
+            .bind(server)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(gone)
     }
 }

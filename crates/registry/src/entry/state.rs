@@ -49,6 +49,8 @@ pub(crate) struct State {
     pub discovery_spec: Option<switchboard_core::ServerSpec>,
     /// A per-end-user server: what its tools were listed with, as `status` says.
     pub listed_with: Option<String>,
+    /// The store key of the grant `discovery_spec` holds (revoked or replaced: list again).
+    pub discovery_key: Option<String>,
 }
 
 impl State {

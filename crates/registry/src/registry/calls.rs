@@ -253,8 +253,8 @@ impl Registry {
         let mut end_user = None;
         let conn = match opts.session_processes.as_ref() {
             _ if entry.spec.end_user_credentials.is_some() => {
-                let (conn, key) = self.end_user_connection(&entry, &opts).await?;
-                end_user = Some(key);
+                let (conn, key, grant) = self.end_user_connection(&entry, &opts).await?;
+                end_user = Some((key, grant));
                 conn
             }
             // A stdio server run once per session: this session's own process.
@@ -308,15 +308,14 @@ impl Registry {
             return Err(timed_out());
         }
         let user = opts.end_user_id.clone().unwrap_or_default();
-        let outcome = match work(conn, opts.with_timeout(rest)).await {
-            Ok(done) => Ok(done),
-            Err(UpstreamError::Timeout(_)) => Err(timed_out()),
-            Err(e) if end_user.is_some() => {
-                let key = end_user.as_deref().unwrap_or_default();
-                Err(self.end_user_failed(&entry, &user, key, e))
+        let outcome = match (work(conn, opts.with_timeout(rest)).await, &end_user) {
+            (Ok(done), _) => Ok(done),
+            (Err(UpstreamError::Timeout(_)), _) => Err(timed_out()),
+            (Err(e), Some((key, grant))) => {
+                Err(self.end_user_failed(&entry, (&user, key, grant), e))
             }
             // A stdio child that died is found by the next call, with its stderr.
-            Err(e) if e.connection_lost() && entry.spec.is_remote() => {
+            (Err(e), None) if e.connection_lost() && entry.spec.is_remote() => {
                 if let Some(conn) = shared
                     && entry.lost(conn, &e)
                 {
@@ -324,7 +323,7 @@ impl Registry {
                 }
                 Err(entry.call_error(e))
             }
-            Err(e) => match entry.authorize(&e, &self.inner.connect, true).await {
+            (Err(e), None) => match entry.authorize(&e, &self.inner.connect, true).await {
                 // Tokens revoked mid-session, or a tool needing more scope: a person must act.
                 Some(refused) => {
                     self.publish(&entry);

@@ -6,7 +6,7 @@ use crate::entry::ServerEntry;
 use std::collections::HashMap;
 use std::sync::Arc;
 use switchboard_core::end_user::untrusted_end_user;
-use switchboard_core::{CallError, ErrorKind, GrantKey, ServerStatus};
+use switchboard_core::{CallError, ErrorKind, Grant, GrantKey, ServerStatus};
 use switchboard_upstream::{CallOptions, Connection, UpstreamError};
 
 fn unavailable(message: String) -> CallError {
@@ -21,7 +21,7 @@ impl Registry {
         &self,
         entry: &ServerEntry,
         opts: &CallOptions,
-    ) -> Result<(Arc<Connection>, String), CallError> {
+    ) -> Result<(Arc<Connection>, String, Arc<Grant>), CallError> {
         let server = entry.spec.name.as_str();
         let each = (entry.spec.end_user_credentials.as_ref())
             .ok_or_else(|| unavailable(format!("server {server} is not per end user")))?;
@@ -53,18 +53,18 @@ impl Registry {
         let sessions = &self.inner.end_user_sessions;
         let slot = sessions.slot(&entry.spec, &store_key, &grant)?;
         match (sessions.connection(slot, &entry.spec, &self.inner.connect, &grant)).await {
-            Ok(conn) => Ok((conn, store_key)),
-            Err(e) => Err(self.end_user_failed(entry, user, &store_key, e)),
+            Ok(conn) => Ok((conn, store_key, grant)),
+            Err(e) => Err(self.end_user_failed(entry, (user, &store_key, &grant), e)),
         }
     }
 
-    /// A failure on an end user's own session, as the caller hears it: refused credentials
-    /// name the user and the fix (and close the session), lost connections close it too.
+    /// A failure on an end user's own session, as the caller hears it (the user's secret
+    /// hidden like the server's): refused credentials name the user and the fix (and close
+    /// the session), lost connections close it too.
     pub(super) fn end_user_failed(
         &self,
         entry: &ServerEntry,
-        user: &str,
-        store_key: &str,
+        (user, store_key, grant): (&str, &str, &Grant),
         e: UpstreamError,
     ) -> CallError {
         let server = entry.spec.name.as_str();
@@ -72,7 +72,12 @@ impl Registry {
         if refused || e.connection_lost() {
             self.inner.end_user_sessions.close(server, store_key);
         }
-        let error = entry.call_error(e);
+        let mut error = entry.call_error(e);
+        let theirs = entry.spec.as_end_user(&grant.secret);
+        error.message = theirs.redact(&error.message);
+        if let Some(data) = error.data.as_deref_mut() {
+            crate::entry::redact_strings(&theirs, data);
+        }
         match refused {
             true => unavailable(format!(
                 "server {server} refused end user {user:?}'s credential ({}): set a new one with `switchboard end-users set-key --end-user {user} --server {server}`",
@@ -82,16 +87,48 @@ impl Registry {
         }
     }
 
+    /// A per-end-user server was replaced or removed: its end users' sessions close (they
+    /// reach the server as it was), and grants are read from the store again.
+    pub(super) fn end_user_server_gone(&self, spec: &switchboard_core::ServerSpec) {
+        if spec.end_user_credentials.is_none() {
+            return;
+        }
+        self.inner
+            .end_user_sessions
+            .close_server(spec.name.as_str());
+        if let Some(grants) = &self.inner.grants {
+            grants.forget(None);
+        }
+    }
+
     /// End users' sessions open per server now.
     pub fn end_user_sessions(&self) -> HashMap<String, usize> {
         self.inner.end_user_sessions.open_per_server()
     }
 
-    /// A grant changed on another replica or from the CLI (`None`: maybe any): read it
-    /// again at its next use.
-    pub fn end_user_grant_changed(&self, store_key: Option<&str>) {
+    /// A grant changed here, on another replica or from the CLI: read it again at its next
+    /// use; a server that lists its tools with it (no discovery credential) lists them again
+    /// with the grant in force now (never a revoked or replaced secret).
+    pub fn end_user_grant_changed(&self, store_key: &str) {
         if let Some(grants) = &self.inner.grants {
-            grants.forget(store_key);
+            grants.forget(Some(store_key));
+        }
+        let listing: Vec<_> = (self.inner.servers.read().iter())
+            .filter(|e| e.state().discovery_key.as_deref() == Some(store_key))
+            .cloned()
+            .collect();
+        for entry in listing {
+            let registry = self.clone();
+            tokio::spawn(async move {
+                entry.close().await;
+                {
+                    let mut state = entry.state();
+                    state.discovery_spec = None;
+                    state.discovery_key = None;
+                }
+                registry.start(&entry).await;
+                registry.rebuild();
+            });
         }
     }
 
@@ -117,13 +154,14 @@ impl Registry {
         }
         let server = entry.spec.name.as_str();
         let found = match &self.inner.grants {
-            Some(grants) => grants.any_for_server(&self.inner.owner.key(), server).await,
+            Some(grants) => grants.any_for_server(&self.inner.owner, server).await,
             None => Ok(None),
         };
         let mut state = entry.state();
         match found {
-            Ok(Some(grant)) => {
+            Ok(Some((key, grant))) => {
                 state.discovery_spec = Some(entry.spec.as_end_user(&grant.secret));
+                state.discovery_key = Some(key);
                 state.listed_with = Some(format!("end user grant {}", grant.id));
                 true
             }

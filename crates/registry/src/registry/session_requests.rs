@@ -99,6 +99,15 @@ impl Registry {
             return Err(unknown());
         }
         let entry = self.entry(server.as_str()).ok_or_else(unknown)?;
+        if entry.spec.end_user_credentials.is_some() {
+            // One subscription serves every watcher, and each end user sees only their own.
+            return Err(CallError::new(
+                ErrorKind::InvalidRequest,
+                format!(
+                    "server {server} acts as each end user with their own credential, and resource subscriptions on it are not supported yet: read the resource instead"
+                ),
+            ));
+        }
         let asked = upstream.clone();
         let subscribe = || {
             self.on_server(server.as_str(), opts, |conn, _| async move {

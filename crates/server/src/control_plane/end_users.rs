@@ -99,7 +99,7 @@ impl ControlPlane {
     /// A grant changed here: every registry reads it again, a server waiting for its first
     /// grant starts (`granted`), and the other replicas are told.
     async fn grant_changed(&self, store_key: &str, granted: Option<&Registry>) {
-        self.registry.end_user_grant_changed(Some(store_key));
+        self.grant_changed_here(store_key);
         if let (Some(registry), Some(key)) = (granted, GrantKey::parse(store_key)) {
             registry.end_user_granted(&key.server).await;
         }
@@ -116,7 +116,7 @@ impl ControlPlane {
 
     /// Another replica (or the CLI) changed the grant stored as `store_key`.
     pub(crate) async fn follow_grant(&self, store_key: &str) {
-        self.registry.end_user_grant_changed(Some(store_key));
+        self.grant_changed_here(store_key);
         let Some(key) = GrantKey::parse(store_key) else {
             return;
         };
@@ -125,6 +125,14 @@ impl ControlPlane {
             None => self.registry.clone(),
         };
         registry.end_user_granted(&key.server).await;
+    }
+
+    /// Every registry of this replica hears that the grant `store_key` changed.
+    fn grant_changed_here(&self, store_key: &str) {
+        self.registry.end_user_grant_changed(store_key);
+        for registry in self.orgs.all() {
+            registry.end_user_grant_changed(store_key);
+        }
     }
 
     fn audit_grant(&self, actor: &GrantActor<'_>, action: &str, row: &GrantRow) {

@@ -4,8 +4,9 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use switchboard_core::{EndUserGrants, Grant, GrantKey, GuardFuture};
+use switchboard_core::{EndUserGrants, Grant, GrantKey, GuardFuture, Owner};
 use switchboard_store::{GrantRow, Sealer, Store, now_ms};
 use switchboard_sync::Mutex;
 
@@ -36,6 +37,8 @@ pub struct StoredGrants {
     store: Arc<dyn Store>,
     sealer: Arc<Sealer>,
     cache: Arc<Mutex<HashMap<String, Cached>>>,
+    /// Moved on by every forget: a read that began before one is not kept.
+    generation: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl StoredGrants {
@@ -44,6 +47,7 @@ impl StoredGrants {
             store,
             sealer,
             cache: Default::default(),
+            generation: Default::default(),
         }
     }
 
@@ -126,12 +130,17 @@ impl EndUserGrants for StoredGrants {
             let grant = match cached {
                 Some(grant) => grant,
                 None => {
+                    let began = self.generation.load(Ordering::SeqCst);
                     let found = (self.store.grant(&store_key).await).map_err(|e| e.to_string())?;
                     let grant = match found {
                         Some((row, sealed)) => Some(self.open(&row, &sealed)?),
                         None => None,
                     };
                     let mut cache = self.cache.lock();
+                    // Changed while it was read: answer with it, but do not keep it.
+                    if self.generation.load(Ordering::SeqCst) != began {
+                        return Ok(grant);
+                    }
                     if cache.len() >= MAX_CACHED {
                         cache.retain(|_, c| c.read.elapsed() < FRESH);
                     }
@@ -156,12 +165,17 @@ impl EndUserGrants for StoredGrants {
 
     fn any_for_server<'a>(
         &'a self,
-        owner: &'a str,
+        owner: &'a Owner,
         server: &'a str,
-    ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>> {
+    ) -> GuardFuture<'a, Result<Option<switchboard_core::end_user::KeyedGrant>, String>> {
         Box::pin(async move {
-            match (self.store.latest_grant(owner, server).await).map_err(|e| e.to_string())? {
-                Some((row, sealed)) => self.open(&row, &sealed).map(Some),
+            let org = match owner {
+                Owner::Operator => "operator",
+                Owner::Org(id) => id.as_str(),
+            };
+            let found = self.store.latest_grant(org, &owner.key(), server).await;
+            match found.map_err(|e| e.to_string())? {
+                Some((row, sealed)) => Ok(Some((row.key.clone(), self.open(&row, &sealed)?))),
                 None => Ok(None),
             }
         })
@@ -169,6 +183,7 @@ impl EndUserGrants for StoredGrants {
 
     fn forget(&self, store_key: Option<&str>) {
         let mut cache = self.cache.lock();
+        self.generation.fetch_add(1, Ordering::SeqCst);
         match store_key {
             Some(key) => {
                 cache.remove(key);

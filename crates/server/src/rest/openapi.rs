@@ -121,7 +121,7 @@ pub(super) async fn document() -> Json<Value> {
                     "responses": with(json!({"200": {"description": "The org's issuers"}}))
                 },
                 "put": {
-                    "summary": "Add an issuer, or replace the one with the same issuer URL (role integrations:manage): fields as in [[identity.issuers]], but it maps only into this org (no claims.org, no gateway:operate, no sign_in). The answer says whether its keys could be fetched",
+                    "summary": "Add an issuer, or replace the one with the same issuer URL (role integrations:manage): fields as in [[identity.issuers]], but it maps only into this org (no claims.org, no gateway:operate or end_users:assert, no sign_in). The answer says whether its keys could be fetched",
                     "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["issuer"]}}}},
                     "responses": with(json!({"201": {"description": "Added; every replica follows within a second"}, "200": {"description": "Replaced"}}))
                 },

@@ -121,8 +121,17 @@ impl ControlPlane {
         Some((row.status.clone(), row.last_error.clone()))
     }
 
-    /// Deletes the OAuth tokens (and client registration) kept for `row`.
+    /// Deletes the OAuth tokens (and client registration) kept for `row`, and every end
+    /// user's grant for it (their secrets were given for the server as it was).
     pub(super) async fn forget_tokens(&self, row: &ServerRow) {
+        let owner = switchboard_core::Owner::Org(row.org_id.clone()).key();
+        match self.store.delete_server_grants(&owner, &row.slug).await {
+            Ok(0) => {}
+            Ok(gone) => {
+                tracing::info!(server = %row.id, grants = gone, "end users' grants removed with the server's settings")
+            }
+            Err(e) => tracing::warn!(server = %row.id, "cannot delete its end users' grants: {e}"),
+        }
         if let Some(oauth) = self.registry.oauth()
             && let Err(e) = oauth.tokens.delete(&format!("api:{}", row.id)).await
         {
