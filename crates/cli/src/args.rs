@@ -358,13 +358,8 @@ pub(crate) enum EndUsersCommand {
     /// Store an end user's own key or token for a per-end-user server, sealed: typed hidden
     /// on a terminal, else read from stdin.
     SetKey {
-        #[arg(long)]
-        end_user: String,
-        #[arg(long)]
-        server: String,
-        /// The org whose end user it is (without it: the operator's callers').
-        #[arg(long)]
-        org: Option<String>,
+        #[command(flatten)]
+        grant: GrantArgs,
         #[arg(long)]
         json: bool,
     },
@@ -379,11 +374,19 @@ pub(crate) enum EndUsersCommand {
     },
     /// Revoke an end user's grant: their next call is refused until they grant again.
     Revoke {
-        #[arg(long)]
-        end_user: String,
-        #[arg(long)]
-        server: String,
-        #[arg(long)]
-        org: Option<String>,
+        #[command(flatten)]
+        grant: GrantArgs,
     },
+}
+
+/// One end user's grant for one server.
+#[derive(Debug, clap::Args)]
+pub(crate) struct GrantArgs {
+    #[arg(long)]
+    pub(crate) end_user: String,
+    #[arg(long)]
+    pub(crate) server: String,
+    /// The org whose end user it is (without it: the operator's callers').
+    #[arg(long)]
+    pub(crate) org: Option<String>,
 }

@@ -89,10 +89,10 @@ pub type KeyedGrant = (String, Arc<Grant>);
 
 /// Where the registry reads grants (the gateway's store, sealed; memory in tests).
 pub trait EndUserGrants: Send + Sync + 'static {
-    /// The grant `key` names, if there is one.
+    /// The grant kept under `store_key` ([`GrantKey::store_key`]), if there is one.
     fn grant<'a>(
         &'a self,
-        key: &'a GrantKey,
+        store_key: &'a str,
     ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>>;
 
     /// The most recently used grant for `server` of `owner` held by an end user of the

@@ -112,9 +112,19 @@ impl ServerSpec {
 
     /// `text` with every secret value of this server replaced by `<redacted>`.
     pub fn redact(&self, text: &str) -> String {
+        self.redact_with(text, &[])
+    }
+
+    /// [`ServerSpec::redact`], hiding `more` secrets too (an end user's own, say).
+    pub fn redact_with(&self, text: &str, more: &[&str]) -> String {
         let mut out = text.to_string();
-        for secret in self.secrets.iter().filter(|s| s.len() >= 4) {
-            out = out.replace(secret.as_str(), "<redacted>");
+        let secrets = self
+            .secrets
+            .iter()
+            .map(String::as_str)
+            .chain(more.iter().copied());
+        for secret in secrets.filter(|s| s.len() >= 4) {
+            out = out.replace(secret, "<redacted>");
         }
         out
     }

@@ -45,7 +45,7 @@ impl ServerEntry {
             return None;
         };
         let name = &self.spec.name;
-        let refused = self.connect_spec().redact(&e.to_string());
+        let refused = self.redact(&e.to_string(), None);
         // Servers with fixed credentials (or none) have nothing to do here.
         let oauth = http.oauth.as_ref()?;
         if !matches!(oauth, OAuthSpec::AuthorizationCode { .. }) {
@@ -108,7 +108,7 @@ impl ServerEntry {
                 self.state().auth_refused = true;
                 self.failed(format!(
                     "{refused}; {}",
-                    self.connect_spec().redact(&why.to_string())
+                    self.redact(&why.to_string(), None)
                 ));
             }
         }

@@ -5,41 +5,16 @@
 //! own), closed after `capability_session_idle_secs` unused. Past the bound a caller gets the
 //! open session that asks it nothing it cannot answer and declares the most, or the shared one.
 
+use crate::session_slots::{Slot, Slots};
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use switchboard_core::{Limits, ServerSpec};
-use switchboard_sync::Mutex;
 use switchboard_upstream::{CapabilitySet, ConnectOptions, Connection, UpstreamError};
-
-/// The longest a new session's first call waits for the server to answer its GET stream.
-const LISTEN_WAIT: Duration = Duration::from_secs(2);
-
-/// One session for one capability set: its own lock, so a slow start holds up only the
-/// calls that need it.
-struct Slot {
-    set: CapabilitySet,
-    /// The open session, read by every call without waiting on one being opened.
-    open: Mutex<Option<Arc<Connection>>>,
-    /// Held while the session is opened, so one call opens it and the others wait.
-    opening: tokio::sync::Mutex<()>,
-    used: Mutex<Instant>,
-}
-
-impl Slot {
-    fn running(&self) -> Option<Arc<Connection>> {
-        (self.open.lock().as_ref())
-            .filter(|c| !c.is_closed())
-            .cloned()
-    }
-}
-
-/// One server's sessions, by the key of their set.
-type ServerSlots = HashMap<String, Arc<Slot>>;
 
 /// The capability sessions of one registry, by server and set.
 pub(crate) struct CapabilitySessions {
-    slots: Mutex<HashMap<String, ServerSlots>>,
+    slots: Slots<CapabilitySet>,
     per_server: usize,
     per_stdio_server: usize,
     idle: Duration,
@@ -48,7 +23,7 @@ pub(crate) struct CapabilitySessions {
 impl CapabilitySessions {
     pub(crate) fn new(limits: &Limits) -> Self {
         Self {
-            slots: Mutex::default(),
+            slots: Slots::default(),
             per_server: limits.capability_sessions_per_server,
             per_stdio_server: limits.capability_sessions_per_stdio_server,
             idle: Duration::from_secs(limits.capability_session_idle_secs as u64),
@@ -73,112 +48,60 @@ impl CapabilitySessions {
             return Ok(shared);
         }
         let server = spec.name.as_str();
-        let found = (self.slots.lock().get(server)).and_then(|s| s.get(set.key()).cloned());
-        let slot = match found {
-            Some(slot) => slot,
-            None => {
-                let mut slots = self.slots.lock();
-                let of_server = slots.entry(server.to_string()).or_default();
-                match of_server.get(set.key()) {
-                    Some(slot) => slot.clone(),
-                    None if of_server.len() >= bound => {
-                        drop(slots);
-                        return Ok(self.nearest(server, set).unwrap_or(shared));
-                    }
-                    None => {
-                        let slot = Arc::new(Slot {
-                            set: set.clone(),
-                            open: Mutex::new(None),
-                            opening: tokio::sync::Mutex::new(()),
-                            used: Mutex::new(Instant::now()),
-                        });
-                        of_server.insert(set.key().to_string(), slot.clone());
-                        slot
-                    }
+        let slot = {
+            let mut slots = self.slots.lock();
+            let of_server = slots.entry(server.to_string()).or_default();
+            match of_server.get(set.key()) {
+                Some(slot) => slot.clone(),
+                None if of_server.len() >= bound => {
+                    drop(slots);
+                    return Ok(self.nearest(server, set).unwrap_or(shared));
+                }
+                None => {
+                    let slot = Slot::new(set.clone());
+                    of_server.insert(set.key().to_string(), slot.clone());
+                    slot
                 }
             }
         };
-        *slot.used.lock() = Instant::now();
-        if let Some(open) = slot.running() {
-            return Ok(open);
-        }
-        let _opening = slot.opening.lock().await;
-        // Another call may have opened it while this one waited.
-        if let Some(open) = slot.running() {
-            return Ok(open);
-        }
-        tracing::info!(server = %spec.name, capabilities = set.key(), "opening a session for callers with these capabilities");
-        let mut connect = connect.clone();
-        connect.capabilities = Some(set.clone());
-        // Its events count as the shared session's: a resource update a server sends on the
-        // session whose call changed it reaches every watcher.
-        let opened = Arc::new(Connection::connect(spec, &connect).await?);
-        // The first call follows at once: a server that asks its caller on the session's own
-        // stream (not the call's) must have that stream first.
-        opened.until_listening(LISTEN_WAIT).await;
-        if let Some(dead) = slot.open.lock().replace(opened.clone()) {
-            tokio::spawn(async move { dead.close().await });
-        }
-        Ok(opened)
+        slot.session(async {
+            tracing::info!(server = %spec.name, capabilities = set.key(), "opening a session for callers with these capabilities");
+            let mut connect = connect.clone();
+            connect.capabilities = Some(set.clone());
+            // Its events count as the shared session's: a resource update a server sends on
+            // the session whose call changed it reaches every watcher.
+            Connection::connect(spec, &connect).await
+        })
+        .await
     }
 
     /// Past the bound: the open session of `server` that asks nothing `set` cannot answer
     /// and declares the most.
     fn nearest(&self, server: &str, set: &CapabilitySet) -> Option<Arc<Connection>> {
         let slots = self.slots.lock();
-        let mut fits: Vec<&Arc<Slot>> = (slots.get(server).into_iter())
+        let mut fits: Vec<&Arc<Slot<CapabilitySet>>> = (slots.get(server).into_iter())
             .flat_map(|of_server| of_server.values())
-            .filter(|slot| set.covers(&slot.set))
+            .filter(|slot| set.covers(&slot.tag))
             .collect();
-        fits.sort_by_key(|slot| std::cmp::Reverse(slot.set.size()));
+        fits.sort_by_key(|slot| std::cmp::Reverse(slot.tag.size()));
         fits.into_iter().find_map(|slot| {
             let conn = slot.running()?;
-            *slot.used.lock() = Instant::now();
+            slot.touch();
             Some(conn)
         })
     }
 
     /// Sessions open per server now.
     pub(crate) fn open_per_server(&self) -> HashMap<String, usize> {
-        let running = |slot: &Arc<Slot>| slot.running().is_some();
-        let slots = self.slots.lock();
-        (slots.iter())
-            .map(|(server, of_server)| {
-                let open = of_server.values().filter(|s| running(s)).count();
-                (server.clone(), open)
-            })
-            .filter(|(_, open)| *open > 0)
-            .collect()
+        self.slots.open_per_server()
     }
 
     /// Closes the sessions unused for longer than the idle limit, and every session of a
     /// server `keep` says no longer runs (disabled, removed, in error); none in use.
     pub(crate) fn close_idle(&self, keep: impl Fn(&str) -> bool) {
-        let mut closing = Vec::new();
-        let mut slots = self.slots.lock();
-        for (server, of_server) in slots.iter_mut() {
-            let running = keep(server);
-            of_server.retain(|_, slot| {
-                if running && slot.used.lock().elapsed() < self.idle {
-                    return true;
-                }
-                // One being opened, or held by a call while it runs, is left for now.
-                if slot.opening.try_lock().is_err() {
-                    return true;
-                }
-                let mut open = slot.open.lock();
-                if open.as_ref().is_some_and(|c| Arc::strong_count(c) > 1) {
-                    return true;
-                }
-                closing.extend(open.take());
-                false
-            });
-        }
-        slots.retain(|_, of_server| !of_server.is_empty());
-        drop(slots);
-        for conn in closing {
-            tracing::info!(server = %conn.server(), "closing an unused capability session");
-            tokio::spawn(async move { conn.close().await });
+        let closed = self.slots.close_idle(self.idle, keep);
+        if closed > 0 {
+            tracing::info!(sessions = closed, "closed unused capability sessions");
         }
     }
 }

@@ -6,8 +6,8 @@ mod state;
 pub(crate) use starting::connect_and_discover;
 
 use serde::Serialize;
-pub(crate) use state::State;
 pub use state::StatusChange;
+pub(crate) use state::{DiscoveryGrant, State};
 use std::sync::Arc;
 use std::time::Duration;
 use switchboard_core::{CallError, ErrorKind, Limits, ServerSpec, ServerStatus};
@@ -100,10 +100,18 @@ impl ServerEntry {
     /// What the shared connection is opened with: the spec, or for a per-end-user server
     /// without a discovery credential, the spec with the grant it lists its tools with.
     pub(crate) fn connect_spec(&self) -> std::borrow::Cow<'_, ServerSpec> {
-        match self.state().discovery_spec.clone() {
-            Some(spec) => std::borrow::Cow::Owned(spec),
+        match &self.state().discovery_grant {
+            Some(grant) => std::borrow::Cow::Owned(self.spec.as_end_user(&grant.secret)),
             None => std::borrow::Cow::Borrowed(&self.spec),
         }
+    }
+
+    /// `text` with this server's secrets hidden: its own, its discovery grant's, and `more`.
+    pub(crate) fn redact(&self, text: &str, more: Option<&str>) -> String {
+        let state = self.state();
+        let listing = state.discovery_grant.as_ref().map(|g| g.secret.as_str());
+        let more: Vec<&str> = listing.into_iter().chain(more).collect();
+        self.spec.redact_with(text, &more)
     }
 
     pub(crate) fn live_connection(&self) -> Option<Arc<Connection>> {
@@ -141,7 +149,7 @@ impl ServerEntry {
             authorize_url: state.authorize_url.clone(),
             status_history: state.history().collect(),
             credentials: (self.spec.end_user_credentials.as_ref()).map(|_| "per_end_user"),
-            listed_with: state.listed_with.clone(),
+            listed_with: self.listed_with(&state),
         }
     }
 
@@ -201,14 +209,42 @@ impl ServerEntry {
 
     /// An upstream failure as callers see it: classified, with this server's secrets hidden.
     pub(crate) fn call_error(&self, e: UpstreamError) -> CallError {
+        self.call_error_hiding(e, None)
+    }
+
+    /// [`ServerEntry::call_error`], hiding `secret` too (the end user's own, on their call).
+    pub(crate) fn call_error_hiding(&self, e: UpstreamError, secret: Option<&str>) -> CallError {
         let mut error = CallError::from(e);
-        let spec = self.connect_spec();
-        error.message = spec.redact(&error.message);
+        error.message = self.redact(&error.message, secret);
         // The upstream's own error data reaches the caller too: its secrets hidden as well.
         if let Some(data) = error.data.as_deref_mut() {
-            redact_strings(&spec, data);
+            self.redact_strings(data, secret);
         }
         error
+    }
+
+    /// Every string in `value` with this server's secrets (and `secret`) hidden.
+    fn redact_strings(&self, value: &mut serde_json::Value, secret: Option<&str>) {
+        match value {
+            serde_json::Value::String(text) => *text = self.redact(text, secret),
+            serde_json::Value::Array(items) => items
+                .iter_mut()
+                .for_each(|v| self.redact_strings(v, secret)),
+            serde_json::Value::Object(fields) => {
+                (fields.values_mut()).for_each(|v| self.redact_strings(v, secret))
+            }
+            _ => {}
+        }
+    }
+
+    /// A per-end-user server: what its tools were listed with, as `status` says.
+    fn listed_with(&self, state: &State) -> Option<String> {
+        self.spec.end_user_credentials.as_ref()?;
+        if self.spec.has_discovery_credential() {
+            return Some("its discovery credential".into());
+        }
+        let grant = state.discovery_grant.as_ref()?;
+        Some(format!("end user grant {}", grant.id))
     }
 
     /// Waits (at most `grace`) until no call is in flight; `false` if some still are.
@@ -234,17 +270,5 @@ impl ServerEntry {
         if let Some(conn) = conn {
             conn.close().await;
         }
-    }
-}
-
-/// Every string in `value` with `spec`'s secrets hidden.
-pub(crate) fn redact_strings(spec: &ServerSpec, value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::String(text) => *text = spec.redact(text),
-        serde_json::Value::Array(items) => items.iter_mut().for_each(|v| redact_strings(spec, v)),
-        serde_json::Value::Object(fields) => {
-            fields.values_mut().for_each(|v| redact_strings(spec, v))
-        }
-        _ => {}
     }
 }

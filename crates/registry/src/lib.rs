@@ -25,6 +25,7 @@ mod entry;
 mod lifecycle;
 mod registry;
 mod search;
+mod session_slots;
 mod watch;
 
 pub use catalog::{

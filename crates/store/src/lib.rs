@@ -13,6 +13,7 @@ mod sql_audit;
 mod sql_grants;
 mod sql_inputs;
 mod sql_oauth;
+mod sql_orgs;
 mod sql_rounds;
 mod sql_servers;
 mod writer;

@@ -3,9 +3,10 @@
 use crate::Store;
 use crate::audit::{AuditEntry, AuditRow, Chain};
 use crate::model::{ApiToken, AuditFilter, Org, ServerRow, StoreError, now_ms};
+use crate::sql_orgs::OrgBy;
 use async_trait::async_trait;
 use rand::RngCore;
-use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 use std::path::Path;
 use tracing::instrument;
@@ -130,25 +131,6 @@ pub(crate) fn redact_url(url: &str) -> String {
     }
 }
 
-fn org_from(row: &AnyRow) -> Result<Org, StoreError> {
-    Ok(Org {
-        id: row.try_get("id")?,
-        name: row.try_get("name")?,
-        features: list(&row.try_get::<String, _>("features")?)?,
-        created_at: row.try_get("created_at")?,
-    })
-}
-
-fn token_from(row: &AnyRow) -> Result<ApiToken, StoreError> {
-    Ok(ApiToken {
-        id: row.try_get("id")?,
-        org_id: row.try_get("org_id")?,
-        roles: list(&row.try_get::<String, _>("roles")?)?,
-        created_at: row.try_get("created_at")?,
-        revoked_at: row.try_get("revoked_at")?,
-    })
-}
-
 #[async_trait]
 impl Store for SqlStore {
     fn backend(&self) -> Backend {
@@ -161,20 +143,7 @@ impl Store for SqlStore {
         skip_all
     )]
     async fn create_org(&self, name: &str, features: &[String]) -> Result<Org, StoreError> {
-        let org = Org {
-            id: new_id("org"),
-            name: name.to_string(),
-            features: features.to_vec(),
-            created_at: now_ms(),
-        };
-        sqlx::query("INSERT INTO orgs (id, name, features, created_at) VALUES ($1, $2, $3, $4)")
-            .bind(&org.id)
-            .bind(&org.name)
-            .bind(json(&org.features))
-            .bind(org.created_at)
-            .execute(&self.pool)
-            .await?;
-        Ok(org)
+        self.org_insert(name, features).await
     }
 
     #[instrument(
@@ -183,20 +152,12 @@ impl Store for SqlStore {
         skip_all
     )]
     async fn org_by_name(&self, name: &str) -> Result<Option<Org>, StoreError> {
-        let row = sqlx::query("SELECT id, name, features, created_at FROM orgs WHERE name = $1")
-            .bind(name)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.as_ref().map(org_from).transpose()
+        self.org_where(OrgBy::Name, name).await
     }
 
     #[instrument(target = "switchboard::trace::store", name = "store.org", skip_all)]
     async fn org(&self, id: &str) -> Result<Option<Org>, StoreError> {
-        let row = sqlx::query("SELECT id, name, features, created_at FROM orgs WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.as_ref().map(org_from).transpose()
+        self.org_where(OrgBy::Id, id).await
     }
 
     #[instrument(
@@ -210,24 +171,7 @@ impl Store for SqlStore {
         roles: &[String],
         token_hash: &str,
     ) -> Result<ApiToken, StoreError> {
-        let token = ApiToken {
-            id: new_id("tok"),
-            org_id: org_id.to_string(),
-            roles: roles.to_vec(),
-            created_at: now_ms(),
-            revoked_at: None,
-        };
-        sqlx::query(
-            "INSERT INTO api_tokens (id, org_id, token_hash, roles, created_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(&token.id)
-        .bind(&token.org_id)
-        .bind(token_hash)
-        .bind(json(&token.roles))
-        .bind(token.created_at)
-        .execute(&self.pool)
-        .await?;
-        Ok(token)
+        self.token_insert(org_id, roles, token_hash).await
     }
 
     #[instrument(
@@ -236,13 +180,7 @@ impl Store for SqlStore {
         skip_all
     )]
     async fn token_by_hash(&self, token_hash: &str) -> Result<Option<ApiToken>, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, org_id, roles, created_at, revoked_at FROM api_tokens WHERE token_hash = $1",
-        )
-        .bind(token_hash)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.as_ref().map(token_from).transpose()
+        self.token_hashed(token_hash).await
     }
 
     #[instrument(

@@ -36,7 +36,8 @@ pub struct CallOptions {
     pub upcalls: Option<crate::relay::UpcallSender>,
     /// The calling session's own processes, for stdio servers run once per session.
     pub session_processes: Option<crate::SessionProcesses>,
-    /// What the upstream asked of the caller that could not be relayed (for the audit row).
+    /// What the call's audit row should say beyond the policy's verdicts: what the upstream
+    /// asked of the caller that could not be relayed, the end user's grant it went out with.
     pub relay_notes: RelayNotes,
     /// The capabilities the caller declared; a 2026-07-28 upstream gets them on each request,
     /// as far as the gateway relays them (nothing without `upcalls`: nobody can answer).
@@ -52,9 +53,6 @@ pub struct CallOptions {
     /// A refusal decided before the pipeline (an end user asserted against the one the
     /// caller's token names): the call is audited with it and never runs.
     pub refusal: Option<switchboard_core::CallError>,
-    /// The end user's grant a per-end-user server's call went out with (its id, for the
-    /// audit row), set once the grant is found.
-    pub grant_used: std::sync::Arc<std::sync::OnceLock<String>>,
 }
 
 /// How a 2026-07-28 server's `input_required` rounds reach the caller.
@@ -76,14 +74,21 @@ pub struct RoundAnswers {
     pub state: Option<String>,
 }
 
-/// Requests of the upstream that a call's caller could not be asked, each saying why: they
-/// land in the call's audit row.
+/// Notes for a call's audit row, each with the stage that made it: requests of the upstream
+/// that the caller could not be asked (`relay`, saying why), the grant a per-end-user call
+/// went out with (`credentials`).
 #[derive(Debug, Clone, Default)]
-pub struct RelayNotes(std::sync::Arc<switchboard_sync::Mutex<Vec<String>>>);
+pub struct RelayNotes(std::sync::Arc<switchboard_sync::Mutex<Vec<(&'static str, String)>>>);
 
 impl RelayNotes {
+    /// A request of the upstream the caller could not be asked.
     pub fn push(&self, note: String) {
-        self.0.lock().push(note);
+        self.note("relay", note);
+    }
+
+    /// A note of `stage` for the audit row.
+    pub fn note(&self, stage: &'static str, note: String) {
+        self.0.lock().push((stage, note));
     }
 
     /// The protocol's refusal of `request`, noted for the audit row.
@@ -97,7 +102,8 @@ impl RelayNotes {
         refusal
     }
 
-    pub fn take(&self) -> Vec<String> {
+    /// Every note so far, with its stage, oldest first.
+    pub fn take(&self) -> Vec<(&'static str, String)> {
         std::mem::take(&mut *self.0.lock())
     }
 }

@@ -34,7 +34,7 @@ impl ServerEntry {
         match outcome {
             Ok((conn, snapshot)) => self.connected(conn, snapshot),
             Err(e) => {
-                let message = self.connect_spec().redact(&e.to_string());
+                let message = self.redact(&e.to_string(), None);
                 tracing::warn!(server = %self.spec.name, "{message}");
                 if self.spec.is_remote() {
                     // Tried again in the background until it answers.
@@ -216,7 +216,7 @@ impl ServerEntry {
             }
         };
         let Some(dropped) = dropped else { return false };
-        let message = self.connect_spec().redact(&e.to_string());
+        let message = self.redact(&e.to_string(), None);
         self.failed(message.clone());
         let retry = self.state().retry_at.map(|at| {
             let left = at.saturating_duration_since(self.clock.monotonic());
@@ -271,7 +271,7 @@ impl ServerEntry {
                 Some(unwanted) => unwanted.close().await,
             },
             Err(e) if self.awaits_reconnect(false) => {
-                let message = self.connect_spec().redact(&e.to_string());
+                let message = self.redact(&e.to_string(), None);
                 tracing::debug!(server = %self.spec.name, "reconnect failed: {message}");
                 self.failed(message);
             }

@@ -19,6 +19,14 @@ pub struct StatusChange {
     pub at_ms: i64,
 }
 
+/// The grant a per-end-user server without a discovery credential lists its tools with.
+pub(crate) struct DiscoveryGrant {
+    /// Where it is kept (revoked or replaced: list again).
+    pub key: String,
+    pub id: String,
+    pub secret: String,
+}
+
 #[derive(Default)]
 pub(crate) struct State {
     /// The state changes, oldest first: the last one is the server's state now.
@@ -44,13 +52,9 @@ pub(crate) struct State {
     pub attempts: u64,
     /// When the server began waiting in `authenticating` (its link expires).
     pub authorize_since: Option<tokio::time::Instant>,
-    /// A per-end-user server without a discovery credential: the spec with one end user's
-    /// grant it connects with to list its tools (never used for a call).
-    pub discovery_spec: Option<switchboard_core::ServerSpec>,
-    /// A per-end-user server: what its tools were listed with, as `status` says.
-    pub listed_with: Option<String>,
-    /// The store key of the grant `discovery_spec` holds (revoked or replaced: list again).
-    pub discovery_key: Option<String>,
+    /// A per-end-user server without a discovery credential: the end user's grant its
+    /// tools are listed with (never used for a call).
+    pub discovery_grant: Option<DiscoveryGrant>,
 }
 
 impl State {

@@ -45,7 +45,6 @@ impl Registry {
         let tool = catalog.tool(exposed);
         let (caller, end_user_id) = (opts.caller.clone(), opts.end_user_id.clone());
         let relay_notes = opts.relay_notes.clone();
-        let grant_used = opts.grant_used.clone();
         let mut verdicts = Vec::new();
         let mut upstream = None;
         // Strict audit durability with the store not taking rows: fail closed before the
@@ -80,18 +79,11 @@ impl Registry {
             );
         }
         if let Some(observer) = &self.inner.observer {
-            // What the upstream asked that nobody could answer: said in the audit row.
+            // What the upstream asked that nobody could answer, the grant used: in the row.
             verdicts.extend(
-                relay_notes
-                    .take()
-                    .into_iter()
-                    .map(|note| Verdict::new("relay", Effect::Note).reason(note)),
+                (relay_notes.take().into_iter())
+                    .map(|(stage, note)| Verdict::new(stage, Effect::Note).reason(note)),
             );
-            if let Some(grant) = grant_used.get() {
-                verdicts.push(
-                    Verdict::new("credentials", Effect::Note).reason(format!("grant {grant}")),
-                );
-            }
             let (action_id, server) = match tool {
                 Some(t) => (t.action_id.to_string(), Some(t.server.to_string())),
                 None => (format!("mcp.unknown.{exposed}"), None),

@@ -35,9 +35,9 @@ impl Registry {
                 "server {server} uses each end user's own credential, and this gateway keeps none (no store): run it with `switchboard serve`"
             )));
         };
-        let key = GrantKey::for_call(&opts.caller, user, &self.inner.owner, server);
-        let store_key = key.store_key();
-        let grant = grants.grant(&key).await.map_err(|e| {
+        let store_key =
+            GrantKey::for_call(&opts.caller, user, &self.inner.owner, server).store_key();
+        let grant = grants.grant(&store_key).await.map_err(|e| {
             CallError::new(
                 ErrorKind::TransportError,
                 format!("cannot read end user {user:?}'s credential for server {server}: {e}"),
@@ -49,7 +49,7 @@ impl Registry {
                 "end user {user:?} has no credential for server {server}: set one with `switchboard end-users set-key --end-user {user} --server {server}` or PUT /api/end-users/{{end_user}}/credentials/{server}"
             )));
         };
-        let _ = opts.grant_used.set(grant.id.clone());
+        (opts.relay_notes).note("credentials", format!("grant {}", grant.id));
         let sessions = &self.inner.end_user_sessions;
         let slot = sessions.slot(&entry.spec, &store_key, &grant)?;
         match (sessions.connection(slot, &entry.spec, &self.inner.connect, &grant)).await {
@@ -72,12 +72,7 @@ impl Registry {
         if refused || e.connection_lost() {
             self.inner.end_user_sessions.close(server, store_key);
         }
-        let mut error = entry.call_error(e);
-        let theirs = entry.spec.as_end_user(&grant.secret);
-        error.message = theirs.redact(&error.message);
-        if let Some(data) = error.data.as_deref_mut() {
-            crate::entry::redact_strings(&theirs, data);
-        }
+        let error = entry.call_error_hiding(e, Some(&grant.secret));
         match refused {
             true => unavailable(format!(
                 "server {server} refused end user {user:?}'s credential ({}): set a new one with `switchboard end-users set-key --end-user {user} --server {server}`",
@@ -114,18 +109,14 @@ impl Registry {
             grants.forget(Some(store_key));
         }
         let listing: Vec<_> = (self.inner.servers.read().iter())
-            .filter(|e| e.state().discovery_key.as_deref() == Some(store_key))
+            .filter(|e| (e.state().discovery_grant.as_ref()).is_some_and(|g| g.key == store_key))
             .cloned()
             .collect();
         for entry in listing {
             let registry = self.clone();
             tokio::spawn(async move {
                 entry.close().await;
-                {
-                    let mut state = entry.state();
-                    state.discovery_spec = None;
-                    state.discovery_key = None;
-                }
+                entry.state().discovery_grant = None;
                 registry.start(&entry).await;
                 registry.rebuild();
             });
@@ -149,7 +140,6 @@ impl Registry {
     /// used end user's grant; `false` with neither, and it waits in `authenticating` saying so.
     pub(super) async fn prepare_end_user_server(&self, entry: &ServerEntry) -> bool {
         if entry.spec.has_discovery_credential() {
-            entry.state().listed_with = Some("its discovery credential".into());
             return true;
         }
         let server = entry.spec.name.as_str();
@@ -160,9 +150,11 @@ impl Registry {
         let mut state = entry.state();
         match found {
             Ok(Some((key, grant))) => {
-                state.discovery_spec = Some(entry.spec.as_end_user(&grant.secret));
-                state.discovery_key = Some(key);
-                state.listed_with = Some(format!("end user grant {}", grant.id));
+                state.discovery_grant = Some(crate::entry::DiscoveryGrant {
+                    key,
+                    id: grant.id.clone(),
+                    secret: grant.secret.clone(),
+                });
                 true
             }
             Ok(None) | Err(_) => {

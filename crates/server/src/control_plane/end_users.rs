@@ -44,6 +44,24 @@ impl ControlPlane {
         Ok((registry, owner))
     }
 
+    /// Where `org_id`'s `end_user`'s grant for the per-end-user server `server` is kept, and
+    /// the registry serving that server.
+    fn grant_key(
+        &self,
+        org_id: &str,
+        end_user: &str,
+        server: &str,
+    ) -> Result<(Registry, GrantKey), ApiError> {
+        let (registry, owner) = self.per_end_user_server(org_id, server)?;
+        let key = GrantKey {
+            org: org_id.to_string(),
+            owner: owner.key(),
+            server: server.to_string(),
+            end_user: end_user.to_string(),
+        };
+        Ok((registry, key))
+    }
+
     /// Sets `end_user`'s secret for `server` (replacing theirs); the row it is listed as.
     pub(crate) async fn set_end_user_secret(
         &self,
@@ -58,13 +76,7 @@ impl ControlPlane {
                 "the secret must be 1-8192 characters on one line".into(),
             ));
         }
-        let (registry, owner) = self.per_end_user_server(actor.org_id, server)?;
-        let key = GrantKey {
-            org: actor.org_id.to_string(),
-            owner: owner.key(),
-            server: server.to_string(),
-            end_user: end_user.to_string(),
-        };
+        let (registry, key) = self.grant_key(actor.org_id, end_user, server)?;
         let row = (self.grants.set_secret(&key, secret).await).map_err(ApiError::Internal)?;
         self.audit_grant(&actor, "end_user.grant", &row);
         self.grant_changed(&row.key, Some(&registry)).await;
@@ -78,13 +90,7 @@ impl ControlPlane {
         end_user: &str,
         server: &str,
     ) -> Result<GrantRow, ApiError> {
-        let (_, owner) = self.per_end_user_server(actor.org_id, server)?;
-        let key = GrantKey {
-            org: actor.org_id.to_string(),
-            owner: owner.key(),
-            server: server.to_string(),
-            end_user: end_user.to_string(),
-        };
+        let (_, key) = self.grant_key(actor.org_id, end_user, server)?;
         let gone = (self.grants.revoke(&key.store_key()).await).map_err(ApiError::Internal)?;
         let Some(row) = gone else {
             return Err(ApiError::NotFound(format!(

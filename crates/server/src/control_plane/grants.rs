@@ -96,18 +96,8 @@ impl StoredGrants {
         }))
     }
 
-    /// Writes when `store_key` was last used, at most once a minute, off the call path.
+    /// Writes that `store_key` was used now, off the call path.
     fn touch(&self, store_key: &str) {
-        {
-            let mut cache = self.cache.lock();
-            let Some(entry) = cache.get_mut(store_key) else {
-                return;
-            };
-            if entry.touched.is_some_and(|t| t.elapsed() < TOUCH_EVERY) {
-                return;
-            }
-            entry.touched = Some(Instant::now());
-        }
         let (store, key) = (self.store.clone(), store_key.to_string());
         tokio::spawn(async move {
             if let Err(e) = store.touch_grant(&key, now_ms()).await {
@@ -115,49 +105,63 @@ impl StoredGrants {
             }
         });
     }
+
+    /// The cached grant `store_key` while fresh (`None`: read the store), and whether its
+    /// use is due to be written (at most once a minute): one lock on the call path.
+    fn cached(&self, store_key: &str) -> Option<(Option<Arc<Grant>>, bool)> {
+        let mut cache = self.cache.lock();
+        let entry = cache
+            .get_mut(store_key)
+            .filter(|c| c.read.elapsed() < FRESH)?;
+        let due = entry.grant.is_some() && entry.touched.is_none_or(|t| t.elapsed() >= TOUCH_EVERY);
+        if due {
+            entry.touched = Some(Instant::now());
+        }
+        Some((entry.grant.clone(), due))
+    }
+
+    /// Reads `store_key` from the store and keeps it, unless a change came meanwhile.
+    async fn read(&self, store_key: &str) -> Result<Option<Arc<Grant>>, String> {
+        let began = self.generation.load(Ordering::SeqCst);
+        let found = (self.store.grant(store_key).await).map_err(|e| e.to_string())?;
+        let grant = match found {
+            Some((row, sealed)) => Some(self.open(&row, &sealed)?),
+            None => None,
+        };
+        let mut cache = self.cache.lock();
+        // Changed while it was read: answer with it, but do not keep it.
+        if self.generation.load(Ordering::SeqCst) != began {
+            return Ok(grant);
+        }
+        if cache.len() >= MAX_CACHED {
+            cache.retain(|_, c| c.read.elapsed() < FRESH);
+        }
+        let touched = cache.get(store_key).and_then(|c| c.touched);
+        let entry = Cached {
+            grant: grant.clone(),
+            read: Instant::now(),
+            touched,
+        };
+        cache.insert(store_key.to_string(), entry);
+        Ok(grant)
+    }
 }
 
 impl EndUserGrants for StoredGrants {
     fn grant<'a>(
         &'a self,
-        key: &'a GrantKey,
+        store_key: &'a str,
     ) -> GuardFuture<'a, Result<Option<Arc<Grant>>, String>> {
         Box::pin(async move {
-            let store_key = key.store_key();
-            let cached = (self.cache.lock().get(&store_key))
-                .filter(|c| c.read.elapsed() < FRESH)
-                .map(|c| c.grant.clone());
-            let grant = match cached {
-                Some(grant) => grant,
-                None => {
-                    let began = self.generation.load(Ordering::SeqCst);
-                    let found = (self.store.grant(&store_key).await).map_err(|e| e.to_string())?;
-                    let grant = match found {
-                        Some((row, sealed)) => Some(self.open(&row, &sealed)?),
-                        None => None,
-                    };
-                    let mut cache = self.cache.lock();
-                    // Changed while it was read: answer with it, but do not keep it.
-                    if self.generation.load(Ordering::SeqCst) != began {
-                        return Ok(grant);
-                    }
-                    if cache.len() >= MAX_CACHED {
-                        cache.retain(|_, c| c.read.elapsed() < FRESH);
-                    }
-                    let touched = cache.get(&store_key).and_then(|c| c.touched);
-                    cache.insert(
-                        store_key.clone(),
-                        Cached {
-                            grant: grant.clone(),
-                            read: Instant::now(),
-                            touched,
-                        },
-                    );
-                    grant
+            if let Some((grant, due)) = self.cached(store_key) {
+                if due {
+                    self.touch(store_key);
                 }
-            };
+                return Ok(grant);
+            }
+            let grant = self.read(store_key).await?;
             if grant.is_some() {
-                self.touch(&store_key);
+                self.touch(store_key);
             }
             Ok(grant)
         })
