@@ -14,6 +14,8 @@ pub(crate) struct Control {
     /// The audit chain's checkpoint file (SQLite stores: in the data folder, beside the
     /// master key file, also for a `--database-url sqlite://…`).
     pub head_file: Option<HeadFile>,
+    /// End users' grants: one cache for the registry's calls and the REST API.
+    pub grants: switchboard_server::StoredGrants,
 }
 
 pub(crate) fn key_file(global: &Global) -> PathBuf {
@@ -32,9 +34,11 @@ impl Control {
             .context("cannot load the master key")?;
         let sqlite = (global.database_url.as_deref()).is_none_or(|url| url.starts_with("sqlite:"));
         let head_file = sqlite.then(|| HeadFile::new(global.data.join("audit.head")));
+        let (store, sealer) = (Arc::new(store), Arc::new(sealer));
         Ok(Self {
-            store: Arc::new(store),
-            sealer: Arc::new(sealer),
+            grants: switchboard_server::StoredGrants::new(store.clone(), sealer.clone()),
+            store,
+            sealer,
             head_file,
         })
     }

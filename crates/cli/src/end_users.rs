@@ -94,7 +94,7 @@ async fn open_grant(
     let control = Control::open(global).await?;
     let org_id = org_id(&control, args.org.as_deref()).await?;
     let key = grant_key(global, &control, &org_id, &args.end_user, &args.server).await?;
-    let grants = StoredGrants::new(control.store.clone(), control.sealer.clone());
+    let grants = control.grants.clone();
     Ok((control, key, grants))
 }
 

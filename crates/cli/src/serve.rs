@@ -68,7 +68,8 @@ pub(crate) async fn serve(
         control.sealer.clone(),
         audit,
     )
-    .with_pipeline(pipeline);
+    .with_pipeline(pipeline)
+    .with_grants(control.grants.clone());
     let g = &config.gateway;
     let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
     let issuers = g.issuers.as_ref().is_some_and(|i| !i.is_empty());

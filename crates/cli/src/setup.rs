@@ -313,10 +313,7 @@ pub(crate) async fn guarded_registry(
 ) -> anyhow::Result<(switchboard_policy::Pipeline, Registry)> {
     let http = http(global, config);
     let pipeline = crate::policy::pipeline(config, http.clone(), control, audit).await?;
-    let grants = Arc::new(switchboard_server::StoredGrants::new(
-        control.store.clone(),
-        control.sealer.clone(),
-    ));
+    let grants = Arc::new(control.grants.clone());
     let registry = registry(
         global,
         config,

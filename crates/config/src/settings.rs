@@ -19,7 +19,7 @@ pub(crate) const SECTIONS: [&str; 9] = [
     "audit",
 ];
 
-const LIMIT_KEYS: [&str; 26] = [
+const LIMIT_KEYS: [&str; 27] = [
     "max_message_bytes",
     "max_result_bytes",
     "max_tools_per_server",
@@ -46,6 +46,7 @@ const LIMIT_KEYS: [&str; 26] = [
     "capability_session_idle_secs",
     "end_user_sessions_per_server",
     "end_user_session_idle_secs",
+    "consent_timeout_secs",
 ];
 
 /// The `[limits]` keys whose 0 is documented as "off" (`session_park_secs = 0`: never park).
@@ -253,8 +254,14 @@ pub(crate) fn parse(
         if OFF_WHEN_ZERO.contains(&key.as_str()) && value.as_u64() == Some(0) {
             g.limits.push((key.clone(), 0));
         } else if LIMIT_KEYS.contains(&key.as_str()) {
-            if let Some(n) = r.number(key, value) {
-                g.limits.push((key.clone(), n));
+            match r.number(key, value) {
+                Some(n) if key == "consent_timeout_secs" && n > 600 => r.problem(
+                    key,
+                    "must be at most 600: a consent link works for ten minutes",
+                    "write e.g. 300",
+                ),
+                Some(n) => g.limits.push((key.clone(), n)),
+                None => {}
             }
         } else {
             r.unknown(key);

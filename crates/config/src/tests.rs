@@ -465,3 +465,23 @@ fn a_zero_limit_is_off_where_documented_and_a_problem_elsewhere() {
     assert!(text.contains("limits.max_sessions"), "{text}");
     assert!(text.contains("must be a positive whole number"), "{text}");
 }
+
+#[test]
+fn a_consent_timeout_past_the_links_ten_minutes_is_a_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write(
+        &dir,
+        "switchboard.toml",
+        "[limits]\nconsent_timeout_secs = 60\n",
+    );
+    let cfg = load(std::slice::from_ref(&p)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(cfg.gateway.limits().consent_timeout_secs, 60);
+    let p = write(
+        &dir,
+        "switchboard.toml",
+        "[limits]\nconsent_timeout_secs = 601\n",
+    );
+    let text = load(&[p]).unwrap_err().to_string();
+    assert!(text.contains("limits.consent_timeout_secs"), "{text}");
+    assert!(text.contains("at most 600"), "{text}");
+}

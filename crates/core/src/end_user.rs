@@ -108,6 +108,15 @@ pub trait EndUserGrants: Send + Sync + 'static {
     /// A grant changed elsewhere (another replica, the CLI): read `store_key` (every key,
     /// when `None`) from the store again at its next use.
     fn forget(&self, _store_key: Option<&str>) {}
+
+    /// A consent link where the end user `key` names can give their credential (see
+    /// `crate::consent`); `None` where nobody could open one (no public URL or sign-in).
+    fn ask_consent<'a>(
+        &'a self,
+        _key: &'a GrantKey,
+    ) -> GuardFuture<'a, Result<Option<crate::ConsentLink>, String>> {
+        Box::pin(async { Ok(None) })
+    }
 }
 
 /// Why a call to a per-end-user server has no end user whose credential it may use, with

@@ -2,6 +2,7 @@
 
 pub mod caller;
 pub mod clock;
+pub mod consent;
 pub mod end_user;
 pub mod env;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod trace;
 
 pub use caller::{CallObserver, CallRecord, Caller, Observers, Surface};
 pub use clock::{Clock, JumpableClock, SharedClock, SystemClock};
+pub use consent::{ConsentAsked, ConsentLink, URL_REQUIRED, consent_required};
 pub use end_user::{EndUserCredentials, EndUserGrants, Grant, GrantKey};
 pub use error::{CallError, ErrorKind};
 pub use guard::{

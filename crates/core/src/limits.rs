@@ -68,6 +68,9 @@ pub struct Limits {
     pub end_user_sessions_per_server: usize,
     /// How long an end user's upstream session may go unused before it is closed.
     pub end_user_session_idle_secs: usize,
+    /// How long a call from a caller that declared URL elicitation waits for its end user to
+    /// grant a per-end-user server (at most 600: a consent link lives ten minutes).
+    pub consent_timeout_secs: usize,
 }
 
 impl Default for Limits {
@@ -99,6 +102,7 @@ impl Default for Limits {
             capability_session_idle_secs: 300,
             end_user_sessions_per_server: 1000,
             end_user_session_idle_secs: 300,
+            consent_timeout_secs: 300,
         }
     }
 }

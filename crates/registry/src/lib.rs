@@ -20,6 +20,7 @@
 mod authorize;
 mod capability_sessions;
 mod catalog;
+mod consent_waits;
 mod end_user_sessions;
 mod entry;
 mod lifecycle;
@@ -32,6 +33,7 @@ pub use catalog::{
     Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool, ListFreshness,
     ListKind,
 };
+pub use consent_waits::GrantWait;
 pub use entry::{ServerInfo, StatusChange};
 pub use lifecycle::{MAX_FAILURES, SnapshotCache};
 pub use registry::{Registry, RegistryOptions, SHUTDOWN_GRACE, TestReport};

@@ -54,6 +54,8 @@ struct Inner {
     /// Where end users' credentials are found, and each one's own upstream sessions.
     grants: Option<Arc<dyn switchboard_core::EndUserGrants>>,
     end_user_sessions: crate::end_user_sessions::EndUserSessions,
+    /// Calls waiting for an end user's consent.
+    consent_waits: crate::consent_waits::ConsentWaits,
 }
 
 /// What a registry shares with its siblings.
@@ -147,6 +149,7 @@ impl Registry {
                 capability_sessions,
                 grants,
                 end_user_sessions,
+                consent_waits: crate::consent_waits::ConsentWaits::new(),
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));

@@ -183,22 +183,20 @@ pub fn response_in(body: &str) -> Value {
 
 /// Calls `tool` (no arguments) on the MCP endpoint `url` in a new raw session bearing `token`,
 /// with `meta` as the request's `_meta` when given: the JSON its first text block holds, or
-/// `"kind: message"` for a tool error.
+/// `"kind: message"` for a tool error (and the code and message of a JSON-RPC error).
 pub async fn call_tool_as(
     url: &str,
     token: &str,
     tool: &str,
     meta: Option<Value>,
 ) -> Result<Value, String> {
-    let (session, _) = post_mcp(url, Some(token), None, &crate::initialize_request()).await;
-    let mut params = serde_json::json!({"name": tool, "arguments": {}});
-    if let Some(meta) = meta {
-        params["_meta"] = meta;
+    let answer = call_tool_answer(url, token, tool, meta).await;
+    if let Some(error) = answer.get("error") {
+        return Err(format!(
+            "JSON-RPC error {}: {}",
+            error["code"], error["message"]
+        ));
     }
-    let message =
-        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
-    let (_, body) = post_mcp(url, Some(token), session.as_deref(), &message).await;
-    let answer = response_in(&body);
     let result = &answer["result"];
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     match result["isError"] == true {
@@ -208,6 +206,20 @@ pub async fn call_tool_as(
         )),
         false => Ok(serde_json::from_str(text).unwrap_or(Value::Null)),
     }
+}
+
+/// The JSON-RPC answer to one `tools/call` of `tool` (no arguments) on a new session at
+/// `url`, opened with `token` (`_meta` as given).
+pub async fn call_tool_answer(url: &str, token: &str, tool: &str, meta: Option<Value>) -> Value {
+    let (session, _) = post_mcp(url, Some(token), None, &crate::initialize_request()).await;
+    let mut params = serde_json::json!({"name": tool, "arguments": {}});
+    if let Some(meta) = meta {
+        params["_meta"] = meta;
+    }
+    let message =
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let (_, body) = post_mcp(url, Some(token), session.as_deref(), &message).await;
+    response_in(&body)
 }
 
 /// Polls `check` (at most 10 s) until it holds: for what another process changes.

@@ -2,12 +2,14 @@
 //! session, and what a changed grant does to the sessions and to a server waiting for one.
 
 use super::Registry;
+use crate::GrantWait;
 use crate::entry::ServerEntry;
 use std::collections::HashMap;
 use std::sync::Arc;
 use switchboard_core::end_user::untrusted_end_user;
-use switchboard_core::{CallError, ErrorKind, Grant, GrantKey, ServerStatus};
+use switchboard_core::{CallError, EndUserGrants, ErrorKind, Grant, GrantKey, ServerStatus};
 use switchboard_upstream::{CallOptions, Connection, UpstreamError};
+use tokio::sync::broadcast::error::RecvError;
 
 fn unavailable(message: String) -> CallError {
     CallError::new(ErrorKind::AuthUnavailable, message)
@@ -35,8 +37,8 @@ impl Registry {
                 "server {server} uses each end user's own credential, and this gateway keeps none (no store): run it with `switchboard serve`"
             )));
         };
-        let store_key =
-            GrantKey::for_call(&opts.caller, user, &self.inner.owner, server).store_key();
+        let key = GrantKey::for_call(&opts.caller, user, &self.inner.owner, server);
+        let store_key = key.store_key();
         let grant = grants.grant(&store_key).await.map_err(|e| {
             CallError::new(
                 ErrorKind::TransportError,
@@ -45,9 +47,7 @@ impl Registry {
         })?;
         let Some(grant) = grant else {
             self.inner.end_user_sessions.close(server, &store_key);
-            return Err(unavailable(format!(
-                "end user {user:?} has no credential for server {server}: set one with `switchboard end-users set-key --end-user {user} --server {server}` or PUT /api/end-users/{{end_user}}/credentials/{server}"
-            )));
+            return Err(self.ask_consent(grants.as_ref(), &key, &store_key).await);
         };
         (opts.relay_notes).note("credentials", format!("grant {}", grant.id));
         let sessions = &self.inner.end_user_sessions;
@@ -56,6 +56,60 @@ impl Registry {
             Ok(conn) => Ok((conn, store_key, grant)),
             Err(e) => Err(self.end_user_failed(entry, (user, &store_key, &grant), e)),
         }
+    }
+
+    /// `key`'s end user has no grant: a consent link for them where one can be made (a
+    /// `-32042` error carrying it, remembered for a caller that waits), else what sets one.
+    async fn ask_consent(
+        &self,
+        grants: &dyn EndUserGrants,
+        key: &GrantKey,
+        store_key: &str,
+    ) -> CallError {
+        let (server, user) = (key.server.as_str(), key.end_user.as_str());
+        match grants.ask_consent(key).await {
+            Ok(Some(link)) => {
+                self.inner.consent_waits.asked(&link.id, store_key);
+                return switchboard_core::consent_required(server, user, &link);
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(server, "cannot make a consent link: {e}"),
+        }
+        unavailable(format!(
+            "end user {user:?} has no credential for server {server}: set one with `switchboard end-users set-key --end-user {user} --server {server}` or PUT /api/end-users/{{end_user}}/credentials/{server}"
+        ))
+    }
+
+    /// Waits until the grant consent `id` asked for is there, or `until`.
+    pub async fn await_consent(&self, id: &str, until: tokio::time::Instant) -> GrantWait {
+        let waits = &self.inner.consent_waits;
+        let (Some(key), Some(grants)) = (waits.store_key(id), &self.inner.grants) else {
+            return GrantWait::Unknown;
+        };
+        let mut changed = waits.subscribe();
+        loop {
+            if let Ok(Some(_)) = grants.grant(&key).await {
+                waits.done(id);
+                return GrantWait::Arrived;
+            }
+            loop {
+                tokio::select! {
+                    heard = changed.recv() => match heard {
+                        Ok(k) if k == key => break,
+                        Ok(_) => {}
+                        Err(RecvError::Lagged(_)) => break,
+                        Err(RecvError::Closed) => return GrantWait::Unknown,
+                    },
+                    _ = tokio::time::sleep_until(until) => return GrantWait::NotYet,
+                }
+            }
+        }
+    }
+
+    /// How long a call waits for its end user's consent (`[limits] consent_timeout_secs`).
+    pub fn consent_timeout(&self) -> std::time::Duration {
+        let secs = self.inner.connect.limits.consent_timeout_secs.clamp(1, 600);
+        std::time::Duration::from_secs(secs as u64)
     }
 
     /// A failure on an end user's own session, as the caller hears it (the user's secret
@@ -108,6 +162,7 @@ impl Registry {
         if let Some(grants) = &self.inner.grants {
             grants.forget(Some(store_key));
         }
+        self.inner.consent_waits.changed(store_key);
         let listing: Vec<_> = (self.inner.servers.read().iter())
             .filter(|e| (e.state().discovery_grant.as_ref()).is_some_and(|g| g.key == store_key))
             .cloned()

@@ -2,6 +2,7 @@
 //! `/metrics`, the OAuth callback that finishes an upstream's sign-in, and people's own
 //! sign-in with the organisation's provider.
 
+pub(crate) mod consent;
 pub(crate) mod dashboard;
 pub(crate) mod metrics;
 pub(crate) mod oauth_callback;

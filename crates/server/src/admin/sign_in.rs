@@ -78,6 +78,15 @@ async fn providers(State(s): State<SignIn>) -> Response {
 #[derive(Deserialize)]
 struct LoginQuery {
     issuer: Option<String>,
+    /// Where to go once signed in: a consent page only (never another site).
+    then: Option<String>,
+}
+
+/// `then` when it is a consent page of this gateway (anything else: the dashboard).
+fn return_to(then: Option<&str>) -> Option<&str> {
+    let id = then?.strip_prefix("/consent/")?;
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    (!id.is_empty() && id.len() <= 128 && id.chars().all(plain)).then_some(then?)
 }
 
 /// `GET /auth/login[?issuer=…]`: to the provider's sign-in.
@@ -105,7 +114,7 @@ async fn login(State(s): State<SignIn>, Query(q): Query<LoginQuery>) -> Response
     };
     let browser = secret();
     let saved = serde_json::json!({"pending": pending, "at": now_ms(),
-        "browser": hash_api_token(&browser)})
+        "browser": hash_api_token(&browser), "then": return_to(q.then.as_deref())})
     .to_string();
     if let Err(e) = s
         .control
@@ -144,10 +153,10 @@ async fn callback(
     let browser = people::cookie_named(&headers, BROWSER_COOKIE);
     match finish(&s, q, browser.as_deref()).await {
         // Two cookies: appended, as a header array would keep only the last.
-        Ok(cookie) => (
+        Ok((cookie, then)) => (
             StatusCode::SEE_OTHER,
             axum::response::AppendHeaders([
-                (header::LOCATION, "/".to_string()),
+                (header::LOCATION, then),
                 (header::SET_COOKIE, cookie),
                 (header::SET_COOKIE, s.browser_cookie("", 0)),
             ]),
@@ -157,7 +166,12 @@ async fn callback(
     }
 }
 
-async fn finish(s: &SignIn, q: CallbackQuery, browser: Option<&str>) -> Result<String, ApiError> {
+/// The session cookie of a finished sign-in, and where the browser goes next.
+async fn finish(
+    s: &SignIn,
+    q: CallbackQuery,
+    browser: Option<&str>,
+) -> Result<(String, String), ApiError> {
     if let Some(error) = q.error {
         let detail = q.error_description.unwrap_or_default();
         return Err(ApiError::Unauthenticated(format!(
@@ -215,6 +229,7 @@ async fn finish(s: &SignIn, q: CallbackQuery, browser: Option<&str>) -> Result<S
         principal: person.principal(),
         org_id: org.id,
         roles: person.roles.clone(),
+        end_user: person.end_user.clone(),
         csrf: secret(),
         expires_at_ms: now_ms() + LIFETIME_MS,
     };
@@ -226,7 +241,8 @@ async fn finish(s: &SignIn, q: CallbackQuery, browser: Option<&str>) -> Result<S
         &session,
         &format!("roles={}", session.roles.join(",")),
     );
-    Ok(s.cookie(&id, LIFETIME_MS / 1000))
+    let then = return_to(saved["then"].as_str()).unwrap_or("/").to_string();
+    Ok((s.cookie(&id, LIFETIME_MS / 1000), then))
 }
 
 /// `POST /auth/logout`: ends the session everywhere (with its CSRF token).
@@ -270,4 +286,25 @@ fn audit(s: &SignIn, action: &str, person: &Person, detail: &str) {
         detail: (!detail.is_empty()).then(|| detail.to_string()),
         ..Default::default()
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::return_to;
+
+    #[test]
+    fn a_sign_in_returns_only_to_a_consent_page_of_this_gateway() {
+        assert_eq!(return_to(Some("/consent/Ab3_-x")), Some("/consent/Ab3_-x"));
+        for elsewhere in [
+            "https://evil.example/consent/x",
+            "//evil.example/consent/x",
+            "/consent/",
+            "/consent/x/../../api",
+            "/consent/x?y=1",
+            "/api/me",
+        ] {
+            assert_eq!(return_to(Some(elsewhere)), None, "{elsewhere}");
+        }
+        assert_eq!(return_to(None), None);
+    }
 }

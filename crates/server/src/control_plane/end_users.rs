@@ -71,15 +71,24 @@ impl ControlPlane {
         secret: &str,
     ) -> Result<GrantRow, ApiError> {
         check_end_user(end_user)?;
-        if secret.trim().is_empty() || secret.len() > 8192 || secret.contains(['\r', '\n']) {
-            return Err(ApiError::Invalid(
-                "the secret must be 1-8192 characters on one line".into(),
-            ));
-        }
+        check_secret(secret)?;
         let (registry, key) = self.grant_key(actor.org_id, end_user, server)?;
-        let row = (self.grants.set_secret(&key, secret).await).map_err(ApiError::Internal)?;
+        self.store_end_user_secret(actor, &registry, &key, secret)
+            .await
+    }
+
+    /// Stores `secret` as the grant `key` names, of a server of `registry`: audited, and
+    /// told to every registry here and to the other replicas.
+    pub(crate) async fn store_end_user_secret(
+        &self,
+        actor: GrantActor<'_>,
+        registry: &Registry,
+        key: &GrantKey,
+        secret: &str,
+    ) -> Result<GrantRow, ApiError> {
+        let row = (self.grants.set_secret(key, secret).await).map_err(ApiError::Internal)?;
         self.audit_grant(&actor, "end_user.grant", &row);
-        self.grant_changed(&row.key, Some(&registry)).await;
+        self.grant_changed(&row.key, Some(registry)).await;
         Ok(row)
     }
 
@@ -171,6 +180,16 @@ pub fn grant_audit_entry(
             row.kind
         )),
         ..Default::default()
+    }
+}
+
+/// A secret as it may be stored: 1-8192 characters on one line.
+pub(crate) fn check_secret(secret: &str) -> Result<(), ApiError> {
+    match secret.trim().is_empty() || secret.len() > 8192 || secret.contains(['\r', '\n']) {
+        true => Err(ApiError::Invalid(
+            "the secret must be 1-8192 characters on one line".into(),
+        )),
+        false => Ok(()),
     }
 }
 

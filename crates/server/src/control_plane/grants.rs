@@ -39,6 +39,8 @@ pub struct StoredGrants {
     cache: Arc<Mutex<HashMap<String, Cached>>>,
     /// Moved on by every forget: a read that began before one is not kept.
     generation: Arc<std::sync::atomic::AtomicU64>,
+    /// The public URL consent links are made on, once people can sign in there.
+    consent_base: Arc<std::sync::OnceLock<String>>,
 }
 
 impl StoredGrants {
@@ -48,7 +50,21 @@ impl StoredGrants {
             sealer,
             cache: Default::default(),
             generation: Default::default(),
+            consent_base: Default::default(),
         }
+    }
+
+    /// Consent links are made on `public_url` (people sign in there).
+    pub(crate) fn offer_consent_at(&self, public_url: &str) {
+        let _ = (self.consent_base).set(public_url.trim_end_matches('/').to_string());
+    }
+
+    pub(crate) fn consent_base(&self) -> Option<&str> {
+        self.consent_base.get().map(String::as_str)
+    }
+
+    pub(crate) fn store(&self) -> &Arc<dyn Store> {
+        &self.store
     }
 
     /// Saves `end_user`'s `secret` for the server `key` names (replacing theirs): the row
@@ -183,6 +199,13 @@ impl EndUserGrants for StoredGrants {
                 None => Ok(None),
             }
         })
+    }
+
+    fn ask_consent<'a>(
+        &'a self,
+        key: &'a GrantKey,
+    ) -> GuardFuture<'a, Result<Option<switchboard_core::ConsentLink>, String>> {
+        Box::pin(self.new_consent(key))
     }
 
     fn forget(&self, store_key: Option<&str>) {

@@ -3,6 +3,7 @@
 //! API token, and what the registry keeps in the store.
 
 pub(crate) mod callers;
+pub(crate) mod consents;
 pub(crate) mod end_users;
 mod error;
 pub(crate) mod grants;
@@ -132,6 +133,12 @@ impl ControlPlane {
         mut self,
         resource: Option<crate::edge::identity::ResourceServer>,
     ) -> Self {
+        // Consent links need somewhere people sign in: a public URL and an issuer's sign-in.
+        if let Some(resource) = &resource
+            && !resource.issuers().sign_in_issuers().is_empty()
+        {
+            self.grants.offer_consent_at(resource.public_url());
+        }
         self.resource = resource;
         self
     }
@@ -139,6 +146,13 @@ impl ControlPlane {
     /// The control plane of a listener that shuts down with `shutdown`.
     pub(crate) fn closing_with(mut self, shutdown: tokio_util::sync::CancellationToken) -> Self {
         self.shutdown = shutdown;
+        self
+    }
+
+    /// The end users' grants the registry reads (one cache, and consent links made where
+    /// the registry makes them).
+    pub fn with_grants(mut self, grants: grants::StoredGrants) -> Self {
+        self.grants = grants;
         self
     }
 

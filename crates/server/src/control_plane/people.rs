@@ -22,6 +22,10 @@ pub(crate) struct Person {
     pub(crate) principal: String,
     pub(crate) org_id: String,
     pub(crate) roles: Vec<String>,
+    /// The end user the issuer's claims map the person to (`claims.end_user`): who may
+    /// answer a consent link.
+    #[serde(default)]
+    pub(crate) end_user: Option<String>,
     /// Sent back by the page on changes (never in a cookie).
     pub(crate) csrf: String,
     pub(crate) expires_at_ms: i64,

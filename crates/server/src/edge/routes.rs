@@ -228,6 +228,10 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
             control.clone(),
             options.resource.clone(),
         ))
+        .merge(crate::admin::consent::router(
+            control.clone(),
+            (options.resource.as_ref()).is_some_and(|r| !r.issuers().sign_in_issuers().is_empty()),
+        ))
         .nest("/mcp", mcp);
     // Without traces recorded the request's span would be a no-op: no layer for it.
     let routes = match crate::edge::traced::recording() {

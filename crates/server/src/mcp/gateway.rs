@@ -3,6 +3,7 @@
 #![allow(deprecated)] // logging: deprecated by the 2026-07-28 revision, live in older ones
 
 mod caching;
+mod consent;
 mod feeds;
 mod replies;
 mod rounds;
@@ -234,11 +235,22 @@ impl rmcp::ServerHandler for Gateway {
                 .await;
         }
         let arguments = request.arguments.map(Value::Object);
-        let called = self
+        // Kept for a second run only where a consent may be awaited (a rare caller).
+        let again = self.elicits_urls(&context).then(|| arguments.clone());
+        let mut called = self
             .relayed(&context, &view, |opts| {
                 registry.call_tool(&request.name, arguments, opts)
             })
             .await;
+        if let (Err(error), Some(arguments)) = (&called, again) {
+            called = match self.consented(registry, error.clone(), &context).await {
+                Ok(()) => {
+                    let call = |opts| registry.call_tool(&request.name, arguments, opts);
+                    self.relayed(&context, &view, call).await
+                }
+                Err(error) => Err(error),
+            };
+        }
         let mut result = match called {
             Ok(result) => result,
             Err(error) => failed_call(error)?,

@@ -145,21 +145,25 @@ impl Gateway {
         caller: Caller,
     ) -> (CallOptions, mpsc::Receiver<Upcall>) {
         let (tx, rx) = mpsc::channel::<Upcall>(crate::mcp::relay::UPCALL_QUEUE);
-        let declared = || Arc::new(ctx.client_capabilities().unwrap_or_default());
         let mut opts = self.options(ctx, caller).with_upcalls(tx);
         let caps = if super::is_stateless(ctx) {
             // The set is made only if an older server needs it (see Registry::for_callers_set).
-            declared()
+            Arc::new(ctx.client_capabilities().unwrap_or_default())
         } else {
-            let (caps, set) = self.session_capabilities.get_or_init(|| {
-                let caps = declared();
-                let set = Arc::new(CapabilitySet::of(Some(&caps)));
-                (caps, set)
-            });
+            let (caps, set) = self.declared(ctx);
             opts.capability_set = Some(set.clone());
             caps.clone()
         };
         (opts.with_caller_capabilities(caps), rx)
+    }
+
+    /// What this session's caller declared (read once per session).
+    pub(super) fn declared(&self, ctx: &RequestContext<RoleServer>) -> &Declared {
+        self.session_capabilities.get_or_init(|| {
+            let caps = Arc::new(ctx.client_capabilities().unwrap_or_default());
+            let set = Arc::new(CapabilitySet::of(Some(&caps)));
+            (caps, set)
+        })
     }
 }
 

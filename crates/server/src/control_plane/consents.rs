@@ -1,0 +1,110 @@
+//! Consent links: a single-use record, alive at most ten minutes, that lets the one end user a
+//! call was made for grant a per-end-user server their credential on the gateway's own page
+//! (`admin::consent`). The link carries only a random id; the store keeps its hash.
+
+use super::end_users::{GrantActor, check_secret};
+use super::grants::StoredGrants;
+use super::people::Person;
+use super::{ApiError, ControlPlane};
+use serde::{Deserialize, Serialize};
+use switchboard_core::{ConsentLink, GrantKey};
+use switchboard_store::{hash_api_token, now_ms};
+
+/// How long a consent link works.
+pub(crate) const LIFETIME_MS: i64 = 10 * 60 * 1000;
+
+/// What a consent link was made for.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct Consent {
+    /// The grant's store key ([`GrantKey::store_key`]).
+    pub(crate) key: String,
+    pub(crate) org_id: String,
+    pub(crate) server: String,
+    pub(crate) end_user: String,
+    /// When it was made (ms since the epoch).
+    pub(crate) at: i64,
+}
+
+/// Why a consent link cannot be used.
+#[derive(Debug)]
+pub(crate) enum ConsentError {
+    /// Unknown, expired or used.
+    Gone,
+    Store(String),
+}
+
+fn record_key(id: &str) -> String {
+    format!("consent/{}", hash_api_token(id))
+}
+
+impl StoredGrants {
+    /// A new consent link for the grant `key` names, on `{public_url}/consent/{id}`; `None`
+    /// where nobody could open it (no sign-in, or the operator's own callers, who belong to
+    /// no org a person signs in to).
+    pub(crate) async fn new_consent(&self, key: &GrantKey) -> Result<Option<ConsentLink>, String> {
+        let Some(base) = self.consent_base() else {
+            return Ok(None);
+        };
+        if key.org == "operator" {
+            return Ok(None);
+        }
+        let id = switchboard_identity::sign_in::secret();
+        let consent = Consent {
+            key: key.store_key(),
+            org_id: key.org.clone(),
+            server: key.server.clone(),
+            end_user: key.end_user.clone(),
+            at: now_ms(),
+        };
+        let json = serde_json::to_string(&consent).map_err(|e| e.to_string())?;
+        (self.store().save_session(&record_key(&id), &json).await).map_err(|e| e.to_string())?;
+        Ok(Some(ConsentLink {
+            url: format!("{base}/consent/{id}"),
+            id,
+            expires_in_ms: LIFETIME_MS as u64,
+        }))
+    }
+}
+
+impl ControlPlane {
+    /// The live consent `id` names.
+    pub(crate) async fn consent(&self, id: &str) -> Result<Consent, ConsentError> {
+        let found = (self.store.load_session(&record_key(id)).await)
+            .map_err(|e| ConsentError::Store(e.to_string()))?;
+        let consent: Consent = found
+            .and_then(|json| serde_json::from_str(&json).ok())
+            .ok_or(ConsentError::Gone)?;
+        match now_ms() - consent.at > LIFETIME_MS {
+            true => Err(ConsentError::Gone),
+            false => Ok(consent),
+        }
+    }
+
+    /// `person`'s `secret` for the consent `id` (already checked to be theirs): the link is
+    /// used up, the grant stored, audited under the person and told to every replica (the
+    /// call that waits for it resumes).
+    pub(crate) async fn grant_by_consent(
+        &self,
+        id: &str,
+        consent: &Consent,
+        person: &Person,
+        secret: &str,
+    ) -> Result<(), ApiError> {
+        check_secret(secret)?;
+        let key = GrantKey::parse(&consent.key)
+            .ok_or_else(|| ApiError::Internal(format!("a damaged consent: {}", consent.key)))?;
+        self.store.delete_session(&record_key(id)).await?;
+        let registry = match key.owner.strip_prefix("org:") {
+            Some(org_id) => self.org_registry(org_id),
+            None => self.registry.clone(),
+        };
+        let token_id = format!("person:{}", person.principal);
+        let actor = GrantActor {
+            org_id: &consent.org_id,
+            token_id: &token_id,
+        };
+        self.store_end_user_secret(actor, &registry, &key, secret)
+            .await
+            .map(|_| ())
+    }
+}

@@ -1,0 +1,145 @@
+//! A call whose end user has not yet granted its per-end-user server a credential, from a
+//! caller that declared URL-mode elicitation: the caller is sent the consent link, the call
+//! waits for the grant (with progress), says `notifications/elicitation/complete`, and runs
+//! again from the start (policy and all). Any other caller gets the link in a `-32042` error.
+
+use super::Gateway;
+use rmcp::model::{
+    ClientResult, CustomNotification, ElicitRequest, ElicitRequestParams, ElicitationAction,
+    GetExtensions, ProgressNotification, ProgressNotificationParam, ServerNotification,
+    ServerRequest,
+};
+use rmcp::service::{OriginatingRequestId, RequestContext, RoleServer};
+use std::time::Duration;
+use switchboard_core::{CallError, ConsentAsked, ErrorKind};
+use switchboard_registry::{GrantWait, Registry};
+use tokio::time::Instant;
+
+/// How often a waiting call tells its caller it still waits.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
+impl Gateway {
+    /// Whether this session's caller declared URL-mode elicitation.
+    pub(super) fn elicits_urls(&self, ctx: &RequestContext<RoleServer>) -> bool {
+        let (caps, _) = self.declared(ctx);
+        (caps.elicitation.as_ref()).is_some_and(|e| e.url.is_some())
+    }
+
+    /// `Ok` once the end user granted what `error` asks for (run the call again); else what
+    /// to answer: a decline, or `error` itself (its link still works) when the caller could
+    /// not be asked or the grant did not come within `[limits] consent_timeout_secs`.
+    pub(super) async fn consented(
+        &self,
+        registry: &Registry,
+        error: CallError,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<(), CallError> {
+        let Some(asked) = ConsentAsked::of(&error) else {
+            return Err(error);
+        };
+        let timeout = registry.consent_timeout();
+        let (started, until) = (Instant::now(), Instant::now() + timeout);
+        let params = ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: asked.message.clone(),
+            url: asked.url.clone(),
+            elicitation_id: asked.id.clone(),
+        };
+        let mut request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+        request
+            .extensions_mut()
+            .insert(OriginatingRequestId(ctx.id.clone()));
+        let mut ask = std::pin::pin!(ctx.peer.send_request(request));
+        let mut answered = false;
+        loop {
+            let step = (Instant::now() + PROGRESS_EVERY).min(until);
+            tokio::select! {
+                answer = &mut ask, if !answered => {
+                    answered = true;
+                    match answer {
+                        Ok(ClientResult::ElicitResult(r)) if r.action == ElicitationAction::Accept => {}
+                        Ok(ClientResult::ElicitResult(r)) => return Err(declined(&asked, r.action)),
+                        Ok(_) | Err(_) => return Err(error),
+                    }
+                }
+                waited = registry.await_consent(&asked.id, step) => match waited {
+                    GrantWait::Arrived => {
+                        completed(ctx, &asked.id).await;
+                        return Ok(());
+                    }
+                    GrantWait::NotYet if Instant::now() < until => {
+                        progress(ctx, started.elapsed(), timeout, &asked).await;
+                    }
+                    GrantWait::NotYet | GrantWait::Unknown => {
+                        return Err(timed_out(error, timeout));
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// The end user said no in their client.
+fn declined(asked: &ConsentAsked, action: ElicitationAction) -> CallError {
+    let how = match action {
+        ElicitationAction::Cancel => "cancelled",
+        _ => "declined",
+    };
+    CallError::new(
+        ErrorKind::AuthUnavailable,
+        format!(
+            "the end user {how} granting {} their credential: the call needs it",
+            asked.server
+        ),
+    )
+}
+
+/// The grant did not come in time: the same link, for a retry.
+fn timed_out(mut error: CallError, waited: Duration) -> CallError {
+    error.message = format!(
+        "no grant came within {} s: {}",
+        waited.as_secs(),
+        error.message
+    );
+    error
+}
+
+/// `notifications/elicitation/complete`: the caller may close what it showed.
+async fn completed(ctx: &RequestContext<RoleServer>, id: &str) {
+    let params = serde_json::json!({ "elicitationId": id });
+    let mut done = ServerNotification::CustomNotification(CustomNotification::new(
+        "notifications/elicitation/complete",
+        Some(params),
+    ));
+    send(ctx, &mut done).await;
+}
+
+/// Progress while the call waits, when the caller gave a progress token.
+async fn progress(
+    ctx: &RequestContext<RoleServer>,
+    waited: Duration,
+    timeout: Duration,
+    asked: &ConsentAsked,
+) {
+    let Some(token) = ctx.meta.get_progress_token() else {
+        return;
+    };
+    let mut param = ProgressNotificationParam::new(token, waited.as_secs() as f64);
+    param.total = Some(timeout.as_secs() as f64);
+    param.message = Some(format!(
+        "waiting for the end user to grant {} at {}",
+        asked.server, asked.url
+    ));
+    let mut note = ServerNotification::ProgressNotification(ProgressNotification::new(param));
+    send(ctx, &mut note).await;
+}
+
+/// On the call's own stream.
+async fn send(ctx: &RequestContext<RoleServer>, notification: &mut ServerNotification) {
+    notification
+        .extensions_mut()
+        .insert(OriginatingRequestId(ctx.id.clone()));
+    if let Err(e) = ctx.peer.send_notification(notification.clone()).await {
+        tracing::debug!("a consent notice did not reach the caller: {e}");
+    }
+}
