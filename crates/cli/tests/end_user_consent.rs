@@ -3,7 +3,8 @@
 //! (the official Python SDK) is sent the link and its call waits; the link, opened in a
 //! browser signed in with the org's provider as another person, is refused, and as the end
 //! user takes their key; the waiting call then completes as them. Callers without
-//! elicitation, over MCP and REST, get `-32042` with the link; a revoked grant asks again.
+//! elicitation, over MCP and REST, get `-32042` with the link; the end user sees and revokes
+//! their grant on the dashboard, and the next call asks again.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -163,9 +164,12 @@ async fn an_end_user_without_a_grant_is_asked_where_they_are() {
         let seen = kit::call_tool_as(&gw.url, &alice, "billing__headers", None).await;
         assert_eq!(seen.unwrap()["authorization"], "Bearer alice-key");
     }
-    let route = format!("{}/api/end-users/alice@acme/grants/billing", a.base());
-    let (status, _) = kit::rest("DELETE", &route, &platform, None).await;
-    assert_eq!(status, 200);
+    // Alice sees her own grant on the dashboard and revokes it there.
+    let mine = kit::run_node_client("my_grants.mjs", &[&public, "alice@acme", "billing"]).await;
+    assert_eq!(mine["problems"], json!([]), "{mine}");
+    assert_eq!(mine["who"], "(as alice@acme)", "{mine}");
+    assert_eq!(mine["before"], json!(["billing"]), "{mine}");
+    assert_eq!(mine["after"], json!([]), "{mine}");
     for gw in [&a, &b] {
         kit::eventually("the revocation asking for consent again", async || {
             let answer = kit::call_tool_answer(&gw.url, &alice, "billing__headers", None).await;

@@ -13,7 +13,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 
 /// Every file the page loads: path, content type, contents (compiled in).
-const FILES: [(&str, &str, &str); 9] = [
+const FILES: [(&str, &str, &str); 10] = [
     (
         "/",
         "text/html; charset=utf-8",
@@ -38,6 +38,11 @@ const FILES: [(&str, &str, &str); 9] = [
         "/dashboard/approvals.js",
         JS,
         include_str!("dashboard/approvals.js"),
+    ),
+    (
+        "/dashboard/grants.js",
+        JS,
+        include_str!("dashboard/grants.js"),
     ),
     (
         "/dashboard/server.js",

@@ -82,7 +82,8 @@ impl ControlPlane {
             org,
             token,
             csrf: Some(person.csrf),
-            end_user: None,
+            // The person acts as the end user their claims map to (their own grants).
+            end_user: person.end_user,
         })
     }
 }

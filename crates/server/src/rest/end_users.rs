@@ -80,3 +80,35 @@ pub(super) async fn revoke(
     let row = (state.revoke_end_user_grant(actor(&caller), &end_user, &server)).await?;
     Ok(Json(json!({"revoked": shown(&row)})))
 }
+
+/// The end user the caller is: a signed-in person's, or an access token's.
+fn own_end_user(caller: &ApiCaller) -> Result<&str, ApiError> {
+    caller.end_user.as_deref().ok_or_else(|| {
+        ApiError::Forbidden(
+            "these routes are an end user's own: sign in with the org's provider (an account whose claims map to an end user), or call with an access token naming one; a platform lists anyone's at /api/end-users/{end_user}/grants".into(),
+        )
+    })
+}
+
+/// `GET /api/me/grants`: what the calling end user granted (no role needed: their own).
+pub(super) async fn list_mine(
+    State(state): State<ControlPlane>,
+    caller: ApiCaller,
+) -> Result<Json<Value>, ApiError> {
+    let end_user = own_end_user(&caller)?;
+    let rows = state.store.grants(&caller.org.id, Some(end_user)).await?;
+    Ok(Json(
+        json!({"end_user": end_user, "grants": rows.iter().map(shown).collect::<Vec<_>>()}),
+    ))
+}
+
+/// `DELETE /api/me/grants/{server}`: the calling end user revokes their own grant.
+pub(super) async fn revoke_mine(
+    State(state): State<ControlPlane>,
+    caller: ApiCaller,
+    Path(server): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let end_user = own_end_user(&caller)?;
+    let row = (state.revoke_end_user_grant(actor(&caller), end_user, &server)).await?;
+    Ok(Json(json!({"revoked": shown(&row)})))
+}

@@ -57,6 +57,11 @@ pub(crate) fn router(state: ControlPlane) -> Router {
                 .delete(identity::delete),
         )
         .route("/api/end-users/grants", get(end_users::list_all))
+        .route("/api/me/grants", get(end_users::list_mine))
+        .route(
+            "/api/me/grants/{server}",
+            axum::routing::delete(end_users::revoke_mine),
+        )
         .route("/api/end-users/{end_user}/grants", get(end_users::list_one))
         .route(
             "/api/end-users/{end_user}/grants/{server}",

@@ -1,0 +1,42 @@
+// An end user signs in to the dashboard with the organisation's provider in a real browser
+// (Debian's chromium via playwright-core), sees their own grants ("Your grants") and revokes
+// SERVER's with its button.
+// Usage: SWITCHBOARD_NODE_MODULES=… node my_grants.mjs BASE LOGIN SERVER
+// Prints what it saw as JSON (the servers listed before and after); exits 1 on a page error or
+// a failed wait.
+import { createRequire } from "node:module";
+
+const require = createRequire(`${process.env.SWITCHBOARD_NODE_MODULES}/`);
+const { chromium } = require("playwright-core");
+const [base, login, server] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox"],
+});
+const out = { problems: [] };
+const listed = (page) => page.$$eval("#my-grants tbody tr", (rows) => rows.map((r) => r.dataset.server));
+try {
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => out.problems.push(`page error: ${e.message}`));
+  await page.goto(`${base}/`);
+  await page.waitForSelector("#provider-sign-in:not([hidden])", { timeout: 15000 });
+  await page.click("#provider-link");
+  await page.waitForSelector('input[name="login"]', { timeout: 15000 });
+  await page.fill('input[name="login"]', login);
+  await page.fill('input[name="password"]', "any");
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('button[type="submit"]', { timeout: 15000 });
+  await page.click('button[type="submit"]');
+  await page.waitForSelector(`#my-grants tr[data-server="${server}"]`, { timeout: 15000 });
+  out.who = await page.textContent("#grants-who");
+  out.before = await listed(page);
+  await page.click(`#my-grants tr[data-server="${server}"] button`);
+  await page.waitForSelector(`#my-grants tr[data-server="${server}"]`, { state: "detached", timeout: 15000 });
+  out.after = await listed(page);
+} catch (e) {
+  out.problems.push(`failed: ${e.message}`);
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(out));
+process.exit(out.problems.length ? 1 : 0);
