@@ -3,9 +3,11 @@
 printed at once as a JSON line {"elicited": {...}} (the test opens it in a browser), and the
 callback answers ACTION. Then the call's outcome is printed as the last JSON line.
 
-Usage: consent_probe.py URL TOKEN TOOL [ACTION]
+Usage: consent_probe.py URL TOKEN TOOL [ACTION] [MODE]
   TOKEN   the end user's access token (sent as a bearer token)
   ACTION  accept (default), decline or cancel
+  MODE    session (default: SDK 1.x ClientSession, 2025-11-25) or auto (SDK 2.x Client, which
+          negotiates 2026-07-28: the consent comes as an input round)
 The script asserts nothing: the Rust test reads the JSON and decides.
 """
 
@@ -13,11 +15,8 @@ import asyncio
 import json
 import sys
 
-import httpx
 import mcp.types as types
-from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.exceptions import McpError
 
 seen: dict = {"elicited": [], "completed": [], "progress": []}
 
@@ -25,12 +24,13 @@ seen: dict = {"elicited": [], "completed": [], "progress": []}
 async def main() -> None:
     url, token, tool = sys.argv[1:4]
     action = sys.argv[4] if len(sys.argv) > 4 else "accept"
+    mode = sys.argv[5] if len(sys.argv) > 5 else "session"
 
     async def elicit(context, params):
         entry = {"mode": getattr(params, "mode", None), "message": params.message}
         if entry["mode"] == "url":
             entry["url"] = params.url
-            entry["id"] = params.elicitationId
+            entry["id"] = getattr(params, "elicitationId", None) or getattr(params, "elicitation_id", None)
         seen["elicited"].append(entry)
         print(json.dumps({"elicited": entry}), flush=True)
         return types.ElicitResult(action=action)
@@ -43,20 +43,40 @@ async def main() -> None:
     async def progress(value, total, text):
         seen["progress"].append({"progress": value, "total": total, "message": text})
 
-    client = httpx.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=None)
+    headers = {"Authorization": f"Bearer {token}"}
     out: dict = {}
-    async with client, streamable_http_client(url, http_client=client) as streams, ClientSession(
-        streams[0], streams[1], elicitation_callback=elicit, message_handler=message
-    ) as session:
-        await session.initialize()
-        try:
-            result = await session.call_tool(tool, {}, progress_callback=progress)
-            out["error"] = result.isError
-            out["text"] = "".join(getattr(c, "text", "") for c in result.content)
-        except McpError as e:
-            out["rpc_error"] = {"code": e.error.code, "message": e.error.message, "data": e.error.data}
+    if mode == "auto":
+        import httpx2
+        from mcp.client.client import Client
+
+        http = httpx2.AsyncClient(headers=headers, timeout=None)
+        transport = streamable_http_client(url, http_client=http)
+        async with http, Client(transport, mode="auto", elicitation_callback=elicit) as client:
+            out["protocol"] = client.protocol_version
+            await call(client.call_tool, tool, out)
+    else:
+        import httpx
+        from mcp import ClientSession
+
+        http = httpx.AsyncClient(headers=headers, timeout=None)
+        async with http, streamable_http_client(url, http_client=http) as streams, ClientSession(
+            streams[0], streams[1], elicitation_callback=elicit, message_handler=message
+        ) as session:
+            await session.initialize()
+            await call(lambda name, args: session.call_tool(name, args, progress_callback=progress), tool, out)
     out.update(seen)
     print(json.dumps(out), flush=True)
+
+
+async def call(call_tool, tool: str, out: dict) -> None:
+    try:
+        result = await call_tool(tool, {})
+        out["error"] = getattr(result, "isError", None) or getattr(result, "is_error", None) or False
+        out["text"] = "".join(getattr(c, "text", "") for c in result.content)
+    except Exception as e:  # the SDK's JSON-RPC error (its class differs between 1.x and 2.x)
+        error = getattr(e, "error", None)
+        out["rpc_error"] = {"code": getattr(error, "code", None), "message": str(e),
+                            "data": getattr(error, "data", None)}
 
 
 asyncio.run(main())

@@ -4,7 +4,8 @@
 //! browser signed in with the org's provider as another person, is refused, and as the end
 //! user takes their key; the waiting call then completes as them. Callers without
 //! elicitation, over MCP and REST, get `-32042` with the link; the end user sees and revokes
-//! their grant on the dashboard, and the next call asks again.
+//! their grant on the dashboard, and the next call asks again; a 2026-07-28 caller gets the
+//! consent as an input round, answered on either replica.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -192,6 +193,34 @@ async fn an_end_user_without_a_grant_is_asked_where_they_are() {
         outcome["text"].as_str().unwrap().contains("declined"),
         "{outcome}"
     );
+
+    // A 2026-07-28 caller (SDK 2.x) through the balancer gets the consent as an input round;
+    // its retry (on either replica) waits for the grant, then runs as alice.
+    let mut modern = tokio::process::Command::new(kit::python2())
+        .arg(kit::client_script("consent_probe.py"))
+        .args([
+            &format!("{public}/mcp"),
+            &alice,
+            "billing__headers",
+            "accept",
+            "auto",
+        ])
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(modern.stdout.take().unwrap()).lines();
+    let elicited: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    let link = elicited["elicited"]["url"].as_str().unwrap().to_string();
+    let took =
+        kit::run_node_client("consent_page.mjs", &[&link, "alice@acme", "alice-key-2"]).await;
+    assert_eq!(took["title"], "Saved", "{took}");
+    let outcome: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    assert_eq!(outcome["protocol"], "2026-07-28", "{outcome}");
+    assert_eq!(outcome["rpc_error"], Value::Null, "{outcome}");
+    let headers: Value = serde_json::from_str(outcome["text"].as_str().unwrap()).unwrap();
+    assert_eq!(headers["authorization"], "Bearer alice-key-2", "{outcome}");
+    modern.wait().await.unwrap();
     drop((a, b));
     schema.remove().await;
 }

@@ -117,6 +117,12 @@ pub trait EndUserGrants: Send + Sync + 'static {
     ) -> GuardFuture<'a, Result<Option<crate::ConsentLink>, String>> {
         Box::pin(async { Ok(None) })
     }
+
+    /// The store key of the grant the live consent `id` asks for (`None`: unknown, used or
+    /// expired): how a replica that did not make the link waits for it.
+    fn consent_key<'a>(&'a self, _id: &'a str) -> GuardFuture<'a, Result<Option<String>, String>> {
+        Box::pin(async { Ok(None) })
+    }
 }
 
 /// Why a call to a per-end-user server has no end user whose credential it may use, with

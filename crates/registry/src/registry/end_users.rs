@@ -83,7 +83,15 @@ impl Registry {
     /// Waits until the grant consent `id` asked for is there, or `until`.
     pub async fn await_consent(&self, id: &str, until: tokio::time::Instant) -> GrantWait {
         let waits = &self.inner.consent_waits;
-        let (Some(key), Some(grants)) = (waits.store_key(id), &self.inner.grants) else {
+        let Some(grants) = &self.inner.grants else {
+            return GrantWait::Unknown;
+        };
+        // A link another replica made (a 2026-07-28 caller's retry may land anywhere).
+        let key = match waits.store_key(id) {
+            Some(key) => Some(key),
+            None => grants.consent_key(id).await.ok().flatten(),
+        };
+        let Some(key) = key else {
             return GrantWait::Unknown;
         };
         let mut changed = waits.subscribe();

@@ -66,17 +66,23 @@ impl StoredGrants {
     }
 }
 
+impl StoredGrants {
+    /// The consent `id` names, while it works.
+    pub(crate) async fn live_consent(&self, id: &str) -> Result<Option<Consent>, String> {
+        let found =
+            (self.store().load_session(&record_key(id)).await).map_err(|e| e.to_string())?;
+        let consent = found.and_then(|json| serde_json::from_str::<Consent>(&json).ok());
+        Ok(consent.filter(|c| now_ms() - c.at <= LIFETIME_MS))
+    }
+}
+
 impl ControlPlane {
     /// The live consent `id` names.
     pub(crate) async fn consent(&self, id: &str) -> Result<Consent, ConsentError> {
-        let found = (self.store.load_session(&record_key(id)).await)
-            .map_err(|e| ConsentError::Store(e.to_string()))?;
-        let consent: Consent = found
-            .and_then(|json| serde_json::from_str(&json).ok())
-            .ok_or(ConsentError::Gone)?;
-        match now_ms() - consent.at > LIFETIME_MS {
-            true => Err(ConsentError::Gone),
-            false => Ok(consent),
+        match self.grants.live_consent(id).await {
+            Ok(Some(consent)) => Ok(consent),
+            Ok(None) => Err(ConsentError::Gone),
+            Err(e) => Err(ConsentError::Store(e)),
         }
     }
 

@@ -208,6 +208,10 @@ impl EndUserGrants for StoredGrants {
         Box::pin(self.new_consent(key))
     }
 
+    fn consent_key<'a>(&'a self, id: &'a str) -> GuardFuture<'a, Result<Option<String>, String>> {
+        Box::pin(async move { Ok(self.live_consent(id).await?.map(|c| c.key)) })
+    }
+
     fn forget(&self, store_key: Option<&str>) {
         let mut cache = self.cache.lock();
         self.generation.fetch_add(1, Ordering::SeqCst);

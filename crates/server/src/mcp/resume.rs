@@ -31,6 +31,8 @@ pub(crate) enum Outcome {
     Resource(ReadResourceResult),
     /// A 2026-07-28 upstream's round, handed back whole (see `crate::mcp::handed_back`).
     HandedBack(InputRequiredResult),
+    /// The gateway's own round: the end user's consent (see `mcp::gateway::consent`).
+    Consent(InputRequiredResult),
 }
 
 impl Outcome {

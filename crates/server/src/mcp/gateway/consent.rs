@@ -6,8 +6,8 @@
 use super::Gateway;
 use rmcp::model::{
     ClientResult, CustomNotification, ElicitRequest, ElicitRequestParams, ElicitationAction,
-    GetExtensions, ProgressNotification, ProgressNotificationParam, ServerNotification,
-    ServerRequest,
+    GetExtensions, InputRequest, InputRequests, InputRequiredResult, InputResponses,
+    ProgressNotification, ProgressNotificationParam, ServerNotification, ServerRequest,
 };
 use rmcp::service::{OriginatingRequestId, RequestContext, RoleServer};
 use std::time::Duration;
@@ -77,6 +77,57 @@ impl Gateway {
             }
         }
     }
+}
+
+/// The `requestState` of the gateway's consent round (never an upstream's handle).
+const ROUND_STATE: &str = "sb-consent:";
+
+/// Whether a stateless call's caller declared URL-mode elicitation (its per-request
+/// capabilities, already in its options).
+pub(super) fn elicits_urls(opts: &switchboard_upstream::CallOptions) -> bool {
+    (opts.caller_capabilities.as_ref())
+        .and_then(|caps| caps.elicitation.as_ref())
+        .is_some_and(|e| e.url.is_some())
+}
+
+/// A 2026-07-28 caller's round for the consent `error` asks (`None`: not a consent error):
+/// one URL-mode elicitation, and a state that names the link (any replica can wait for it).
+pub(super) fn round(error: &CallError) -> Option<InputRequiredResult> {
+    let asked = ConsentAsked::of(error)?;
+    let params = ElicitRequestParams::UrlElicitationParams {
+        meta: None,
+        message: asked.message,
+        url: asked.url,
+        elicitation_id: asked.id.clone(),
+    };
+    let request = InputRequest::Elicitation(ElicitRequest::new(params));
+    let requests: InputRequests = [("consent".to_string(), request)].into_iter().collect();
+    Some(InputRequiredResult::new(
+        Some(requests),
+        Some(format!("{ROUND_STATE}{}", asked.id)),
+    ))
+}
+
+/// The consent id a retry's `requestState` names, when it answers the gateway's round.
+pub(super) fn resumed(state: &str) -> Option<&str> {
+    state.strip_prefix(ROUND_STATE)
+}
+
+/// The caller's answer to the consent round: `Err` when the end user declined or cancelled.
+pub(super) fn answer(responses: Option<InputResponses>) -> Result<(), CallError> {
+    let action = (responses.as_ref())
+        .and_then(|r| r.get("consent"))
+        .and_then(|a| a.get("action"))
+        .and_then(serde_json::Value::as_str);
+    let how = match action {
+        Some("decline") => "declined",
+        Some("cancel") => "cancelled",
+        _ => return Ok(()),
+    };
+    Err(CallError::new(
+        ErrorKind::AuthUnavailable,
+        format!("the end user {how} granting the server their credential: the call needs it"),
+    ))
 }
 
 /// The end user said no in their client.

@@ -3,6 +3,7 @@
 //! rounds (see `crate::mcp::resume`).
 
 use super::caching::scoped_read;
+use super::consent;
 use super::{Gateway, error_data, failed_call, resource_error};
 use crate::mcp::handed_back;
 use crate::mcp::resume::{self, Outcome, Step};
@@ -33,19 +34,36 @@ impl Gateway {
         caller: &Caller,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let retry = Retry {
+        let mut retry = Retry {
             state: request.request_state,
             responses: request.input_responses,
         };
+        // The answer to the gateway's own consent round: wait for the grant, then run anew.
+        let answered_consent = (retry.state.as_deref())
+            .and_then(consent::resumed)
+            .map(String::from);
+        if let Some(id) = &answered_consent {
+            if let Err(declined) = consent::answer(retry.responses.take()) {
+                return failed_call(declined).map(CallToolResponse::Complete);
+            }
+            let until = tokio::time::Instant::now() + registry.consent_timeout();
+            registry.await_consent(id, until).await;
+            retry.state = None;
+        }
+        let ask_consent = answered_consent.is_none();
         let name = request.name;
         let arguments = request.arguments.map(Value::Object);
         let owner = format!("tool|{name}");
         self.in_rounds(retry, &owner, caller, context, move |opts| async move {
+            let round_ok = ask_consent && consent::elicits_urls(&opts);
             match registry.call_tool(&name, arguments, opts).await {
                 Ok(result) => Ok(Outcome::Tool(result)),
                 Err(error) => match Outcome::handed_back(&error) {
                     Some(round) => Ok(round),
-                    None => failed_call(error).map(Outcome::Tool),
+                    None => match consent::round(&error).filter(|_| round_ok) {
+                        Some(round) => Ok(Outcome::Consent(round)),
+                        None => failed_call(error).map(Outcome::Tool),
+                    },
                 },
             }
         })
@@ -178,6 +196,7 @@ impl Gateway {
         }
         match driven? {
             Step::Asked(asked) => Ok(R::asked(asked)),
+            Step::Done(Outcome::Consent(round)) => Ok(R::asked(round)),
             Step::Done(Outcome::HandedBack(round)) => {
                 let caps = context.client_capabilities().unwrap_or_default();
                 handed_back::check(&round, &caps, asked_before)?;
