@@ -47,7 +47,7 @@ impl Registry {
         })?;
         let Some(grant) = grant else {
             self.inner.end_user_sessions.close(server, &store_key);
-            return Err(self.ask_consent(grants.as_ref(), &key, &store_key).await);
+            return Err(self.ask_consent(grants.as_ref(), &key).await);
         };
         (opts.relay_notes).note("credentials", format!("grant {}", grant.id));
         let sessions = &self.inner.end_user_sessions;
@@ -59,19 +59,11 @@ impl Registry {
     }
 
     /// `key`'s end user has no grant: a consent link for them where one can be made (a
-    /// `-32042` error carrying it, remembered for a caller that waits), else what sets one.
-    async fn ask_consent(
-        &self,
-        grants: &dyn EndUserGrants,
-        key: &GrantKey,
-        store_key: &str,
-    ) -> CallError {
+    /// `-32042` error carrying it), else what sets one.
+    async fn ask_consent(&self, grants: &dyn EndUserGrants, key: &GrantKey) -> CallError {
         let (server, user) = (key.server.as_str(), key.end_user.as_str());
         match grants.ask_consent(key).await {
-            Ok(Some(link)) => {
-                self.inner.consent_waits.asked(&link.id, store_key);
-                return switchboard_core::consent_required(server, user, &link);
-            }
+            Ok(Some(link)) => return switchboard_core::consent_required(server, user, &link),
             Ok(None) => {}
             Err(e) => tracing::warn!(server, "cannot make a consent link: {e}"),
         }
@@ -80,33 +72,37 @@ impl Registry {
         ))
     }
 
-    /// Waits until the grant consent `id` asked for is there, or `until`.
-    pub async fn await_consent(&self, id: &str, until: tokio::time::Instant) -> GrantWait {
-        let waits = &self.inner.consent_waits;
+    /// The store key of the grant the live consent `id` asks for (`None`: unknown, used,
+    /// expired, or unreadable now), from the store, so any replica can wait for it.
+    pub async fn consent_grant_key(&self, id: &str) -> Option<String> {
+        let grants = self.inner.grants.as_ref()?;
+        match grants.consent_key(id).await {
+            Ok(key) => key,
+            Err(e) => {
+                tracing::warn!("cannot read a consent link: {e}");
+                None
+            }
+        }
+    }
+
+    /// Waits until the grant kept as `store_key` is there, or `until`: a grant change heard
+    /// here (any replica's, by its notice) looks again at once; each call reads it once.
+    pub async fn await_grant(&self, store_key: &str, until: tokio::time::Instant) -> GrantWait {
         let Some(grants) = &self.inner.grants else {
-            return GrantWait::Unknown;
+            return GrantWait::NotYet;
         };
-        // A link another replica made (a 2026-07-28 caller's retry may land anywhere).
-        let key = match waits.store_key(id) {
-            Some(key) => Some(key),
-            None => grants.consent_key(id).await.ok().flatten(),
-        };
-        let Some(key) = key else {
-            return GrantWait::Unknown;
-        };
-        let mut changed = waits.subscribe();
+        let mut changed = self.inner.consent_waits.subscribe();
         loop {
-            if let Ok(Some(_)) = grants.grant(&key).await {
-                waits.done(id);
+            if let Ok(Some(_)) = grants.grant(store_key).await {
                 return GrantWait::Arrived;
             }
             loop {
                 tokio::select! {
                     heard = changed.recv() => match heard {
-                        Ok(k) if k == key => break,
+                        Ok(k) if k == store_key => break,
                         Ok(_) => {}
                         Err(RecvError::Lagged(_)) => break,
-                        Err(RecvError::Closed) => return GrantWait::Unknown,
+                        Err(RecvError::Closed) => return GrantWait::NotYet,
                     },
                     _ = tokio::time::sleep_until(until) => return GrantWait::NotYet,
                 }

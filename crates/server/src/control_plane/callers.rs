@@ -67,6 +67,16 @@ pub(crate) struct ApiCaller {
     pub(crate) csrf: Option<String>,
     /// The end user an OAuth access token's claims name (a call over REST acts as them).
     pub(crate) end_user: Option<String>,
+    /// The end user a signed-in person's claims map to: whose own grants they see
+    /// (`/api/me/grants`); their calls assert end users as before.
+    pub(crate) person_end_user: Option<String>,
+}
+
+impl ApiCaller {
+    /// The end user this caller is: an access token's, or a signed-in person's.
+    pub(crate) fn own_end_user(&self) -> Option<&str> {
+        self.end_user.as_deref().or(self.person_end_user.as_deref())
+    }
 }
 
 impl ApiCaller {
@@ -123,6 +133,7 @@ impl ControlPlane {
             token,
             csrf: None,
             end_user: None,
+            person_end_user: None,
         })
     }
 
@@ -183,6 +194,7 @@ impl ControlPlane {
             token,
             csrf: None,
             end_user: verified.end_user.clone(),
+            person_end_user: None,
         })
     }
 

@@ -86,9 +86,9 @@ impl ControlPlane {
         }
     }
 
-    /// `person`'s `secret` for the consent `id` (already checked to be theirs): the link is
-    /// used up, the grant stored, audited under the person and told to every replica (the
-    /// call that waits for it resumes).
+    /// `person`'s `secret` for the consent `id` (already checked to be theirs): the grant
+    /// stored, audited under the person and told to every replica (the call that waits for it
+    /// resumes), then the link used up.
     pub(crate) async fn grant_by_consent(
         &self,
         id: &str,
@@ -96,21 +96,32 @@ impl ControlPlane {
         person: &Person,
         secret: &str,
     ) -> Result<(), ApiError> {
+        // A pasted key's surrounding blanks are not part of it.
+        let secret = secret.trim();
         check_secret(secret)?;
         let key = GrantKey::parse(&consent.key)
             .ok_or_else(|| ApiError::Internal(format!("a damaged consent: {}", consent.key)))?;
-        self.store.delete_session(&record_key(id)).await?;
         let registry = match key.owner.strip_prefix("org:") {
             Some(org_id) => self.org_registry(org_id),
             None => self.registry.clone(),
         };
+        let server = registry.server(&key.server);
+        if server.is_none_or(|s| s.credentials.is_none()) {
+            return Err(ApiError::Invalid(format!(
+                "{} was removed or changed since this link was made: ask your agent again",
+                key.server
+            )));
+        }
         let token_id = format!("person:{}", person.principal);
         let actor = GrantActor {
             org_id: &consent.org_id,
             token_id: &token_id,
         };
         self.store_end_user_secret(actor, &registry, &key, secret)
-            .await
-            .map(|_| ())
+            .await?;
+        // Used up only once the grant is stored: a caller waiting on another replica that
+        // reads the link meanwhile still finds the grant it names.
+        self.store.delete_session(&record_key(id)).await?;
+        Ok(())
     }
 }

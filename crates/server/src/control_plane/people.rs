@@ -82,8 +82,8 @@ impl ControlPlane {
             org,
             token,
             csrf: Some(person.csrf),
-            // The person acts as the end user their claims map to (their own grants).
-            end_user: person.end_user,
+            end_user: None,
+            person_end_user: person.end_user,
         })
     }
 }

@@ -64,6 +64,6 @@ pub(crate) async fn me(caller: ApiCaller) -> axum::Json<serde_json::Value> {
         // For a signed-in person's page: the header its changes carry.
         "csrf": caller.csrf,
         // The end user this caller is (a person's, an access token's): /api/me/grants.
-        "end_user": caller.end_user,
+        "end_user": caller.own_end_user(),
     }))
 }

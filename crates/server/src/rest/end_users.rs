@@ -83,7 +83,7 @@ pub(super) async fn revoke(
 
 /// The end user the caller is: a signed-in person's, or an access token's.
 fn own_end_user(caller: &ApiCaller) -> Result<&str, ApiError> {
-    caller.end_user.as_deref().ok_or_else(|| {
+    caller.own_end_user().ok_or_else(|| {
         ApiError::Forbidden(
             "these routes are an end user's own: sign in with the org's provider (an account whose claims map to an end user), or call with an access token naming one; a platform lists anyone's at /api/end-users/{end_user}/grants".into(),
         )

@@ -37,6 +37,10 @@ impl Gateway {
         let Some(asked) = ConsentAsked::of(&error) else {
             return Err(error);
         };
+        // Read once: the link is deleted when used, the grant stays.
+        let Some(key) = registry.consent_grant_key(&asked.id).await else {
+            return Err(error);
+        };
         let timeout = registry.consent_timeout();
         let (started, until) = (Instant::now(), Instant::now() + timeout);
         let params = ElicitRequestParams::UrlElicitationParams {
@@ -54,6 +58,7 @@ impl Gateway {
         loop {
             let step = (Instant::now() + PROGRESS_EVERY).min(until);
             tokio::select! {
+                _ = ctx.ct.cancelled() => return Err(cancelled()),
                 answer = &mut ask, if !answered => {
                     answered = true;
                     match answer {
@@ -62,7 +67,7 @@ impl Gateway {
                         Ok(_) | Err(_) => return Err(error),
                     }
                 }
-                waited = registry.await_consent(&asked.id, step) => match waited {
+                waited = registry.await_grant(&key, step) => match waited {
                     GrantWait::Arrived => {
                         completed(ctx, &asked.id).await;
                         return Ok(());
@@ -70,9 +75,7 @@ impl Gateway {
                     GrantWait::NotYet if Instant::now() < until => {
                         progress(ctx, started.elapsed(), timeout, &asked).await;
                     }
-                    GrantWait::NotYet | GrantWait::Unknown => {
-                        return Err(timed_out(error, timeout));
-                    }
+                    GrantWait::NotYet => return Err(timed_out(error, timeout)),
                 },
             }
         }
@@ -128,6 +131,48 @@ pub(super) fn answer(responses: Option<InputResponses>) -> Result<(), CallError>
         ErrorKind::AuthUnavailable,
         format!("the end user {how} granting the server their credential: the call needs it"),
     ))
+}
+
+/// A 2026-07-28 caller answered the consent round `id`: wait (up to `[limits]
+/// consent_timeout_secs`, looking again every 5 s and at each grant change, progress
+/// meanwhile) until its grant is there, the link is gone, or the caller cancels. The call
+/// then runs anew and tells which.
+pub(super) async fn await_round(
+    registry: &Registry,
+    id: &str,
+    ctx: &RequestContext<RoleServer>,
+) -> Result<(), CallError> {
+    let Some(key) = registry.consent_grant_key(id).await else {
+        return Ok(());
+    };
+    let timeout = registry.consent_timeout();
+    let (started, until) = (Instant::now(), Instant::now() + timeout);
+    let waiting = ConsentAsked {
+        id: id.to_string(),
+        url: "the consent link".into(),
+        server: "the server".into(),
+        message: String::new(),
+    };
+    loop {
+        let step = (Instant::now() + PROGRESS_EVERY).min(until);
+        tokio::select! {
+            _ = ctx.ct.cancelled() => return Err(cancelled()),
+            waited = registry.await_grant(&key, step) => match waited {
+                GrantWait::Arrived => return Ok(()),
+                GrantWait::NotYet if Instant::now() < until => {
+                    progress(ctx, started.elapsed(), timeout, &waiting).await;
+                }
+                GrantWait::NotYet => return Ok(()),
+            },
+        }
+    }
+}
+
+fn cancelled() -> CallError {
+    CallError::new(
+        ErrorKind::InvalidRequest,
+        "the caller cancelled the call while it waited for the end user's consent",
+    )
 }
 
 /// The end user said no in their client.

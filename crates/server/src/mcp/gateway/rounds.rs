@@ -46,8 +46,9 @@ impl Gateway {
             if let Err(declined) = consent::answer(retry.responses.take()) {
                 return failed_call(declined).map(CallToolResponse::Complete);
             }
-            let until = tokio::time::Instant::now() + registry.consent_timeout();
-            registry.await_consent(id, until).await;
+            if let Err(cancelled) = consent::await_round(&registry, id, context).await {
+                return failed_call(cancelled).map(CallToolResponse::Complete);
+            }
             retry.state = None;
         }
         let ask_consent = answered_consent.is_none();
