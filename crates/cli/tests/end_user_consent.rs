@@ -224,3 +224,62 @@ async fn an_end_user_without_a_grant_is_asked_where_they_are() {
     drop((a, b));
     schema.remove().await;
 }
+
+/// A caller that declared URL elicitation whose end user never grants: after
+/// `consent_timeout_secs` the call answers `-32042` with the same link, so a retry works
+/// (SQLite, one gateway; nobody opens the link).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_consent_that_never_comes_answers_the_same_link() {
+    let provider = kit::oidc::Provider::start().await;
+    let echo_bin = Path::new(BIN).with_file_name("echo-server");
+    let echo = kit::Served::start(&echo_bin, &["--http", "127.0.0.1:0"]).await;
+    let dir = tempfile::tempdir().unwrap();
+    // The links' public URL: nothing listens there, and nothing needs to.
+    let public = "http://127.0.0.1:9";
+    let text = format!(
+        "[gateway]\npublic_url = \"{public}\"\nanonymous_loopback = false\n\n\
+         [limits]\nconsent_timeout_secs = 1\n\n\
+         [[identity.issuers]]\nissuer = \"{}\"\n\
+         sign_in = {{ client_id = \"dashboard\", client_secret = \"dashboard-secret\" }}\n\
+         [identity.issuers.claims]\norg = \"org\"\n\n\
+         [servers.billing]\nurl = \"{}\"\ncredentials = \"per_end_user\"\n\
+         auth = {{ type = \"bearer\", token = \"discovery-secret\" }}\n",
+        provider.issuer, echo.url
+    );
+    let config = dir.path().join("switchboard.toml");
+    std::fs::write(&config, text).unwrap();
+    let data = dir.path().join("gw");
+    let org = ["org", "create", "acme", "--feature", "mcp_external_servers"];
+    // kit::Gateway keeps its data under its folder's `data`.
+    kit::admin_on(Path::new(BIN), &data.join("data"), None, &org);
+    let mut gw =
+        kit::Gateway::start_with_env(Path::new(BIN), &["--dev"], &data, &config, &[]).await;
+    gw.ignore_log();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let claims = json!({"iss": provider.issuer, "sub": "erin@acme", "aud": format!("{public}/mcp"),
+        "org": "acme", "exp": now + 600, "iat": now, "scope": "mcp:tools"});
+    let erin = provider.sign(json!({"typ": "at+jwt"}), claims, None).await;
+    let out = tokio::process::Command::new(kit::python())
+        .arg(kit::client_script("consent_probe.py"))
+        .args([&gw.url, &erin, "billing__headers"])
+        .output()
+        .await
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut lines = text.lines();
+    let first = lines.next();
+    let first = first.unwrap_or_else(|| panic!("{}", String::from_utf8_lossy(&out.stderr)));
+    let elicited: Value = serde_json::from_str(first).unwrap();
+    let outcome: Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    let error = &outcome["rpc_error"];
+    assert_eq!(error["code"], -32042, "{outcome}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("no grant came within 1 s"), "{outcome}");
+    assert_eq!(
+        error["data"]["elicitations"][0]["url"], elicited["elicited"]["url"],
+        "the same link: {outcome}"
+    );
+}
