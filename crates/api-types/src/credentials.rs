@@ -153,6 +153,7 @@ fn per_end_user_auth(
         header,
         prefix,
         trust_asserted,
+        exchange: false,
     });
     Ok(auth)
 }

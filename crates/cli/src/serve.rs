@@ -108,6 +108,12 @@ pub(crate) async fn serve(
     let options = match resource {
         Some(resource) => {
             crate::identity::warm(&resource);
+            // `credentials = "token_exchange"` servers trade callers' tokens at their issuers.
+            let issuers = resource.issuers();
+            if issuers.exchanges() {
+                let exchanges = switchboard_identity::Exchanges::new(issuers.clone());
+                registry.set_token_exchange(std::sync::Arc::new(exchanges));
+            }
             options.with_resource_server(resource)
         }
         None => options,

@@ -303,6 +303,10 @@ fn config_check_names_what_a_per_end_user_server_cannot_do() {
         "noauth": {"url": "https://example.com/mcp", "credentials": "per_end_user"},
         "odd": {"url": "https://example.com/mcp", "credentials": "per_user"},
         "shared": {"url": "https://example.com/mcp", "trust_asserted_end_users": true},
+        "exchange_key": {"url": "https://example.com/mcp", "credentials": "token_exchange",
+            "auth": {"type": "apiKey", "key": "k"}},
+        "exchange_asserted": {"url": "https://example.com/mcp", "credentials": "token_exchange",
+            "trust_asserted_end_users": true, "auth": {"type": "bearer", "token": "t"}},
     }});
     std::fs::write(&path, servers.to_string()).unwrap();
     let out = std::process::Command::new(BIN)
@@ -318,6 +322,8 @@ fn config_check_names_what_a_per_end_user_server_cannot_do() {
         "needs auth to say where",
         "unknown credentials mode",
         "applies only to a server with credentials",
+        "sends each end user's exchanged token as a bearer token",
+        "an asserted end user has none",
     ] {
         assert!(text.contains(expected), "{expected}: {text}");
     }

@@ -69,6 +69,11 @@ fn issuer(item: &Value, r: &mut Reader<'_, '_>) -> Vec<IssuerSpec> {
     {
         client.client_secret = r.string("introspection", &Value::String(secret));
     }
+    if let Some(client) = &mut spec.token_exchange
+        && let Some(secret) = client.client_secret.take()
+    {
+        client.client_secret = r.string("token_exchange", &Value::String(secret));
+    }
     let tenants: Vec<String> = match tenants {
         None => Vec::new(),
         Some(list) => match r.strings("tenants", &list) {

@@ -22,6 +22,8 @@ pub struct Caller {
     /// Whether the caller may assert end users that per-end-user servers trust: the operator,
     /// or an API token or access token holding the role `end_users:assert`.
     pub asserts_end_users: bool,
+    /// The caller's own access token, where its issuer may exchange it (`token_exchange`).
+    pub inbound: Option<std::sync::Arc<crate::end_user::InboundToken>>,
 }
 
 /// The face of the gateway a call came in on.

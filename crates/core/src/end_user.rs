@@ -18,6 +18,9 @@ pub struct EndUserCredentials {
     /// Whether an end user asserted by a caller that may assert end users picks a
     /// credential (`trust_asserted_end_users`); one from the caller's access token always does.
     pub trust_asserted: bool,
+    /// `credentials = "token_exchange"`: the end user's upstream token is the caller's own
+    /// access token exchanged at its issuer (RFC 8693), never a stored secret.
+    pub exchange: bool,
 }
 
 /// Which grant a call to a per-end-user server uses: the caller's org, the server (its
@@ -87,6 +90,35 @@ impl fmt::Debug for Grant {
 /// A grant with the store key it is kept under.
 pub type KeyedGrant = (String, Arc<Grant>);
 
+/// A caller's own access token, kept for a token exchange (never logged: Debug hides it).
+#[derive(Clone, PartialEq, Eq)]
+pub struct InboundToken {
+    /// The issuer that minted it (one of the operator's, with `token_exchange` set).
+    pub issuer: String,
+    pub token: String,
+    /// Its `exp`, in seconds since the epoch: an exchanged token is kept no longer.
+    pub expires_at: u64,
+}
+
+impl fmt::Debug for InboundToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        (f.debug_struct("InboundToken").field("issuer", &self.issuer))
+            .field("expires_at", &self.expires_at)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Trades a caller's access token for an upstream token (RFC 8693) at the issuer that minted
+/// it, for the upstream `resource`; the gateway's identity crate, cached per `store_key`.
+pub trait TokenExchange: Send + Sync + 'static {
+    fn exchange<'a>(
+        &'a self,
+        store_key: &'a str,
+        inbound: &'a InboundToken,
+        resource: &'a str,
+    ) -> GuardFuture<'a, Result<Arc<Grant>, String>>;
+}
+
 /// Where the registry reads grants (the gateway's store, sealed; memory in tests).
 pub trait EndUserGrants: Send + Sync + 'static {
     /// The grant kept under `store_key` ([`GrantKey::store_key`]), if there is one.
@@ -139,7 +171,13 @@ pub fn untrusted_end_user(
         ));
     };
     match caller.end_user_source {
+        Some(EndUserSource::Token) if spec.exchange && caller.inbound.is_none() => Some(format!(
+            "server {server} exchanges the caller's own access token for the end user's upstream token, and this call came with none the gateway may exchange (an issuer with token_exchange set): call with the end user's access token"
+        )),
         Some(EndUserSource::Token) => None,
+        _ if spec.exchange => Some(format!(
+            "server {server} exchanges the caller's own access token for {user:?}'s upstream token, and this call's end user was asserted, with no token of theirs: call with the end user's access token"
+        )),
         _ if !caller.asserts_end_users => Some(format!(
             "server {server} uses each end user's own credential, and the end user {user:?} was asserted by a caller that may not assert end users: give the API token the role {ASSERT_ROLE} (switchboard token create --role {ASSERT_ROLE}), or call with the end user's access token"
         )),

@@ -44,6 +44,10 @@ pub struct IssuerSpec {
     /// `exp`; 0: ask the issuer on every request).
     #[serde(default)]
     pub introspection_cache_secs: Option<u64>,
+    /// Servers with `credentials = "token_exchange"` trade this issuer's access tokens at its
+    /// token endpoint (RFC 8693) as this client.
+    #[serde(default)]
+    pub token_exchange: Option<SignIn>,
 }
 
 /// The gateway's client at an issuer's introspection endpoint.
@@ -141,6 +145,7 @@ impl IssuerSpec {
             sign_in: None,
             introspection: None,
             introspection_cache_secs: None,
+            token_exchange: None,
         }
     }
 
@@ -222,6 +227,13 @@ impl IssuerSpec {
                 key: "sign_in",
                 problem: "people sign in through the operator's issuers only".into(),
                 fix: "remove sign_in, and add the sign-in client to the operator's [[identity.issuers]]".into(),
+            });
+        }
+        if self.token_exchange.is_some() {
+            problems.push(SpecProblem {
+                key: "token_exchange",
+                problem: "tokens are exchanged at the operator's issuers only".into(),
+                fix: "remove token_exchange, and add the exchange client to the operator's [[identity.issuers]]".into(),
             });
         }
         problems

@@ -20,6 +20,7 @@ pub use caller::{CallObserver, CallRecord, Caller, Observers, Surface};
 pub use clock::{Clock, JumpableClock, SharedClock, SystemClock};
 pub use consent::{ConsentAsked, ConsentLink, URL_REQUIRED, consent_required};
 pub use end_user::{EndUserCredentials, EndUserGrants, Grant, GrantKey};
+pub use end_user::{InboundToken, TokenExchange};
 pub use error::{CallError, ErrorKind};
 pub use guard::{
     Admission, CallContext, CallGuard, Effect, GuardFuture, Mode, Owner, Review, ToolRef, Verdict,

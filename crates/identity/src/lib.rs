@@ -5,6 +5,7 @@
 
 mod claims;
 mod error;
+mod exchange;
 mod fetch;
 mod introspect;
 mod keys;
@@ -13,6 +14,7 @@ mod verify;
 
 pub use claims::{DEFAULT_ROLE, Verified};
 pub use error::TokenError;
+pub use exchange::Exchanges;
 pub use fetch::Fetcher;
 pub use verify::MAX_TOKEN_BYTES;
 

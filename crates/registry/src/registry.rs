@@ -56,7 +56,13 @@ struct Inner {
     end_user_sessions: crate::end_user_sessions::EndUserSessions,
     /// Calls waiting for an end user's consent.
     consent_waits: crate::consent_waits::ConsentWaits,
+    /// Where `token_exchange` servers trade callers' tokens (set once the issuers are known;
+    /// shared with sibling registries).
+    exchange: TokenExchangeSlot,
 }
+
+/// The token exchange a registry and its siblings use, once set.
+type TokenExchangeSlot = Arc<std::sync::OnceLock<Arc<dyn switchboard_core::TokenExchange>>>;
 
 /// What a registry shares with its siblings.
 #[derive(Clone)]
@@ -70,6 +76,7 @@ struct Shared {
     guard: Option<Arc<dyn CallGuard>>,
     owner: Owner,
     grants: Option<Arc<dyn switchboard_core::EndUserGrants>>,
+    exchange: TokenExchangeSlot,
 }
 
 const EVENT_QUEUE: usize = 256;
@@ -108,6 +115,7 @@ impl Registry {
             guard: options.guard,
             owner: options.owner,
             grants: options.end_user_grants,
+            exchange: Default::default(),
         })
     }
 
@@ -123,6 +131,7 @@ impl Registry {
             guard,
             owner,
             grants,
+            exchange,
         } = shared;
         let (events_tx, events_rx) = mpsc::channel(EVENT_QUEUE);
         let (changes, _) = broadcast::channel(16);
@@ -150,6 +159,7 @@ impl Registry {
                 grants,
                 end_user_sessions,
                 consent_waits: crate::consent_waits::ConsentWaits::new(),
+                exchange,
             }),
         };
         tokio::spawn(watch_changes(Arc::downgrade(&registry.inner), events_rx));
@@ -249,7 +259,14 @@ impl Registry {
             guard: self.guard(),
             owner,
             grants: self.inner.grants.clone(),
+            exchange: self.inner.exchange.clone(),
         })
+    }
+
+    /// Where `credentials = "token_exchange"` servers trade callers' access tokens (this
+    /// registry's and its siblings'); set once.
+    pub fn set_token_exchange(&self, exchange: Arc<dyn switchboard_core::TokenExchange>) {
+        let _ = self.inner.exchange.set(exchange);
     }
 
     /// The policy pipeline calls pass, if any.

@@ -94,6 +94,17 @@ impl Provider {
     }
 
     /// Revokes `token` at the provider (RFC 7009) as the client `machine`.
+    /// How many tokens the provider exchanged (RFC 8693) so far.
+    pub async fn exchanges(&self) -> u64 {
+        let text = reqwest::get(format!("{}/exchanges", self.signer))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        text.parse().unwrap()
+    }
+
     pub async fn revoke(&self, token: &str) {
         let status = reqwest::Client::new()
             .post(format!("{}/token/revocation", self.issuer))
@@ -112,4 +123,14 @@ fn form_body(pairs: &[(&str, &str)]) -> String {
     url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(pairs)
         .finish()
+}
+
+/// The claims of a compact JWT (its signature unchecked: for tests that read what they got).
+pub fn claims_of(jwt: &str) -> Value {
+    use base64::Engine;
+    let payload = jwt.split('.').nth(1).unwrap_or_default();
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(payload)
+        .unwrap_or_default();
+    serde_json::from_slice(&bytes).unwrap_or(Value::Null)
 }

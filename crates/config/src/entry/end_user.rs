@@ -13,12 +13,12 @@ pub(super) fn per_end_user(e: &mut Entry<'_>) -> bool {
         None => false,
         Some(Value::String(mode)) => match mode.as_str() {
             "shared" => false,
-            "per_end_user" | "perEndUser" => true,
+            "per_end_user" | "perEndUser" | "token_exchange" | "tokenExchange" => true,
             other => {
                 e.problem(
                     "credentials",
                     format!("unknown credentials mode {other:?}"),
-                    "use \"shared\" (one credential for every caller, the default) or \"per_end_user\"",
+                    "use \"shared\" (one credential for every caller, the default), \"per_end_user\" or \"token_exchange\"",
                 );
                 false
             }
@@ -32,6 +32,12 @@ pub(super) fn per_end_user(e: &mut Entry<'_>) -> bool {
             false
         }
     }
+}
+
+/// Whether the entry says `credentials = "token_exchange"`.
+fn exchanges(e: &Entry<'_>) -> bool {
+    (e.map.get("credentials").and_then(Value::as_str))
+        .is_some_and(|m| m == "token_exchange" || m == "tokenExchange")
 }
 
 /// Where each end user's secret goes, for a `per_end_user` server; problems for the
@@ -57,7 +63,28 @@ pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<En
         );
         return None;
     }
+    let exchange = exchanges(e);
+    if exchange && let Some(key) = trust_key.filter(|_| trust_asserted) {
+        e.problem(
+            key,
+            "a token exchange trades the caller's own access token: an asserted end user has none",
+            "remove this key",
+        );
+        return None;
+    }
     let auth = e.map.get("auth");
+    if exchange {
+        let bearer = (auth.and_then(|a| a.get("type"))).and_then(Value::as_str) == Some("bearer");
+        let token = auth.and_then(|a| a.get("token")).is_some();
+        if !bearer || !token {
+            e.problem(
+                "credentials",
+                "a token-exchange server sends each end user's exchanged token as a bearer token, and lists its tools with a discovery token",
+                "add auth = { type = \"bearer\", token = \"…\" } (the token lists the tools only)",
+            );
+            return None;
+        }
+    }
     let kind = (auth.and_then(|a| a.get("type")))
         .and_then(Value::as_str)
         .unwrap_or("none");
@@ -97,5 +124,6 @@ pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<En
         header,
         prefix,
         trust_asserted,
+        exchange,
     })
 }

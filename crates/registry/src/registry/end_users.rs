@@ -32,22 +32,11 @@ impl Registry {
             return Err(unavailable(why));
         }
         let user = user.unwrap_or_default();
-        let Some(grants) = &self.inner.grants else {
-            return Err(unavailable(format!(
-                "server {server} uses each end user's own credential, and this gateway keeps none (no store): run it with `switchboard serve`"
-            )));
-        };
         let key = GrantKey::for_call(&opts.caller, user, &self.inner.owner, server);
         let store_key = key.store_key();
-        let grant = grants.grant(&store_key).await.map_err(|e| {
-            CallError::new(
-                ErrorKind::TransportError,
-                format!("cannot read end user {user:?}'s credential for server {server}: {e}"),
-            )
-        })?;
-        let Some(grant) = grant else {
-            self.inner.end_user_sessions.close(server, &store_key);
-            return Err(self.ask_consent(grants.as_ref(), &key).await);
+        let grant = match each.exchange {
+            true => self.exchanged(entry, opts, &store_key).await?,
+            false => self.stored_grant(&key, &store_key).await?,
         };
         (opts.relay_notes).note("credentials", format!("grant {}", grant.id));
         let sessions = &self.inner.end_user_sessions;
@@ -56,6 +45,62 @@ impl Registry {
             Ok(conn) => Ok((conn, store_key, grant)),
             Err(e) => Err(self.end_user_failed(entry, (user, &store_key, &grant), e)),
         }
+    }
+
+    /// The end user's grant kept in the store under `store_key`; a consent link (or what
+    /// sets one) when there is none.
+    async fn stored_grant(&self, key: &GrantKey, store_key: &str) -> Result<Arc<Grant>, CallError> {
+        let (server, user) = (key.server.as_str(), key.end_user.as_str());
+        let Some(grants) = &self.inner.grants else {
+            return Err(unavailable(format!(
+                "server {server} uses each end user's own credential, and this gateway keeps none (no store): run it with `switchboard serve`"
+            )));
+        };
+        let grant = grants.grant(store_key).await.map_err(|e| {
+            CallError::new(
+                ErrorKind::TransportError,
+                format!("cannot read end user {user:?}'s credential for server {server}: {e}"),
+            )
+        })?;
+        match grant {
+            Some(grant) => Ok(grant),
+            None => {
+                self.inner.end_user_sessions.close(server, store_key);
+                Err(self.ask_consent(grants.as_ref(), key).await)
+            }
+        }
+    }
+
+    /// The caller's own access token exchanged for the upstream (`token_exchange`), kept
+    /// per end user until the earlier expiry.
+    async fn exchanged(
+        &self,
+        entry: &ServerEntry,
+        opts: &CallOptions,
+        store_key: &str,
+    ) -> Result<Arc<Grant>, CallError> {
+        let server = entry.spec.name.as_str();
+        let Some(inbound) = &opts.caller.inbound else {
+            return Err(unavailable(format!(
+                "server {server} exchanges the caller's own access token, and this call came with none: call with the end user's access token"
+            )));
+        };
+        let Some(exchange) = self.inner.exchange.get() else {
+            return Err(unavailable(format!(
+                "server {server} exchanges callers' access tokens, and no issuer here may: add token_exchange = {{ client_id = …, client_secret = … }} to the issuer's [[identity.issuers]] entry"
+            )));
+        };
+        let switchboard_core::Transport::Http(http) = &entry.spec.transport else {
+            return Err(unavailable(format!(
+                "server {server} is not a remote server"
+            )));
+        };
+        (exchange.exchange(store_key, inbound, &http.url).await).map_err(|e| {
+            unavailable(format!(
+                "{} refused to exchange the caller's token for server {server}: {e}",
+                inbound.issuer
+            ))
+        })
     }
 
     /// `key`'s end user has no grant: a consent link for them where one can be made (a

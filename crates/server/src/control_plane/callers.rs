@@ -41,6 +41,8 @@ pub(crate) struct TokenCaller {
     pub(crate) end_user: Option<String>,
     /// Its roles include `end_users:assert`.
     pub(crate) asserts_end_users: bool,
+    /// The token itself, where its issuer may exchange it (`token_exchange`).
+    pub(crate) inbound: Option<std::sync::Arc<switchboard_core::InboundToken>>,
 }
 
 /// An agent id a route names: 1-128 letters, digits, `_`, `.`, `:` or `-`.

@@ -64,10 +64,18 @@ pub(super) async fn admit_token<'c>(
         _ => by_operator().await,
     };
     let (token, vouched) = verified.map_err(refused)?;
-    admit(callers, &token, vouched, path)
-        .await
-        .map(Some)
-        .map_err(refused)
+    // Kept for a token exchange only where the operator's issuer may exchange it.
+    let exchangeable = matches!(vouched, Vouched::Operator) && token.spec.token_exchange.is_some();
+    let admitted = admit(callers, &token, vouched, path).await;
+    let (org, mut holder) = admitted.map_err(refused)?;
+    if exchangeable {
+        holder.inbound = Some(std::sync::Arc::new(switchboard_core::InboundToken {
+            issuer: token.spec.issuer.clone(),
+            token: presented.to_string(),
+            expires_at: token.expires_at,
+        }));
+    }
+    Ok(Some((org, holder)))
 }
 
 /// The name of the org an org-scoped route names (`/orgs/{org}/…`).
@@ -137,6 +145,7 @@ async fn admit(
         )));
     }
     let holder = TokenCaller {
+        inbound: None,
         principal: token.principal(),
         end_user: token.end_user.clone(),
         asserts_end_users: token.has_role(switchboard_core::end_user::ASSERT_ROLE),

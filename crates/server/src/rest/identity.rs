@@ -135,6 +135,11 @@ fn audit(state: &ControlPlane, caller: &ApiCaller, action: &str, issuer: &str) {
 }
 
 fn redacted(mut spec: IssuerSpec) -> IssuerSpec {
+    if let Some(client) = &mut spec.token_exchange
+        && client.client_secret.is_some()
+    {
+        client.client_secret = Some(SEALED.into());
+    }
     if let Some(client) = &mut spec.introspection
         && client.client_secret.is_some()
     {

@@ -89,6 +89,7 @@ impl Gateway {
                 subject: token.map(|t| t.principal.clone()),
                 end_user_source: None,
                 asserts_end_users,
+                inbound: token.and_then(|t| t.inbound.clone()),
             },
             registries,
         }
