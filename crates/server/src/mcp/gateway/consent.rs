@@ -136,15 +136,25 @@ pub(super) fn answer(responses: Option<InputResponses>) -> Result<(), CallError>
 /// A 2026-07-28 caller answered the consent round `id`: wait (up to `[limits]
 /// consent_timeout_secs`, looking again every 5 s and at each grant change, progress
 /// meanwhile) until its grant is there, the link is gone, or the caller cancels. The call
-/// then runs anew and tells which.
+/// then runs anew and tells which. A link made for another org, or for another end user than
+/// the caller's token names, is not waited for (a forged state).
 pub(super) async fn await_round(
     registry: &Registry,
     id: &str,
+    caller: &switchboard_core::Caller,
     ctx: &RequestContext<RoleServer>,
 ) -> Result<(), CallError> {
     let Some(key) = registry.consent_grant_key(id).await else {
         return Ok(());
     };
+    let Some(made_for) = switchboard_core::GrantKey::parse(&key) else {
+        return Ok(());
+    };
+    let org = caller.org_id.as_deref().unwrap_or("operator");
+    let token_user = super::view::token_end_user(ctx);
+    if made_for.org != org || token_user.is_some_and(|u| u != made_for.end_user) {
+        return Ok(());
+    }
     let timeout = registry.consent_timeout();
     let (started, until) = (Instant::now(), Instant::now() + timeout);
     let waiting = ConsentAsked {

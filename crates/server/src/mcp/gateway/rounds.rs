@@ -46,7 +46,7 @@ impl Gateway {
             if let Err(declined) = consent::answer(retry.responses.take()) {
                 return failed_call(declined).map(CallToolResponse::Complete);
             }
-            if let Err(cancelled) = consent::await_round(&registry, id, context).await {
+            if let Err(cancelled) = consent::await_round(&registry, id, caller, context).await {
                 return failed_call(cancelled).map(CallToolResponse::Complete);
             }
             retry.state = None;

@@ -169,7 +169,7 @@ impl Gateway {
 }
 
 /// The end user the access token that authorised this request names.
-fn token_end_user(ctx: &RequestContext<RoleServer>) -> Option<String> {
+pub(super) fn token_end_user(ctx: &RequestContext<RoleServer>) -> Option<String> {
     let parts = ctx.extensions.get::<axum::http::request::Parts>()?;
     parts.extensions.get::<TokenCaller>()?.end_user.clone()
 }
