@@ -142,10 +142,12 @@ pub trait EndUserGrants: Send + Sync + 'static {
     fn forget(&self, _store_key: Option<&str>) {}
 
     /// A consent link where the end user `key` names can give their credential (see
-    /// `crate::consent`); `None` where nobody could open one (no public URL or sign-in).
+    /// `crate::consent`), signing in through `issuer` (the caller's token's) where it can;
+    /// `None` where nobody could open one (no public URL or sign-in).
     fn ask_consent<'a>(
         &'a self,
         _key: &'a GrantKey,
+        _issuer: Option<&'a str>,
     ) -> GuardFuture<'a, Result<Option<crate::ConsentLink>, String>> {
         Box::pin(async { Ok(None) })
     }

@@ -36,7 +36,7 @@ impl Registry {
         let store_key = key.store_key();
         let grant = match each.exchange {
             true => self.exchanged(entry, opts, &store_key).await?,
-            false => self.stored_grant(&key, &store_key).await?,
+            false => self.stored_grant(&key, &store_key, opts).await?,
         };
         (opts.relay_notes).note("credentials", format!("grant {}", grant.id));
         let sessions = &self.inner.end_user_sessions;
@@ -49,7 +49,12 @@ impl Registry {
 
     /// The end user's grant kept in the store under `store_key`; a consent link (or what
     /// sets one) when there is none.
-    async fn stored_grant(&self, key: &GrantKey, store_key: &str) -> Result<Arc<Grant>, CallError> {
+    async fn stored_grant(
+        &self,
+        key: &GrantKey,
+        store_key: &str,
+        opts: &CallOptions,
+    ) -> Result<Arc<Grant>, CallError> {
         let (server, user) = (key.server.as_str(), key.end_user.as_str());
         let Some(grants) = &self.inner.grants else {
             return Err(unavailable(format!(
@@ -66,7 +71,11 @@ impl Registry {
             Some(grant) => Ok(grant),
             None => {
                 self.inner.end_user_sessions.close(server, store_key);
-                Err(self.ask_consent(grants.as_ref(), key).await)
+                // The caller's token's issuer (`issuer#subject`): where the person signs in.
+                let issuer = (opts.caller.subject.as_deref())
+                    .and_then(|s| s.split_once('#'))
+                    .map(|(issuer, _)| issuer);
+                Err(self.ask_consent(grants.as_ref(), key, issuer).await)
             }
         }
     }
@@ -105,9 +114,14 @@ impl Registry {
 
     /// `key`'s end user has no grant: a consent link for them where one can be made (a
     /// `-32042` error carrying it), else what sets one.
-    async fn ask_consent(&self, grants: &dyn EndUserGrants, key: &GrantKey) -> CallError {
+    async fn ask_consent(
+        &self,
+        grants: &dyn EndUserGrants,
+        key: &GrantKey,
+        issuer: Option<&str>,
+    ) -> CallError {
         let (server, user) = (key.server.as_str(), key.end_user.as_str());
-        match grants.ask_consent(key).await {
+        match grants.ask_consent(key, issuer).await {
             Ok(Some(link)) => return switchboard_core::consent_required(server, user, &link),
             Ok(None) => {}
             Err(e) => tracing::warn!(server, "cannot make a consent link: {e}"),

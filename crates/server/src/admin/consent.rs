@@ -122,7 +122,19 @@ async fn bound(
         None => None,
     };
     let Some(person) = signed_in else {
-        let then = format!("/auth/login?then=/consent/{id}");
+        // Through the issuer of the token whose call made the link, when it offers sign-in.
+        let offers = |iss: &&String| {
+            (c.resource.as_ref()).is_some_and(|r| r.issuers().sign_in_issuers().contains(iss))
+        };
+        let through = match consent.issuer.as_ref().filter(offers) {
+            Some(issuer) => {
+                let issuer: String =
+                    url::form_urlencoded::byte_serialize(issuer.as_bytes()).collect();
+                format!("issuer={issuer}&")
+            }
+            None => String::new(),
+        };
+        let then = format!("/auth/login?{through}then=/consent/{id}");
         return Err((StatusCode::SEE_OTHER, [(header::LOCATION, then)]).into_response());
     };
     if person.org_id != consent.org_id || person.end_user.as_deref() != Some(&consent.end_user) {

@@ -23,6 +23,10 @@ pub(crate) struct Consent {
     pub(crate) end_user: String,
     /// When it was made (ms since the epoch).
     pub(crate) at: i64,
+    /// The issuer of the token whose call made it: where the person signs in, when it offers
+    /// sign-in (else the first that does).
+    #[serde(default)]
+    pub(crate) issuer: Option<String>,
 }
 
 /// Why a consent link cannot be used.
@@ -41,7 +45,11 @@ impl StoredGrants {
     /// A new consent link for the grant `key` names, on `{public_url}/consent/{id}`; `None`
     /// where nobody could open it (no sign-in, or the operator's own callers, who belong to
     /// no org a person signs in to).
-    pub(crate) async fn new_consent(&self, key: &GrantKey) -> Result<Option<ConsentLink>, String> {
+    pub(crate) async fn new_consent(
+        &self,
+        key: &GrantKey,
+        issuer: Option<&str>,
+    ) -> Result<Option<ConsentLink>, String> {
         let Some(base) = self.consent_base() else {
             return Ok(None);
         };
@@ -55,6 +63,7 @@ impl StoredGrants {
             server: key.server.clone(),
             end_user: key.end_user.clone(),
             at: now_ms(),
+            issuer: issuer.map(String::from),
         };
         let json = serde_json::to_string(&consent).map_err(|e| e.to_string())?;
         (self.store().save_session(&record_key(&id), &json).await).map_err(|e| e.to_string())?;

@@ -204,8 +204,9 @@ impl EndUserGrants for StoredGrants {
     fn ask_consent<'a>(
         &'a self,
         key: &'a GrantKey,
+        issuer: Option<&'a str>,
     ) -> GuardFuture<'a, Result<Option<switchboard_core::ConsentLink>, String>> {
-        Box::pin(self.new_consent(key))
+        Box::pin(self.new_consent(key, issuer))
     }
 
     fn consent_key<'a>(&'a self, id: &'a str) -> GuardFuture<'a, Result<Option<String>, String>> {

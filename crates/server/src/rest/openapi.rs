@@ -195,7 +195,19 @@ pub(super) async fn document() -> Json<Value> {
             "/api/me": {
                 "get": {
                     "summary": "The calling token's org, roles and the org's features (never the token), so clients offer only what the roles allow",
-                    "responses": with(json!({"200": {"description": "{org, org_id, token_id, roles, features}"}}))
+                    "responses": with(json!({"200": {"description": "{org, org_id, token_id, roles, features, csrf, end_user}"}}))
+                }
+            },
+            "/api/me/grants": {
+                "get": {
+                    "summary": "The calling end user's own grants (a signed-in person whose claims map to an end user, or an access token naming one; no role needed)",
+                    "responses": with(json!({"200": {"description": "{end_user, grants}"}, "403": {"description": "The caller is no end user"}}))
+                }
+            },
+            "/api/me/grants/{server}": {
+                "delete": {
+                    "summary": "The calling end user revokes their own grant for a per-end-user server, on every replica",
+                    "responses": with(json!({"200": {"description": "Revoked"}, "403": {"description": "The caller is no end user"}, "404": {"description": "No such grant"}}))
                 }
             }
         },
