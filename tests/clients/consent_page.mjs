@@ -5,6 +5,7 @@
 // Prints what it saw as JSON (the consent page's last status, title and text); exits 1 on a
 // page error or a failed wait.
 import { createRequire } from "node:module";
+import { signInAtProvider } from "./provider_login.mjs";
 
 const require = createRequire(`${process.env.SWITCHBOARD_NODE_MODULES}/`);
 const { chromium } = require("playwright-core");
@@ -22,13 +23,7 @@ try {
     if (new URL(r.url()).pathname === path) out.statuses.push(r.status());
   });
   await page.goto(link);
-  // The provider's development forms: login, then consent.
-  await page.waitForSelector('input[name="login"]', { timeout: 15000 });
-  await page.fill('input[name="login"]', login);
-  await page.fill('input[name="password"]', "any");
-  await page.click('button[type="submit"]');
-  await page.waitForSelector('button[type="submit"]', { timeout: 15000 });
-  await page.click('button[type="submit"]');
+  await signInAtProvider(page, login);
   await page.waitForURL((u) => u.pathname === path, { timeout: 15000 });
   await page.waitForSelector("h1", { timeout: 15000 });
   out.offered_form = (await page.$('input[name="secret"]')) !== null;

@@ -7,6 +7,7 @@
 // Usage: SWITCHBOARD_NODE_MODULES=… node dashboard_sign_in.mjs BASE LOGIN OTHER
 // Prints what it saw as JSON; exits 1 on a page error or a failed wait.
 import { createRequire } from "node:module";
+import { signInAtProvider } from "./provider_login.mjs";
 
 const require = createRequire(`${process.env.SWITCHBOARD_NODE_MODULES}/`);
 const { chromium } = require("playwright-core");
@@ -22,13 +23,7 @@ try {
   await page.goto(`${base}/`);
   await page.waitForSelector("#provider-sign-in:not([hidden])", { timeout: 15000 });
   await page.click("#provider-link");
-  // The provider's development forms: login, then consent.
-  await page.waitForSelector('input[name="login"]', { timeout: 15000 });
-  await page.fill('input[name="login"]', login);
-  await page.fill('input[name="password"]', "any");
-  await page.click('button[type="submit"]');
-  await page.waitForSelector('button[type="submit"]', { timeout: 15000 });
-  await page.click('button[type="submit"]');
+  await signInAtProvider(page, login);
   await page.waitForURL(`${base}/`, { timeout: 15000 });
   await page.waitForFunction(() => document.getElementById("person").textContent !== "", null, { timeout: 15000 });
   out.person = await page.textContent("#person");

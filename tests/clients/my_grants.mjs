@@ -5,6 +5,7 @@
 // Prints what it saw as JSON (the servers listed before and after); exits 1 on a page error or
 // a failed wait.
 import { createRequire } from "node:module";
+import { signInAtProvider } from "./provider_login.mjs";
 
 const require = createRequire(`${process.env.SWITCHBOARD_NODE_MODULES}/`);
 const { chromium } = require("playwright-core");
@@ -21,12 +22,7 @@ try {
   await page.goto(`${base}/`);
   await page.waitForSelector("#provider-sign-in:not([hidden])", { timeout: 15000 });
   await page.click("#provider-link");
-  await page.waitForSelector('input[name="login"]', { timeout: 15000 });
-  await page.fill('input[name="login"]', login);
-  await page.fill('input[name="password"]', "any");
-  await page.click('button[type="submit"]');
-  await page.waitForSelector('button[type="submit"]', { timeout: 15000 });
-  await page.click('button[type="submit"]');
+  await signInAtProvider(page, login);
   await page.waitForSelector(`#my-grants tr[data-server="${server}"]`, { timeout: 15000 });
   out.who = await page.textContent("#grants-who");
   out.before = await listed(page);

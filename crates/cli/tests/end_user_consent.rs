@@ -16,18 +16,6 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 const MASTER_KEY: &str = "1f3e5d7c9b0a2f4e6d8c0b1a3f5e7d9c2b4a6f8e0d1c3b5a7f9e2d4c6b8a0f1e";
 
-/// haproxy on `port`, each request to the next of `a` and `b`.
-async fn balancer(dir: &Path, port: u16, a: &str, b: &str) -> tokio::process::Child {
-    let config = dir.join("haproxy.cfg");
-    let text = format!(
-        "defaults\n  mode http\n  timeout connect 5s\n  timeout client 60s\n  timeout server 60s\n\
-         frontend gw\n  bind 127.0.0.1:{port}\n  default_backend both\n\
-         backend both\n  balance roundrobin\n  server a {a}\n  server b {b}\n"
-    );
-    std::fs::write(&config, text).unwrap();
-    kit::balancer::haproxy(&config, port, false).await
-}
-
 /// The -32042 error a call answered, with its consent link.
 fn consent_link(answer: &Value) -> String {
     assert_eq!(answer["error"]["code"], -32042, "{answer}");
@@ -89,7 +77,7 @@ async fn an_end_user_without_a_grant_is_asked_where_they_are() {
             .trim_end_matches("/mcp")
             .to_string()
     };
-    let _haproxy = balancer(dir.path(), port, &host(&a.url), &host(&b.url)).await;
+    let _haproxy = kit::balancer::round_robin(dir.path(), port, &host(&a.url), &host(&b.url)).await;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()

@@ -7,22 +7,9 @@ use std::path::Path;
 use std::time::Duration;
 use switchboard_testkit as kit;
 use switchboard_testkit::oidc::Provider;
-use tokio::process::Child;
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 const MASTER_KEY: &str = "1f3e5d7c9b0a2f4e6d8c0b1a3f5e7d9c2b4a6f8e0d1c3b5a7f9e2d4c6b8a0f1e";
-
-/// haproxy on `port`, each request to the next of `a` and `b`.
-async fn balancer(dir: &Path, port: u16, a: &str, b: &str) -> Child {
-    let config = dir.join("haproxy.cfg");
-    let text = format!(
-        "defaults\n  mode http\n  timeout connect 5s\n  timeout client 60s\n  timeout server 60s\n\
-         frontend mcp\n  bind 127.0.0.1:{port}\n  default_backend both\n\
-         backend both\n  balance roundrobin\n  server a {a}\n  server b {b}\n"
-    );
-    std::fs::write(&config, text).unwrap();
-    kit::balancer::haproxy(&config, port, false).await
-}
 
 /// Two replicas of `config` on the database at `url`, with the same master key.
 async fn replicas(dir: &Path, url: &str, config: &Path) -> (kit::Gateway, kit::Gateway) {
@@ -55,7 +42,7 @@ async fn a_session_belongs_to_its_opener_on_every_replica() {
             .trim_end_matches("/mcp")
             .to_string()
     };
-    let _haproxy = balancer(dir.path(), port, &host(&a.url), &host(&b.url)).await;
+    let _haproxy = kit::balancer::round_robin(dir.path(), port, &host(&a.url), &host(&b.url)).await;
     let url = format!("{public}/mcp");
     let dave = provider.access_token("dave", &url).await;
     let eve = provider.access_token("eve", &url).await;

@@ -33,3 +33,16 @@ pub async fn haproxy(config: &Path, port: u16, log: bool) -> Child {
     }
     child
 }
+
+/// haproxy on `port` (its config written in `dir`), sending each request to the next of the
+/// replicas at `a` and `b` (`host:port`), round robin, no stickiness.
+pub async fn round_robin(dir: &Path, port: u16, a: &str, b: &str) -> Child {
+    let config = dir.join("haproxy.cfg");
+    let text = format!(
+        "defaults\n  mode http\n  timeout connect 5s\n  timeout client 60s\n  timeout server 60s\n\
+         frontend gw\n  bind 127.0.0.1:{port}\n  default_backend both\n\
+         backend both\n  balance roundrobin\n  server a {a}\n  server b {b}\n"
+    );
+    std::fs::write(&config, text).unwrap();
+    haproxy(&config, port, false).await
+}

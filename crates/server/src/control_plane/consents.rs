@@ -110,10 +110,7 @@ impl ControlPlane {
         check_secret(secret)?;
         let key = GrantKey::parse(&consent.key)
             .ok_or_else(|| ApiError::Internal(format!("a damaged consent: {}", consent.key)))?;
-        let registry = match key.owner.strip_prefix("org:") {
-            Some(org_id) => self.org_registry(org_id),
-            None => self.registry.clone(),
-        };
+        let registry = self.registry_of(&key.owner);
         let server = registry.server(&key.server);
         if server.is_none_or(|s| s.credentials.is_none()) {
             return Err(ApiError::Invalid(format!(

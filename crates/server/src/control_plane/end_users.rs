@@ -135,11 +135,16 @@ impl ControlPlane {
         let Some(key) = GrantKey::parse(store_key) else {
             return;
         };
-        let registry = match key.owner.strip_prefix("org:") {
+        let registry = self.registry_of(&key.owner);
+        registry.end_user_granted(&key.server).await;
+    }
+
+    /// The registry serving the servers of `owner` (`operator` or `org:<id>`).
+    pub(crate) fn registry_of(&self, owner: &str) -> Registry {
+        match owner.strip_prefix("org:") {
             Some(org_id) => self.org_registry(org_id),
             None => self.registry.clone(),
-        };
-        registry.end_user_granted(&key.server).await;
+        }
     }
 
     /// Every registry of this replica hears that the grant `store_key` changed.

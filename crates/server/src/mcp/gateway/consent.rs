@@ -73,7 +73,11 @@ impl Gateway {
                         return Ok(());
                     }
                     GrantWait::NotYet if Instant::now() < until => {
-                        progress(ctx, started.elapsed(), timeout, &asked).await;
+                        let waiting = format!(
+                            "waiting for the end user to grant {} at {}",
+                            asked.server, asked.url
+                        );
+                        progress(ctx, started.elapsed(), timeout, &waiting).await;
                     }
                     GrantWait::NotYet => return Err(timed_out(error, timeout)),
                 },
@@ -157,12 +161,7 @@ pub(super) async fn await_round(
     }
     let timeout = registry.consent_timeout();
     let (started, until) = (Instant::now(), Instant::now() + timeout);
-    let waiting = ConsentAsked {
-        id: id.to_string(),
-        url: "the consent link".into(),
-        server: "the server".into(),
-        message: String::new(),
-    };
+    let waiting = "waiting for the end user to grant the server at the consent link";
     loop {
         let step = (Instant::now() + PROGRESS_EVERY).min(until);
         tokio::select! {
@@ -170,7 +169,7 @@ pub(super) async fn await_round(
             waited = registry.await_grant(&key, step) => match waited {
                 GrantWait::Arrived => return Ok(()),
                 GrantWait::NotYet if Instant::now() < until => {
-                    progress(ctx, started.elapsed(), timeout, &waiting).await;
+                    progress(ctx, started.elapsed(), timeout, waiting).await;
                 }
                 GrantWait::NotYet => return Ok(()),
             },
@@ -225,17 +224,14 @@ async fn progress(
     ctx: &RequestContext<RoleServer>,
     waited: Duration,
     timeout: Duration,
-    asked: &ConsentAsked,
+    message: &str,
 ) {
     let Some(token) = ctx.meta.get_progress_token() else {
         return;
     };
     let mut param = ProgressNotificationParam::new(token, waited.as_secs() as f64);
     param.total = Some(timeout.as_secs() as f64);
-    param.message = Some(format!(
-        "waiting for the end user to grant {} at {}",
-        asked.server, asked.url
-    ));
+    param.message = Some(message.to_string());
     let mut note = ServerNotification::ProgressNotification(ProgressNotification::new(param));
     send(ctx, &mut note).await;
 }
