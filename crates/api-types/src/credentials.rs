@@ -109,7 +109,8 @@ pub fn upstream_auth(
     }
 }
 
-/// `per_end_user` credentials: bearer or apiKey, whose token or key (if given) only lists the
+/// `per_end_user` credentials: authorizationCode (each end user authorizes in their browser),
+/// or bearer or apiKey, whose token or key (if given) only lists the
 /// server's tools; each end user's own goes in the same header.
 fn per_end_user_auth(
     auth_method: &str,
@@ -130,15 +131,29 @@ fn per_end_user_auth(
             upstream_auth(auth_method, Some(&plain))?
         }
         ("bearer" | "apiKey", _) => UpstreamAuth::default(),
+        ("authorizationCode", c) => {
+            let plain = Credentials {
+                per_end_user: None,
+                trust_asserted_end_users: None,
+                ..c.cloned().unwrap_or_default()
+            };
+            if plain.access_token.is_some() || plain.refresh_token.is_some() {
+                return Err(BodyError(
+                    "credentials.per_end_user with authorizationCode keeps each end user's own tokens, got in their browser: remove access_token and refresh_token".into(),
+                ));
+            }
+            upstream_auth(auth_method, Some(&plain))?
+        }
         (other, _) => {
             return Err(BodyError(format!(
-                "credentials.per_end_user needs auth_method bearer or apiKey (got {other}); per-end-user OAuth grants are not supported yet"
+                "credentials.per_end_user needs auth_method authorizationCode, bearer or apiKey (got {other}): one client's token would act for every end user"
             )));
         }
     };
+    let oauth = auth_method == "authorizationCode";
     let c = credentials.cloned().unwrap_or_default();
     let (header, prefix) = match auth_method {
-        "bearer" => ("Authorization".to_string(), "Bearer ".to_string()),
+        "bearer" | "authorizationCode" => ("Authorization".to_string(), "Bearer ".to_string()),
         _ => (
             c.header_name.unwrap_or_else(|| "Authorization".into()),
             c.value_prefix.unwrap_or_default(),
@@ -154,6 +169,7 @@ fn per_end_user_auth(
         prefix,
         trust_asserted,
         exchange: false,
+        oauth,
     });
     Ok(auth)
 }
@@ -253,4 +269,48 @@ fn control_character(field: &str) -> BodyError {
     BodyError(format!(
         "credentials.{field} contains a control character (a line break?); give the value alone"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn per_end_user(more: serde_json::Value) -> Credentials {
+        let mut json = serde_json::json!({"per_end_user": true});
+        json.as_object_mut()
+            .unwrap()
+            .extend(more.as_object().unwrap().clone());
+        serde_json::from_value(json).unwrap()
+    }
+
+    #[test]
+    fn each_end_user_authorizes_an_authorization_code_server_themselves() {
+        let given = per_end_user(serde_json::json!({"scopes": ["files.read"]}));
+        let auth = upstream_auth("authorizationCode", Some(&given)).unwrap();
+        let each = auth.end_users.unwrap();
+        assert!(each.oauth && !each.exchange);
+        assert_eq!(
+            (each.header.as_str(), each.prefix.as_str()),
+            ("Authorization", "Bearer ")
+        );
+        assert!(matches!(
+            auth.oauth,
+            Some(OAuthSpec::AuthorizationCode { .. })
+        ));
+        // Tokens given here would be nobody's; one client's token everybody's.
+        let seeded = per_end_user(serde_json::json!({"access_token": "a"}));
+        let refused = upstream_auth("authorizationCode", Some(&seeded)).unwrap_err();
+        assert!(refused.0.contains("remove access_token"), "{}", refused.0);
+        let client = per_end_user(serde_json::json!({"client_id": "c", "client_secret": "s",
+            "token_url": "https://example.com/token"}));
+        let refused = upstream_auth("clientCredentials", Some(&client)).unwrap_err();
+        assert!(
+            refused.0.contains("act for every end user"),
+            "{}",
+            refused.0
+        );
+        // A bearer server stays as it was.
+        let bearer = upstream_auth("bearer", Some(&per_end_user(serde_json::json!({})))).unwrap();
+        assert!(!bearer.end_users.unwrap().oauth);
+    }
 }

@@ -61,23 +61,9 @@ async fn an_end_user_without_a_grant_is_asked_where_they_are() {
         ("SWITCHBOARD_MASTER_KEY", MASTER_KEY),
         ("SIGN_IN_SECRET", "dashboard-secret"),
     ];
-    let start = |name: &str| {
-        let dir = dir.path().join(name);
-        let (config, args) = (config.clone(), args);
-        async move {
-            let mut gw =
-                kit::Gateway::start_with_env(Path::new(BIN), &args, &dir, &config, &env).await;
-            gw.ignore_log();
-            gw
-        }
-    };
-    let (a, b) = (start("a").await, start("b").await);
-    let host = |url: &str| {
-        url.trim_start_matches("http://")
-            .trim_end_matches("/mcp")
-            .to_string()
-    };
-    let _haproxy = kit::balancer::round_robin(dir.path(), port, &host(&a.url), &host(&b.url)).await;
+    let replicas = (&args[..], config.as_path(), &env[..]);
+    let (a, b, _haproxy) =
+        kit::balancer::two_replicas(Path::new(BIN), dir.path(), port, replicas).await;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()

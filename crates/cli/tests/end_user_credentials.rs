@@ -307,6 +307,13 @@ fn config_check_names_what_a_per_end_user_server_cannot_do() {
             "auth": {"type": "apiKey", "key": "k"}},
         "exchange_asserted": {"url": "https://example.com/mcp", "credentials": "token_exchange",
             "trust_asserted_end_users": true, "auth": {"type": "bearer", "token": "t"}},
+        "one_client": {"url": "https://example.com/mcp", "credentials": "per_end_user",
+            "auth": {"type": "clientCredentials", "tokenUrl": "https://example.com/token",
+                "clientId": "c", "clientSecret": "s"}},
+        "seeded": {"url": "https://example.com/mcp", "credentials": "per_end_user",
+            "auth": {"type": "authorizationCode", "accessToken": "a"}},
+        "no_sign_in": {"url": "https://example.com/mcp", "credentials": "per_end_user",
+            "auth": {"type": "authorizationCode"}},
     }});
     std::fs::write(&path, servers.to_string()).unwrap();
     let out = std::process::Command::new(BIN)
@@ -324,6 +331,9 @@ fn config_check_names_what_a_per_end_user_server_cannot_do() {
         "applies only to a server with credentials",
         "sends each end user's exchanged token as a bearer token",
         "an asserted end user has none",
+        "one client's token would act for every end user",
+        "tokens given here would belong to nobody",
+        "server no_sign_in has each end user authorize it in their browser, and this gateway has no [gateway] public_url",
     ] {
         assert!(text.contains(expected), "{expected}: {text}");
     }

@@ -1,7 +1,8 @@
 //! `credentials = "token_exchange"`: each end user's call reaches the upstream with the
 //! caller's own access token exchanged (RFC 8693) at the issuer that minted it (oidc-provider
 //! from npm, with a token-exchange grant the fixture registers), for a token whose audience is
-//! the upstream; kept per end user until it expires; never for an API token's asserted user.
+//! the upstream; kept per end user until it expires; never for an API token's asserted user;
+//! over MCP and over the REST invoke route.
 
 use serde_json::json;
 use std::path::Path;
@@ -20,6 +21,7 @@ async fn each_end_user_reaches_the_upstream_with_their_own_exchanged_token() {
          [[identity.issuers]]\nissuer = \"{}\"\n\
          token_exchange = {{ client_id = \"exchanger\", client_secret = \"exchanger-secret\" }}\n\
          [identity.issuers.claims]\norg = \"org\"\n\
+         roles = {{ claim = \"groups\", map = {{ \"mcp-admins\" = \"integrations:manage\", \"mcp-users\" = \"integrations:view\" }} }}\n\
 \n\
          [servers.billing]\nurl = \"{}\"\ncredentials = \"token_exchange\"\n\
          auth = {{ type = \"bearer\", token = \"discovery-secret\" }}\n",
@@ -92,4 +94,24 @@ async fn each_end_user_reaches_the_upstream_with_their_own_exchanged_token() {
         "{refused}"
     );
     assert_eq!(provider.exchanges().await, 2);
+
+    // Over REST, an invoke with carol's own access token (for the API) is exchanged too.
+    let api = format!("{}/api", gw.base());
+    let claims = json!({"iss": provider.issuer, "sub": "carol@acme", "aud": api, "org": "acme",
+        "exp": now + 600, "iat": now, "groups": ["mcp-admins"]});
+    let carol = provider.sign(json!({"typ": "at+jwt"}), claims, None).await;
+    let action = format!("{api}/agents/bot/actions/mcp.billing.headers");
+    let (status, body) = kit::rest("PUT", &action, &carol, Some(json!({"enabled": true}))).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = kit::rest("POST", &format!("{action}/invoke"), &carol, None).await;
+    assert_eq!(status, 200, "{body}");
+    let text = body["result"]["content"][0]["text"].as_str().unwrap();
+    let headers: serde_json::Value = serde_json::from_str(text).unwrap();
+    let sent = headers["authorization"].as_str().unwrap();
+    let sent = sent.strip_prefix("Bearer ").unwrap();
+    assert_ne!(sent, carol, "the caller's own token never goes upstream");
+    let claims = kit::oidc::claims_of(sent);
+    assert_eq!(claims["sub"], "carol@acme", "{claims}");
+    assert_eq!(claims["aud"], echo.url, "{claims}");
+    assert_eq!(provider.exchanges().await, 3);
 }

@@ -298,6 +298,7 @@ pub fn load_with_env(
             }
         }
     }
+    problems.extend(end_user_oauth_problems(&servers, &gateway));
     let (warnings, errors): (Vec<_>, Vec<_>) = problems
         .into_iter()
         .partition(|p| p.severity == Severity::Warning);
@@ -314,6 +315,35 @@ pub fn load_with_env(
         warnings,
         policy,
     })
+}
+
+/// A per-end-user OAuth server sends each end user to a consent page that signs them in
+/// first: without a public URL and an issuer offering sign-in, nobody could ever authorize it.
+fn end_user_oauth_problems(
+    servers: &BTreeMap<ServerSlug, (usize, ServerSpec)>,
+    gateway: &GatewaySettings,
+) -> Vec<Problem> {
+    let signs_in = (gateway.issuers.iter().flatten()).any(|i| i.sign_in.is_some());
+    let missing = match (gateway.public_url.is_some(), signs_in) {
+        (true, true) => return Vec::new(),
+        (false, _) => "[gateway] public_url (where consent links point)",
+        (true, false) => {
+            "an [[identity.issuers]] entry with sign_in (how the end user proves who they are)"
+        }
+    };
+    let each = |spec: &ServerSpec| spec.end_user_credentials.as_ref().is_some_and(|e| e.oauth);
+    (servers.values().map(|(_, spec)| spec).filter(|s| each(s)))
+        .map(|spec| {
+            let (file, path) = spec.origin.rsplit_once(':').unwrap_or((&spec.origin, ""));
+            Problem::error(
+                file,
+                None,
+                &format!("{path}.auth"),
+                format!("server {} has each end user authorize it in their browser, and this gateway has no {missing}", spec.name),
+                "set [gateway] public_url and add sign_in = { client_id = …, client_secret = … } to an [[identity.issuers]] entry, or use auth type bearer or apiKey",
+            )
+        })
+        .collect()
 }
 
 /// The VS Code inputs (`${input:ID}`) the files use, each once, in order of first use.

@@ -21,6 +21,10 @@ pub struct EndUserCredentials {
     /// `credentials = "token_exchange"`: the end user's upstream token is the caller's own
     /// access token exchanged at its issuer (RFC 8693), never a stored secret.
     pub exchange: bool,
+    /// `auth.type = "authorizationCode"`: each end user authorizes the server in their own
+    /// browser (from a consent link); their tokens are kept under their grant key and
+    /// refreshed per user. The header and prefix are then `Authorization: Bearer `.
+    pub oauth: bool,
 }
 
 /// Which grant a call to a per-end-user server uses: the caller's org, the server (its
@@ -136,6 +140,17 @@ pub trait EndUserGrants: Send + Sync + 'static {
         owner: &'a Owner,
         server: &'a str,
     ) -> GuardFuture<'a, Result<Option<KeyedGrant>, String>>;
+
+    /// The upstream refused the grant kept under `store_key` for good (an OAuth refresh the
+    /// authorization server turned down): it is removed, audited with `why` and told to the
+    /// other replicas, so the end user's next call asks for consent.
+    fn refused<'a>(
+        &'a self,
+        _store_key: &'a str,
+        _why: &'a str,
+    ) -> GuardFuture<'a, Result<(), String>> {
+        Box::pin(async { Ok(()) })
+    }
 
     /// A grant changed elsewhere (another replica, the CLI): read `store_key` (every key,
     /// when `None`) from the store again at its next use.

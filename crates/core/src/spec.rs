@@ -40,6 +40,9 @@ pub struct ServerSpec {
     pub secrets: Vec<String>,
     /// `credentials = "per_end_user"`: each end user's own secret, never a shared one.
     pub end_user_credentials: Option<crate::EndUserCredentials>,
+    /// Where this server's OAuth tokens are kept when not under its own key: an end user's
+    /// grant key, on that user's session with a per-end-user OAuth server.
+    pub oauth_key: Option<String>,
     /// Where the server was declared (`file:key`), for messages.
     pub origin: String,
 }
@@ -60,6 +63,7 @@ impl ServerSpec {
             max_concurrent_calls: None,
             secrets: Vec::new(),
             end_user_credentials: None,
+            oauth_key: None,
             origin: String::new(),
         }
     }
@@ -94,13 +98,19 @@ impl ServerSpec {
         http.bearer_token.is_some() || http.headers.keys().any(header)
     }
 
-    /// This server as one end user reaches it: their `secret` in the header the server names,
-    /// and no other credential.
-    pub fn as_end_user(&self, secret: &str) -> ServerSpec {
+    /// This server as one end user reaches it, whose grant is kept under `key`: their
+    /// `secret` in the header the server names and no other credential, or (an OAuth server)
+    /// their own tokens, kept under `key`.
+    pub fn as_end_user(&self, key: &str, secret: &str) -> ServerSpec {
         let mut spec = self.clone();
         if let (Some(each), Transport::Http(http)) =
             (&self.end_user_credentials, &mut spec.transport)
         {
+            if each.oauth {
+                http.bearer_token = None;
+                spec.oauth_key = Some(key.to_string());
+                return spec;
+            }
             http.bearer_token = None;
             http.headers
                 .retain(|h, _| !h.eq_ignore_ascii_case(&each.header));

@@ -44,6 +44,13 @@ impl ServerEntry {
         let (Some(ctx), Transport::Http(http)) = (&connect.oauth, &self.spec.transport) else {
             return None;
         };
+        // A per-end-user server's shared connection only lists tools. Listing with an end
+        // user's grant that was refused: the next start lists with another (or, an OAuth
+        // server, with its own authorization, below, which an operator gives).
+        if self.spec.end_user_credentials.is_some() && self.state().discovery_grant.take().is_some()
+        {
+            return None;
+        }
         let name = &self.spec.name;
         let refused = self.redact(&e.to_string(), None);
         // Servers with fixed credentials (or none) have nothing to do here.

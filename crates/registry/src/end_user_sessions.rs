@@ -29,18 +29,18 @@ impl EndUserSessions {
         }
     }
 
-    /// The session in `slot` (from [`EndUserSessions::slot`]), opened with `grant` if it
-    /// has none.
+    /// The session in `slot` (from [`EndUserSessions::slot`]), opened with `grant` (kept
+    /// under `key`) if it has none.
     pub(crate) async fn connection(
         &self,
         slot: GrantSlot,
         spec: &ServerSpec,
         connect: &ConnectOptions,
-        grant: &Grant,
+        (key, grant): (&str, &Grant),
     ) -> Result<Arc<Connection>, UpstreamError> {
         slot.session(async {
             tracing::debug!(server = %spec.name, grant = %grant.id, "opening an end user's session");
-            Connection::connect(&spec.as_end_user(&grant.secret), connect).await
+            Connection::connect(&spec.as_end_user(key, &grant.secret), connect).await
         })
         .await
     }

@@ -101,7 +101,9 @@ impl ServerEntry {
     /// without a discovery credential, the spec with the grant it lists its tools with.
     pub(crate) fn connect_spec(&self) -> std::borrow::Cow<'_, ServerSpec> {
         match &self.state().discovery_grant {
-            Some(grant) => std::borrow::Cow::Owned(self.spec.as_end_user(&grant.secret)),
+            Some(grant) => {
+                std::borrow::Cow::Owned(self.spec.as_end_user(&grant.key, &grant.secret))
+            }
             None => std::borrow::Cow::Borrowed(&self.spec),
         }
     }
@@ -243,8 +245,13 @@ impl ServerEntry {
         if self.spec.has_discovery_credential() {
             return Some("its discovery credential".into());
         }
-        let grant = state.discovery_grant.as_ref()?;
-        Some(format!("end user grant {}", grant.id))
+        match &state.discovery_grant {
+            Some(grant) => Some(format!("end user grant {}", grant.id)),
+            None if self.spec.end_user_credentials.as_ref()?.oauth => {
+                Some("its own authorization (an operator's, for listing only)".into())
+            }
+            None => None,
+        }
     }
 
     /// Waits (at most `grace`) until no call is in flight; `false` if some still are.

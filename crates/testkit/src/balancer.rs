@@ -46,3 +46,26 @@ pub async fn round_robin(dir: &Path, port: u16, a: &str, b: &str) -> Child {
     std::fs::write(&config, text).unwrap();
     haproxy(&config, port, false).await
 }
+
+/// Two replicas of `binary` (`serve` with `args`, `config` and `env`; their data in `dir/a`
+/// and `dir/b`, logs ignored) behind haproxy on `port` (round robin): the replicas, then the
+/// balancer (alive while kept).
+pub async fn two_replicas(
+    binary: &Path,
+    dir: &Path,
+    port: u16,
+    (args, config, env): (&[&str], &Path, &[(&str, &str)]),
+) -> (crate::Gateway, crate::Gateway, Child) {
+    let start = |name: &str| {
+        let dir = dir.join(name);
+        async move {
+            let mut gw = crate::Gateway::start_with_env(binary, args, &dir, config, env).await;
+            gw.ignore_log();
+            gw
+        }
+    };
+    let (a, b) = (start("a").await, start("b").await);
+    let host = |url: &str| (url.trim_start_matches("http://").trim_end_matches("/mcp")).to_string();
+    let balancer = round_robin(dir, port, &host(&a.url), &host(&b.url)).await;
+    (a, b, balancer)
+}

@@ -93,8 +93,28 @@ pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<En
             .and_then(Value::as_str)
             .map(String::from)
     };
+    let oauth = matches!(kind, "authorizationCode" | "authorization_code");
+    let seeded = [
+        "accessToken",
+        "access_token",
+        "refreshToken",
+        "refresh_token",
+    ];
+    if oauth
+        && seeded
+            .iter()
+            .any(|k| auth.is_some_and(|a| a.get(*k).is_some()))
+    {
+        e.problem(
+            "auth",
+            "a per-end-user OAuth server keeps each end user's own tokens, got in their browser: tokens given here would belong to nobody",
+            "remove the tokens from auth; each end user authorizes the server from the consent link a call sends them",
+        );
+        return None;
+    }
     let (header, prefix) = match kind {
         "bearer" => ("Authorization".to_string(), "Bearer ".to_string()),
+        _ if oauth => ("Authorization".to_string(), "Bearer ".to_string()),
         "apiKey" | "api_key" => (
             text("headerName")
                 .or_else(|| text("header_name"))
@@ -114,8 +134,8 @@ pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<En
         _ => {
             e.problem(
                 "credentials",
-                format!("per-end-user credentials do not support auth type {kind:?} yet"),
-                "use auth type bearer or apiKey, whose secret each end user (or their platform) sets with `switchboard end-users set-key` or PUT /api/end-users/{user}/credentials/{server}",
+                format!("per-end-user credentials do not support auth type {kind:?}: one client's token would act for every end user"),
+                "use auth type authorizationCode (each end user authorizes the server in their browser), or bearer or apiKey, whose secret each end user (or their platform) sets with `switchboard end-users set-key` or PUT /api/end-users/{user}/credentials/{server}",
             );
             return None;
         }
@@ -125,5 +145,6 @@ pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<En
         prefix,
         trust_asserted,
         exchange,
+        oauth,
     })
 }

@@ -29,6 +29,51 @@ impl Registry {
             .await
     }
 
+    /// Begins the authorization of the per-end-user OAuth server `name` for the end user whose
+    /// grant is kept under `store_key` (their consent page): the URL their browser goes to.
+    /// Their tokens are kept under that key when the callback finishes it.
+    pub async fn begin_end_user_authorization(
+        &self,
+        name: &str,
+        store_key: &str,
+    ) -> Result<String, String> {
+        let connect = &self.inner.connect;
+        let entry =
+            (self.entry(name)).ok_or_else(|| format!("server {name} is not served here"))?;
+        let oauth = (entry.spec.end_user_credentials.as_ref()).is_some_and(|each| each.oauth);
+        let (Some(ctx), true, switchboard_core::Transport::Http(http)) =
+            (&connect.oauth, oauth, &entry.spec.transport)
+        else {
+            return Err(format!(
+                "server {name} is not authorized per end user in the browser"
+            ));
+        };
+        let spec = entry.spec.as_end_user(store_key, "");
+        (ctx.flows
+            .begin(&spec, &http.url, None, &connect.http, ctx)
+            .await)
+            .map_err(|e| entry.redact(&e.to_string(), None))
+    }
+
+    /// Whether each end user authorizes the server `name` in their browser (a per-end-user
+    /// OAuth server).
+    pub fn authorized_per_end_user(&self, name: &str) -> bool {
+        (self.entry(name))
+            .is_some_and(|e| (e.spec.end_user_credentials.as_ref()).is_some_and(|each| each.oauth))
+    }
+
+    /// The OAuth record kept under `key` (an end user's grant key), if readable.
+    pub async fn oauth_record(&self, key: &str) -> Option<switchboard_upstream::auth::TokenRecord> {
+        let ctx = self.inner.connect.oauth.as_ref()?;
+        match ctx.tokens.load(key).await {
+            Ok(record) => record,
+            Err(e) => {
+                tracing::warn!("cannot read the tokens kept as {key}: {e}");
+                None
+            }
+        }
+    }
+
     /// Records that the authorization `name` waits for (the one whose link carries `flow`,
     /// its `state` value) did not finish (refused, failed exchange): it leaves
     /// `authenticating` for `error` with the reason. Any other callback (an old link, a

@@ -300,11 +300,18 @@ impl Registry {
             return Err(timed_out());
         }
         let user = opts.end_user_id.clone().unwrap_or_default();
+        // Where an end user whose tokens were refused signs in again.
+        let issuer = (end_user.is_some())
+            .then(|| super::end_users::token_issuer(&opts.caller).map(String::from))
+            .flatten();
         let outcome = match (work(conn, opts.with_timeout(rest)).await, &end_user) {
             (Ok(done), _) => Ok(done),
             (Err(UpstreamError::Timeout(_)), _) => Err(timed_out()),
             (Err(e), Some((key, grant))) => {
-                Err(self.end_user_failed(&entry, (&user, key, grant), e))
+                let failed = (user.as_str(), key.as_str(), grant.as_ref());
+                Err(self
+                    .end_user_failed(&entry, failed, e, issuer.as_deref())
+                    .await)
             }
             // A stdio child that died is found by the next call, with its stderr.
             (Err(e), None) if e.connection_lost() && entry.spec.is_remote() => {

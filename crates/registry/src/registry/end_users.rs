@@ -11,6 +11,13 @@ use switchboard_core::{CallError, EndUserGrants, ErrorKind, Grant, GrantKey, Ser
 use switchboard_upstream::{CallOptions, Connection, UpstreamError};
 use tokio::sync::broadcast::error::RecvError;
 
+/// The issuer of the caller's access token (`issuer#subject`): where the person signs in.
+pub(super) fn token_issuer(caller: &switchboard_core::Caller) -> Option<&str> {
+    (caller.subject.as_deref())
+        .and_then(|s| s.split_once('#'))
+        .map(|(issuer, _)| issuer)
+}
+
 fn unavailable(message: String) -> CallError {
     CallError::new(ErrorKind::AuthUnavailable, message)
 }
@@ -41,9 +48,14 @@ impl Registry {
         (opts.relay_notes).note("credentials", format!("grant {}", grant.id));
         let sessions = &self.inner.end_user_sessions;
         let slot = sessions.slot(&entry.spec, &store_key, &grant)?;
-        match (sessions.connection(slot, &entry.spec, &self.inner.connect, &grant)).await {
+        let connect = &self.inner.connect;
+        match (sessions.connection(slot, &entry.spec, connect, (&store_key, &grant))).await {
             Ok(conn) => Ok((conn, store_key, grant)),
-            Err(e) => Err(self.end_user_failed(entry, (user, &store_key, &grant), e)),
+            Err(e) => {
+                let failed = (user, store_key.as_str(), grant.as_ref());
+                let issuer = token_issuer(&opts.caller);
+                Err(self.end_user_failed(entry, failed, e, issuer).await)
+            }
         }
     }
 
@@ -71,10 +83,7 @@ impl Registry {
             Some(grant) => Ok(grant),
             None => {
                 self.inner.end_user_sessions.close(server, store_key);
-                // The caller's token's issuer (`issuer#subject`): where the person signs in.
-                let issuer = (opts.caller.subject.as_deref())
-                    .and_then(|s| s.split_once('#'))
-                    .map(|(issuer, _)| issuer);
+                let issuer = token_issuer(&opts.caller);
                 Err(self.ask_consent(grants.as_ref(), key, issuer).await)
             }
         }
@@ -177,12 +186,14 @@ impl Registry {
 
     /// A failure on an end user's own session, as the caller hears it (the user's secret
     /// hidden like the server's): refused credentials name the user and the fix (and close
-    /// the session), lost connections close it too.
-    pub(super) fn end_user_failed(
+    /// the session), lost connections close it too. Refused OAuth tokens that cannot be
+    /// refreshed are dropped, and the end user is asked to authorize again.
+    pub(super) async fn end_user_failed(
         &self,
         entry: &ServerEntry,
         (user, store_key, grant): (&str, &str, &Grant),
         e: UpstreamError,
+        issuer: Option<&str>,
     ) -> CallError {
         let server = entry.spec.name.as_str();
         let refused = e.kind() == ErrorKind::AuthUnavailable;
@@ -190,12 +201,44 @@ impl Registry {
             self.inner.end_user_sessions.close(server, store_key);
         }
         let error = entry.call_error_hiding(e, Some(&grant.secret));
-        match refused {
-            true => unavailable(format!(
+        let oauth = (entry.spec.end_user_credentials.as_ref()).is_some_and(|each| each.oauth);
+        match (refused, oauth) {
+            (true, true) => {
+                let why = format!(
+                    "server {server} refused end user {user:?}'s tokens and they could not be refreshed ({})",
+                    error.message
+                );
+                Box::pin(self.end_user_oauth_refused(store_key, why, issuer)).await
+            }
+            (true, false) => unavailable(format!(
                 "server {server} refused end user {user:?}'s credential ({}): set a new one with `switchboard end-users set-key --end-user {user} --server {server}`",
                 error.message
             )),
-            false => error,
+            (false, _) => error,
+        }
+    }
+
+    /// An end user's OAuth grant the upstream refused for good: removed (audited, told to
+    /// every replica), and the call answers with a new consent link where one can be made.
+    async fn end_user_oauth_refused(
+        &self,
+        store_key: &str,
+        why: String,
+        issuer: Option<&str>,
+    ) -> CallError {
+        let (Some(grants), Some(key)) = (&self.inner.grants, GrantKey::parse(store_key)) else {
+            return unavailable(why);
+        };
+        tracing::warn!(grant = store_key, "{why}; asking the end user again");
+        if let Err(e) = grants.refused(store_key, &why).await {
+            tracing::warn!("cannot drop a refused grant: {e}");
+        }
+        self.end_user_grant_changed(store_key);
+        match self.ask_consent(grants.as_ref(), &key, issuer).await {
+            consent if consent.code == Some(switchboard_core::consent::URL_REQUIRED) => consent,
+            _ => unavailable(format!(
+                "{why}: the end user authorizes it again from a consent link, which this gateway cannot make (no public URL or sign-in)"
+            )),
         }
     }
 
@@ -273,6 +316,17 @@ impl Registry {
                     id: grant.id.clone(),
                     secret: grant.secret.clone(),
                 });
+                true
+            }
+            // An OAuth server lists its tools with its own authorization meanwhile: the
+            // operator authorizes it (status shows the URL); no call ever uses it.
+            Ok(None)
+                if entry
+                    .spec
+                    .end_user_credentials
+                    .as_ref()
+                    .is_some_and(|e| e.oauth) =>
+            {
                 true
             }
             Ok(None) | Err(_) => {

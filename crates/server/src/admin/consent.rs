@@ -32,6 +32,11 @@ async fn show(
         Ok(found) => found,
         Err(refused) => return refused,
     };
+    if c.registry_of(&owner_of(&consent))
+        .authorized_per_end_user(&consent.server)
+    {
+        return super::consent_oauth::show(&consent, &person);
+    }
     let server = escape(&consent.server);
     let body = format!(
         "<h1>Give {server} your key</h1>\
@@ -53,8 +58,15 @@ async fn show(
 
 #[derive(Deserialize)]
 struct Submitted {
-    secret: String,
+    /// The key typed (absent on an OAuth server's page, which only continues).
+    #[serde(default)]
+    secret: Option<String>,
     csrf: String,
+}
+
+/// The owner key of the server a consent is for.
+fn owner_of(consent: &Consent) -> String {
+    (switchboard_core::GrantKey::parse(&consent.key)).map_or_else(String::new, |k| k.owner)
 }
 
 /// `POST /consent/{id}`: the right person's key, stored as their grant; the link is used up.
@@ -73,10 +85,15 @@ async fn submit(
         let why = "this form was not sent by the consent page: open the link again";
         return message(StatusCode::FORBIDDEN, "Refused", why);
     }
-    match c
-        .grant_by_consent(&id, &consent, &person, &form.secret)
-        .await
+    if c.registry_of(&owner_of(&consent))
+        .authorized_per_end_user(&consent.server)
     {
+        return super::consent_oauth::begin(&c, &id, &consent, &person).await;
+    }
+    let Some(secret) = form.secret else {
+        return message(StatusCode::BAD_REQUEST, "Not saved", "the form sent no key");
+    };
+    match c.grant_by_consent(&id, &consent, &person, &secret).await {
         Ok(()) => message(
             StatusCode::OK,
             "Saved",
@@ -151,7 +168,7 @@ async fn bound(
     Ok((consent, person))
 }
 
-fn message(status: StatusCode, title: &str, text: &str) -> Response {
+pub(super) fn message(status: StatusCode, title: &str, text: &str) -> Response {
     page(
         status,
         title,
@@ -161,7 +178,7 @@ fn message(status: StatusCode, title: &str, text: &str) -> Response {
 
 /// A page that no other site may frame, script or read back (the link's id stays out of
 /// referrers, and nothing is cached).
-fn page(status: StatusCode, title: &str, body: &str) -> Response {
+pub(super) fn page(status: StatusCode, title: &str, body: &str) -> Response {
     let html = format!(
         "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\">\
          <title>{}</title><body style=\"font-family:sans-serif;max-width:36em;margin:3em auto\">{body}",
@@ -179,7 +196,7 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response {
     (status, headers, Html(html)).into_response()
 }
 
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

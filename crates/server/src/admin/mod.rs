@@ -3,6 +3,7 @@
 //! sign-in with the organisation's provider.
 
 pub(crate) mod consent;
+pub(crate) mod consent_oauth;
 pub(crate) mod dashboard;
 pub(crate) mod metrics;
 pub(crate) mod oauth_callback;

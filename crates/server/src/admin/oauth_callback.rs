@@ -65,6 +65,7 @@ pub(crate) async fn finish(
     State(cb): State<CallbackState>,
     Path(server): Path<String>,
     Query(q): Query<CallbackQuery>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
     let Some(oauth) = cb.registry.oauth() else {
         return page(
@@ -80,8 +81,34 @@ pub(crate) async fn finish(
             "the callback has no state parameter; start again from the server's authorize URL",
         );
     };
+    // An end user's authorization (from a consent page) comes back only to its browser.
+    let end_user_flow = match &cb.control {
+        Some(control) => match control.consent_flow(state).await {
+            Ok(flow) => flow.map(|flow| (control, flow)),
+            Err(e) => {
+                tracing::warn!("cannot read a consent's authorization: {e:?}");
+                None
+            }
+        },
+        None => None,
+    };
+    if let Some((control, flow)) = &end_user_flow
+        && let Some(refused) = super::consent_oauth::refused_elsewhere(state, flow, &headers)
+    {
+        oauth.flows.cancel(state, oauth).await;
+        control.forget_consent_flow(state).await;
+        return refused;
+    }
     if let Some(error) = &q.error {
         oauth.flows.cancel(state, oauth).await;
+        if let Some((control, _)) = &end_user_flow {
+            control.forget_consent_flow(state).await;
+            let detail = q.error_description.as_deref().unwrap_or("");
+            let why = format!(
+                "the authorization server answered {error}: {detail}. Open the consent link again to retry"
+            );
+            return page(StatusCode::BAD_REQUEST, "Authorization refused", &why);
+        }
         let detail = q.error_description.as_deref().unwrap_or("");
         return failed(
             &cb,
@@ -105,10 +132,25 @@ pub(crate) async fn finish(
         .await
     {
         Ok(done) => done,
+        Err(e) if end_user_flow.is_some() => {
+            let why = format!("{e}. Open the consent link again to retry");
+            return page(StatusCode::BAD_REQUEST, "Authorization failed", &why);
+        }
         Err(e) => {
             return failed(&cb, &server, state, "Authorization failed", &e.to_string()).await;
         }
     };
+    if let Some((control, flow)) = &end_user_flow {
+        return super::consent_oauth::granted(control, state, flow).await;
+    }
+    // An end user's tokens without the consent that began them belong to nobody.
+    if done.key.starts_with("eu:") {
+        if let Err(e) = oauth.tokens.delete(&done.key).await {
+            tracing::warn!("cannot drop tokens no consent asked for: {e}");
+        }
+        let why = "this authorization belongs to no consent link: open the link your agent gave you again";
+        return page(StatusCode::BAD_REQUEST, "Authorization failed", why);
+    }
     let info = match (done.origin.strip_prefix("api:"), &cb.control) {
         (Some(row_id), Some(control)) => control.reconnect_row(&done.server, row_id).await,
         (_, control) => {

@@ -72,6 +72,9 @@ pub(crate) struct ApiCaller {
     /// The end user a signed-in person's claims map to: whose own grants they see
     /// (`/api/me/grants`); their calls assert end users as before.
     pub(crate) person_end_user: Option<String>,
+    /// The access token itself, where its issuer may exchange it (`token_exchange`): a REST
+    /// invoke of a token-exchange server trades it for the end user's upstream token.
+    pub(crate) inbound: Option<std::sync::Arc<switchboard_core::InboundToken>>,
 }
 
 impl ApiCaller {
@@ -136,6 +139,7 @@ impl ControlPlane {
             csrf: None,
             end_user: None,
             person_end_user: None,
+            inbound: None,
         })
     }
 
@@ -184,6 +188,14 @@ impl ControlPlane {
                 _ => ApiError::Unauthenticated(e.to_string()),
             }
         })?;
+        // Kept for a token exchange only where the issuer may exchange it.
+        let inbound = (verified.spec.token_exchange.is_some()).then(|| {
+            std::sync::Arc::new(switchboard_core::InboundToken {
+                issuer: verified.spec.issuer.clone(),
+                token: token.to_string(),
+                expires_at: verified.expires_at,
+            })
+        });
         let token = ApiToken {
             id: format!("oauth:{}", verified.principal()),
             org_id: org.id.clone(),
@@ -197,6 +209,7 @@ impl ControlPlane {
             csrf: None,
             end_user: verified.end_user.clone(),
             person_end_user: None,
+            inbound,
         })
     }
 

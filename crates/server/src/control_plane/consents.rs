@@ -37,7 +37,7 @@ pub(crate) enum ConsentError {
     Store(String),
 }
 
-fn record_key(id: &str) -> String {
+pub(crate) fn record_key(id: &str) -> String {
     format!("consent/{}", hash_api_token(id))
 }
 
@@ -86,6 +86,21 @@ impl StoredGrants {
 }
 
 impl ControlPlane {
+    /// A per-end-user OAuth server needs consent links (a public URL, and an issuer people
+    /// sign in through): without them nobody could ever authorize it.
+    pub(crate) fn check_end_user_oauth(
+        &self,
+        auth: &switchboard_api_types::UpstreamAuth,
+    ) -> Result<(), ApiError> {
+        let oauth = (auth.end_users.as_ref()).is_some_and(|e| e.oauth);
+        if oauth && self.grants.consent_base().is_none() {
+            return Err(ApiError::Invalid(
+                "credentials.per_end_user with authorizationCode has each end user authorize the server in their browser, after signing in with the org's provider, and this gateway offers no sign-in: its operator sets [gateway] public_url and sign_in on an [[identity.issuers]] entry; until then use bearer or apiKey".into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// The live consent `id` names.
     pub(crate) async fn consent(&self, id: &str) -> Result<Consent, ConsentError> {
         match self.grants.live_consent(id).await {

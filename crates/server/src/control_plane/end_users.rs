@@ -113,7 +113,7 @@ impl ControlPlane {
 
     /// A grant changed here: every registry reads it again, a server waiting for its first
     /// grant starts (`granted`), and the other replicas are told.
-    async fn grant_changed(&self, store_key: &str, granted: Option<&Registry>) {
+    pub(crate) async fn grant_changed(&self, store_key: &str, granted: Option<&Registry>) {
         self.grant_changed_here(store_key);
         if let (Some(registry), Some(key)) = (granted, GrantKey::parse(store_key)) {
             registry.end_user_granted(&key.server).await;

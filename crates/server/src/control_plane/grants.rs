@@ -13,6 +13,8 @@ use switchboard_sync::Mutex;
 /// The sealed record's field name (associated data), shared with the OAuth tokens so a key
 /// rotation reseals grants too.
 const FIELD: &str = "oauth_tokens";
+/// The kind of a grant whose tokens an end user's authorization got (OAuth).
+pub(crate) const OAUTH: &str = "oauth";
 /// How long a grant read from the store answers calls without reading it again.
 const FRESH: Duration = Duration::from_secs(5);
 /// Grants held at most (past it, the stale ones are dropped).
@@ -41,6 +43,14 @@ pub struct StoredGrants {
     generation: Arc<std::sync::atomic::AtomicU64>,
     /// The public URL consent links are made on, once people can sign in there.
     consent_base: Arc<std::sync::OnceLock<String>>,
+    /// Where a grant its upstream refused is reported (the audit, the other replicas).
+    reporter: Arc<std::sync::OnceLock<Reporter>>,
+}
+
+#[derive(Clone)]
+struct Reporter {
+    audit: switchboard_store::AuditWriter,
+    replica: Arc<str>,
 }
 
 impl StoredGrants {
@@ -51,12 +61,19 @@ impl StoredGrants {
             cache: Default::default(),
             generation: Default::default(),
             consent_base: Default::default(),
+            reporter: Default::default(),
         }
     }
 
     /// Consent links are made on `public_url` (people sign in there).
     pub(crate) fn offer_consent_at(&self, public_url: &str) {
         let _ = (self.consent_base).set(public_url.trim_end_matches('/').to_string());
+    }
+
+    /// A grant its upstream refused is audited to `audit` and told to the other replicas as
+    /// `replica`'s change.
+    pub(crate) fn report_to(&self, audit: switchboard_store::AuditWriter, replica: Arc<str>) {
+        let _ = (self.reporter).set(Reporter { audit, replica });
     }
 
     pub(crate) fn consent_base(&self) -> Option<&str> {
@@ -102,6 +119,14 @@ impl StoredGrants {
     }
 
     fn open(&self, row: &GrantRow, sealed: &str) -> Result<Arc<Grant>, String> {
+        // An OAuth grant's tokens are the upstream client's to read and refresh (kept under
+        // the same key); the grant itself carries only its id.
+        if row.kind == OAUTH {
+            return Ok(Arc::new(Grant {
+                id: row.id.clone(),
+                secret: String::new(),
+            }));
+        }
         let plain = (self.sealer.open(&row.key, FIELD, sealed))
             .map_err(|e| format!("the stored grant {} cannot be opened: {e}", row.id))?;
         let Sealed { secret } = serde_json::from_str(&plain)
@@ -211,6 +236,37 @@ impl EndUserGrants for StoredGrants {
 
     fn consent_key<'a>(&'a self, id: &'a str) -> GuardFuture<'a, Result<Option<String>, String>> {
         Box::pin(async move { Ok(self.live_consent(id).await?.map(|c| c.key)) })
+    }
+
+    fn refused<'a>(
+        &'a self,
+        store_key: &'a str,
+        why: &'a str,
+    ) -> GuardFuture<'a, Result<(), String>> {
+        Box::pin(async move {
+            let Some(row) = self.revoke(store_key).await? else {
+                return Ok(());
+            };
+            let Some(reporter) = self.reporter.get() else {
+                return Ok(());
+            };
+            let surface = switchboard_core::Surface::Mcp;
+            let mut entry =
+                super::end_users::grant_audit_entry(&row, "end_user.grant_refused", surface, None);
+            entry.outcome = "auth_unavailable".into();
+            entry.detail = Some(format!("grant={} kind={}: {why}", row.id, row.kind));
+            reporter.audit.record_now(entry);
+            let change = switchboard_store::Change {
+                org_id: String::new(),
+                server_id: store_key.to_string(),
+                replica: reporter.replica.to_string(),
+                kind: switchboard_store::ChangeKind::Grant,
+            };
+            if let Err(e) = self.store.publish_change(&change).await {
+                tracing::warn!("cannot tell the other replicas of a refused grant: {e}");
+            }
+            Ok(())
+        })
     }
 
     fn forget(&self, store_key: Option<&str>) {

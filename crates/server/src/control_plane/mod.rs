@@ -3,6 +3,7 @@
 //! API token, and what the registry keeps in the store.
 
 pub(crate) mod callers;
+pub(crate) mod consent_flows;
 pub(crate) mod consents;
 pub(crate) mod end_users;
 mod error;
@@ -113,8 +114,11 @@ impl ControlPlane {
             registry.set_guard(Arc::new(pipeline.clone()));
         }
         let fetcher = switchboard_identity::Fetcher::new(registry.http().policy().clone());
+        let replica: Arc<str> = switchboard_store::new_id("replica").into();
+        let grants = grants::StoredGrants::new(store.clone(), sealer.clone());
+        grants.report_to(audit.clone(), replica.clone());
         Self {
-            grants: grants::StoredGrants::new(store.clone(), sealer.clone()),
+            grants,
             pipeline,
             org_issuers: org_issuers::OrgIssuers::new(fetcher),
             resource: None,
@@ -123,7 +127,7 @@ impl ControlPlane {
             sealer,
             audit,
             orgs: OrgRegistries::default(),
-            replica: switchboard_store::new_id("replica").into(),
+            replica,
             shutdown: Default::default(),
         }
     }
@@ -152,6 +156,7 @@ impl ControlPlane {
     /// The end users' grants the registry reads (one cache, and consent links made where
     /// the registry makes them).
     pub fn with_grants(mut self, grants: grants::StoredGrants) -> Self {
+        grants.report_to(self.audit.clone(), self.replica.clone());
         self.grants = grants;
         self
     }

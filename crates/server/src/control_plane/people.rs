@@ -84,6 +84,7 @@ impl ControlPlane {
             csrf: Some(person.csrf),
             end_user: None,
             person_end_user: person.end_user,
+            inbound: None,
         })
     }
 }

@@ -134,8 +134,8 @@ pub(super) async fn invoke(
         end_user_source: source,
         asserts_end_users: caller.has_role(switchboard_core::end_user::ASSERT_ROLE),
         subject: caller.token.id.strip_prefix("oauth:").map(String::from),
-        // A token exchange is for MCP callers' own tokens (not kept for REST yet).
-        inbound: None,
+        // The caller's own access token, where its issuer may exchange it.
+        inbound: caller.inbound.clone(),
     });
     if let Some(user) = end_user {
         opts = opts.with_end_user(user);

@@ -229,6 +229,7 @@ pub(super) async fn create(
         .check_url(&body.url)
         .map_err(ApiError::Invalid)?;
     let bearer = upstream_auth(&body.auth_method, body.credentials.as_ref())?;
+    state.check_end_user_oauth(&bearer)?;
     let id = switchboard_store::new_id("srv");
     let credentials = state.seal_credentials(&id, &body.auth_method, body.credentials.as_ref());
     let mut row = ServerRow {
@@ -352,6 +353,7 @@ pub(super) async fn update(
         None => None,
     };
     let bearer = upstream_auth(&auth_method, credentials.as_ref())?;
+    state.check_end_user_oauth(&bearer)?;
     if credentials_given || auth_method != row.auth_method || row.url != old_url {
         // Tokens and client registrations obtained with the old settings go.
         state.forget_tokens(&row).await;

@@ -7,19 +7,19 @@
 //! Tools `whoami` (and `write`, which needs the scope `write`: a token without it gets a 403
 //! `insufficient_scope`) answer with the scopes of the calling token. Test controls:
 //! `POST /admin/revoke-access`, `POST /admin/revoke-refresh`, `POST /admin/issue` (a token
-//! pair, as a platform would hand over), `GET /admin/stats` (token requests by grant type).
+//! pair, as a platform would hand over), `GET /admin/stats` (token requests by grant type, and
+//! `refresh_token:USER` per user).
+//! `GET /login?user=NAME` signs a browser in here (a cookie): the authorizations it approves
+//! then, and the tokens they give, are that user's, and `whoami` names them.
+
+#[path = "oauth_server/whoami.rs"]
+mod whoami;
 
 use axum::extract::{Form, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Json, Redirect, Response};
 use axum::routing::{get, post};
 use base64::Engine;
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    ListToolsResult,
-};
-use rmcp::model::{PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool};
-use rmcp::service::{RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use switchboard_sync::Mutex;
+use whoami::{Scope, WhoAmI};
 
 #[derive(Default)]
 struct Tokens {
@@ -39,6 +40,8 @@ struct Tokens {
     /// refresh token → scope
     refresh: HashMap<String, String>,
     stats: HashMap<String, u64>,
+    /// The user a code, access token or refresh token belongs to (a signed-in browser's).
+    users: HashMap<String, String>,
 }
 
 #[derive(Clone)]
@@ -51,10 +54,13 @@ struct Server {
 }
 
 impl Server {
-    fn issue(&self, scope: &str, with_refresh: bool) -> Value {
+    fn issue(&self, scope: &str, with_refresh: bool, user: Option<String>) -> Value {
         let mut t = self.tokens.lock();
         t.next += 1;
         let access = format!("at-{}", t.next);
+        if let Some(user) = &user {
+            t.users.insert(access.clone(), user.clone());
+        }
         t.access.insert(
             access.clone(),
             (Instant::now() + self.lifetime, scope.to_string()),
@@ -68,6 +74,9 @@ impl Server {
         if with_refresh {
             let refresh = format!("rt-{}", t.next);
             t.refresh.insert(refresh.clone(), scope.to_string());
+            if let Some(user) = user {
+                t.users.insert(refresh.clone(), user);
+            }
             answer["refresh_token"] = refresh.into();
         }
         answer
@@ -147,7 +156,26 @@ async fn register(State(s): State<Server>, Json(body): Json<Value>) -> Response 
     (StatusCode::CREATED, Json(answer)).into_response()
 }
 
-async fn authorize(State(s): State<Server>, Query(q): Query<HashMap<String, String>>) -> Response {
+/// `GET /login?user=NAME`: this browser is NAME here from now on.
+async fn login(Query(q): Query<HashMap<String, String>>) -> Response {
+    let user = q.get("user").cloned().unwrap_or_default();
+    let cookie = format!("upstream_user={user}; Path=/; HttpOnly; SameSite=Lax");
+    (
+        [(header::SET_COOKIE, cookie)],
+        format!("signed in as {user}"),
+    )
+        .into_response()
+}
+
+async fn authorize(
+    State(s): State<Server>,
+    headers: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> Response {
+    let user = (headers.get_all(header::COOKIE).iter())
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| c.trim().strip_prefix("upstream_user=").map(String::from));
     let (Some(redirect), Some(state), Some(challenge)) = (
         q.get("redirect_uri"),
         q.get("state"),
@@ -163,6 +191,9 @@ async fn authorize(State(s): State<Server>, Query(q): Query<HashMap<String, Stri
     let code = format!("code-{}", t.next);
     let scope = q.get("scope").cloned().unwrap_or_else(|| "read".into());
     t.codes.insert(code.clone(), (challenge.clone(), scope));
+    if let Some(user) = user {
+        t.users.insert(code.clone(), user);
+    }
     let separator = if redirect.contains('?') { '&' } else { '?' };
     Redirect::to(&format!("{redirect}{separator}code={code}&state={state}")).into_response()
 }
@@ -189,18 +220,23 @@ async fn token(
             if computed != challenge {
                 return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant");
             }
-            Json(s.issue(&scope, true)).into_response()
+            let user = s.tokens.lock().users.remove(&code);
+            Json(s.issue(&scope, true, user)).into_response()
         }
         "refresh_token" => {
             let given = form.get("refresh_token").cloned().unwrap_or_default();
             let Some(scope) = s.tokens.lock().refresh.remove(&given) else {
                 return oauth_error(StatusCode::BAD_REQUEST, "invalid_grant");
             };
-            Json(s.issue(&scope, true)).into_response()
+            let user = s.tokens.lock().users.remove(&given);
+            if let Some(user) = &user {
+                s.count(&format!("refresh_token:{user}"));
+            }
+            Json(s.issue(&scope, true, user)).into_response()
         }
         "client_credentials" => {
             let scope = form.get("scope").cloned().unwrap_or_else(|| "read".into());
-            Json(s.issue(&scope, false)).into_response()
+            Json(s.issue(&scope, false, None)).into_response()
         }
         _ => oauth_error(StatusCode::BAD_REQUEST, "unsupported_grant_type"),
     }
@@ -217,7 +253,7 @@ async fn admin_revoke_refresh(State(s): State<Server>) -> StatusCode {
 }
 
 async fn admin_issue(State(s): State<Server>) -> Json<Value> {
-    Json(s.issue("read", true))
+    Json(s.issue("read", true, None))
 }
 
 async fn admin_stats(State(s): State<Server>) -> Json<Value> {
@@ -238,11 +274,12 @@ async fn require_token(
         .map(String::from);
     let live = token.and_then(|t| {
         let tokens = s.tokens.lock();
+        let user = tokens.users.get(&t).map(|u| format!(" user: {u}"));
         tokens
             .access
             .get(&t)
             .filter(|(expiry, _)| Instant::now() < *expiry)
-            .map(|(_, scope)| scope.clone())
+            .map(|(_, scope)| format!("{scope}{}", user.unwrap_or_default()))
     });
     let Some(scope) = live else {
         let challenge = format!(
@@ -276,48 +313,6 @@ async fn require_token(
     let mut request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
     request.extensions_mut().insert(Scope(scope));
     next.run(request).await
-}
-
-#[derive(Clone)]
-struct Scope(String);
-
-#[derive(Clone)]
-struct WhoAmI;
-
-impl rmcp::ServerHandler for WhoAmI {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let schema = Arc::new(serde_json::Map::from_iter([(
-            "type".to_string(),
-            json!("object"),
-        )]));
-        Ok(ListToolsResult::with_all_items(vec![
-            Tool::new("whoami", "The scopes of the calling token", schema.clone()),
-            Tool::new("write", "Needs the scope write", schema),
-        ]))
-    }
-
-    async fn call_tool(
-        &self,
-        _request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let scope = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|p| p.extensions.get::<Scope>())
-            .map_or_else(|| "unknown".to_string(), |s| s.0.clone());
-        Ok(CallToolResponse::Complete(CallToolResult::success(vec![
-            ContentBlock::text(format!("scope: {scope}")),
-        ])))
-    }
 }
 
 #[tokio::main]
@@ -369,6 +364,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .route("/register", post(register))
         .route("/authorize", get(authorize))
+        .route("/login", get(login))
         .route("/token", post(token))
         .route("/admin/revoke-access", post(admin_revoke_access))
         .route("/admin/revoke-refresh", post(admin_revoke_refresh))

@@ -109,6 +109,16 @@ impl Flows {
         let metadata = found.metadata.clone();
         manager.set_metadata(found.metadata);
         let record = credentials.record().await.map_err(auth_failed)?;
+        // The client is the server's, registered once: an end user's flow (tokens kept
+        // under their grant key) uses and keeps it under the server's own key.
+        let home = match spec.oauth_key {
+            Some(_) => ctx.credentials_at(&super::server_token_key(spec), url),
+            None => credentials.clone(),
+        };
+        let kept_client = match spec.oauth_key {
+            Some(_) => home.record().await.map_err(auth_failed)?.client,
+            None => record.client.clone(),
+        };
         let redirect = ctx.redirect_uri(spec);
 
         // Configured scopes, plus (after an `insufficient_scope`) the ones a tool asked for
@@ -143,8 +153,7 @@ impl Flows {
         } else if let Some(metadata_url) = client_metadata_url.as_ref().filter(|_| cimd) {
             request = request.with_client_metadata_url(metadata_url.clone());
             (client_id, client_secret) = (metadata_url.clone(), None);
-        } else if let Some(kept) = record
-            .client
+        } else if let Some(kept) = kept_client
             .clone()
             .filter(|c| c.redirect_uri == redirect && c.issuer == issuer)
         {
@@ -171,8 +180,7 @@ impl Flows {
             // Kept at once: the next flow (a restart, a reauthorize, a step-up) reuses it
             // instead of registering again.
             let keep = kept.clone();
-            credentials
-                .update_guarded(|r| r.client = Some(keep))
+            home.update_guarded(|r| r.client = Some(keep))
                 .await
                 .map_err(auth_failed)?;
             request = request.with_preregistered_client(kept.id.clone());

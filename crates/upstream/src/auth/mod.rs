@@ -127,8 +127,17 @@ impl OAuthContext {
     }
 }
 
-/// Where a server's tokens are kept: its API row, or its config name.
+/// Where a server's tokens are kept: an end user's grant key on their own session with a
+/// per-end-user server, else its API row, or its config name.
 pub fn token_key(spec: &ServerSpec) -> String {
+    if let Some(key) = &spec.oauth_key {
+        return key.clone();
+    }
+    server_token_key(spec)
+}
+
+/// Where the server itself keeps its tokens and client registration (never an end user's).
+pub fn server_token_key(spec: &ServerSpec) -> String {
     if spec.origin.starts_with("api:") {
         spec.origin.clone()
     } else {

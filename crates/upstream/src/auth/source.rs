@@ -91,40 +91,53 @@ impl TokenSource {
                 credentials,
             } => {
                 let manager = manager.lock().await;
-                // Another request (or replica) may have refreshed it meanwhile: look in the
-                // store, not the cache.
-                credentials.forget_cached();
-                if let Ok(token) = manager.get_access_token().await
-                    && token != rejected
-                {
-                    return Ok(Some(token));
-                }
-                match manager.refresh_token().await {
-                    Ok(response) => Ok(Some(response.access_token().secret().to_string())),
-                    Err(
-                        AuthError::AuthorizationRequired
-                        | AuthError::TokenRefreshRejected(_)
-                        | AuthError::NoAuthorizationSupport,
-                    ) => Ok(None),
-                    Err(AuthError::InternalError(reason)) if reason.contains("not configured") => {
-                        Ok(None)
-                    }
-                    // The kept authorization server may have moved: the next connect finds it
-                    // again.
-                    Err(e) => {
-                        let forgot = credentials
-                            .update_guarded(|r| r.authorization_server = None)
-                            .await;
-                        if let Err(store) = forgot {
-                            tracing::warn!("cannot forget the kept authorization server: {store}");
-                        }
-                        Err(e)
-                    }
-                }
+                // Holding the refresh guard (here and on every replica): another request or
+                // replica may have refreshed it meanwhile, so look in the store first.
+                credentials
+                    .while_guarded(Self::refresh_unless_renewed(
+                        &manager,
+                        credentials,
+                        rejected,
+                    ))
+                    .await
             }
             // Another request may have exchanged it meanwhile.
             TokenSource::ClientCredentials { .. } => {
                 self.exchanged_unless(|token, _| token != rejected).await
+            }
+        }
+    }
+
+    /// Inside the refresh guard: the stored token if someone renewed it since `rejected`,
+    /// else a refresh; `None` when only a person can help.
+    async fn refresh_unless_renewed(
+        manager: &AuthorizationManager,
+        credentials: &KeyedCredentials,
+        rejected: &str,
+    ) -> Result<Option<String>, AuthError> {
+        credentials.forget_cached();
+        if let Ok(token) = manager.get_access_token().await
+            && token != rejected
+        {
+            return Ok(Some(token));
+        }
+        match manager.refresh_token().await {
+            Ok(response) => Ok(Some(response.access_token().secret().to_string())),
+            Err(
+                AuthError::AuthorizationRequired
+                | AuthError::TokenRefreshRejected(_)
+                | AuthError::NoAuthorizationSupport,
+            ) => Ok(None),
+            Err(AuthError::InternalError(reason)) if reason.contains("not configured") => Ok(None),
+            // The kept authorization server may have moved: the next connect finds it again.
+            Err(e) => {
+                let forgot = credentials
+                    .update_guarded(|r| r.authorization_server = None)
+                    .await;
+                if let Err(store) = forgot {
+                    tracing::warn!("cannot forget the kept authorization server: {store}");
+                }
+                Err(e)
             }
         }
     }

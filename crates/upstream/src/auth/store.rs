@@ -191,6 +191,12 @@ pub(crate) struct KeyedCredentials {
     pub clock: switchboard_core::SharedClock,
 }
 
+tokio::task_local! {
+    /// The key whose refresh guard this task holds (a renewal): rmcp's own acquisition of it
+    /// inside is then a no-op instead of a wait on itself.
+    static GUARD_HELD: String;
+}
+
 fn store_error(e: String) -> AuthError {
     AuthError::CredentialStoreError(e)
 }
@@ -297,6 +303,17 @@ impl KeyedCredentials {
 }
 
 impl KeyedCredentials {
+    /// Runs `work` holding this key's refresh guard (here and on every replica), so a
+    /// renewal that finds the token already renewed by someone else uses it instead of
+    /// refreshing again: one refresh per expiry, across replicas.
+    pub(crate) async fn while_guarded<T>(
+        &self,
+        work: impl std::future::Future<Output = Result<T, AuthError>>,
+    ) -> Result<T, AuthError> {
+        let _guard = self.acquire_refresh_guard().await?;
+        GUARD_HELD.scope(self.key.clone(), work).await
+    }
+
     /// [`Self::update`] while holding the refresh guard, so no refresh (here or on another
     /// replica) writes between the read and the write. Never call it inside the guard.
     pub(crate) async fn update_guarded(
@@ -328,6 +345,13 @@ impl CredentialStore for KeyedCredentials {
         self.update(|r| r.credentials = None).await
     }
     async fn acquire_refresh_guard(&self) -> Result<Option<CredentialRefreshGuard>, AuthError> {
+        if GUARD_HELD
+            .try_with(|held| *held == self.key)
+            .unwrap_or(false)
+        {
+            self.forget_cached();
+            return Ok(None);
+        }
         // This process's tasks first, then the other replicas (rmcp reads the tokens again
         // once it holds the guard, so the one that waited uses the refreshed tokens).
         let here = self.refreshing.clone().lock_owned().await;
