@@ -325,7 +325,7 @@ fn config_check_names_what_a_per_end_user_server_cannot_do() {
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     for expected in [
-        "remote (HTTP) servers",
+        "never one shared process",
         "needs auth to say where",
         "unknown credentials mode",
         "applies only to a server with credentials",

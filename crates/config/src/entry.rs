@@ -71,6 +71,8 @@ const KNOWN_KEYS: &[&str] = &[
     "credentials",
     "trust_asserted_end_users",
     "trustAssertedEndUsers",
+    "end_user_env",
+    "endUserEnv",
 ];
 
 struct Entry<'a> {

@@ -175,6 +175,7 @@ impl GatewaySettings {
                 }
                 "capability_session_idle_secs" => limits.capability_session_idle_secs = *value,
                 "end_user_sessions_per_server" => limits.end_user_sessions_per_server = *value,
+                "end_user_processes_per_server" => limits.end_user_processes_per_server = *value,
                 "end_user_session_idle_secs" => limits.end_user_session_idle_secs = *value,
                 "consent_timeout_secs" => limits.consent_timeout_secs = *value,
                 _ => {}

@@ -19,7 +19,7 @@ pub(crate) const SECTIONS: [&str; 9] = [
     "audit",
 ];
 
-const LIMIT_KEYS: [&str; 27] = [
+const LIMIT_KEYS: [&str; 28] = [
     "max_message_bytes",
     "max_result_bytes",
     "max_tools_per_server",
@@ -45,6 +45,7 @@ const LIMIT_KEYS: [&str; 27] = [
     "capability_sessions_per_stdio_server",
     "capability_session_idle_secs",
     "end_user_sessions_per_server",
+    "end_user_processes_per_server",
     "end_user_session_idle_secs",
     "consent_timeout_secs",
 ];

@@ -11,7 +11,8 @@ pub const ASSERT_ROLE: &str = "end_users:assert";
 /// How a per-end-user server sends each user's own secret (`credentials = "per_end_user"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EndUserCredentials {
-    /// The request header it goes in (`Authorization` for a bearer token).
+    /// The request header it goes in (`Authorization` for a bearer token); for a stdio
+    /// server, the environment variable of the end user's own process (`end_user_env`).
     pub header: String,
     /// Written before it (`Bearer ` for a bearer token).
     pub prefix: String,

@@ -66,6 +66,9 @@ pub struct Limits {
     /// Upstream sessions one per-end-user server keeps open at once, one per end user; past
     /// it, the longest-unused one not in use is closed for the new one.
     pub end_user_sessions_per_server: usize,
+    /// Processes one per-end-user stdio server runs at once, one per end user; past it,
+    /// the longest-unused one not in use is stopped for the new one.
+    pub end_user_processes_per_server: usize,
     /// How long an end user's upstream session may go unused before it is closed.
     pub end_user_session_idle_secs: usize,
     /// How long a call from a caller that declared URL elicitation waits for its end user to
@@ -101,6 +104,7 @@ impl Default for Limits {
             capability_sessions_per_stdio_server: 0,
             capability_session_idle_secs: 300,
             end_user_sessions_per_server: 1000,
+            end_user_processes_per_server: 20,
             end_user_session_idle_secs: 300,
             consent_timeout_secs: 300,
         }

@@ -90,12 +90,16 @@ impl ServerSpec {
     /// Whether a per-end-user server has a credential of its own in its config, used only to
     /// list what it offers (never for a call).
     pub fn has_discovery_credential(&self) -> bool {
-        let (Some(each), Transport::Http(http)) = (&self.end_user_credentials, &self.transport)
-        else {
+        let Some(each) = &self.end_user_credentials else {
             return false;
         };
-        let header = |h: &String| h.eq_ignore_ascii_case(&each.header);
-        http.bearer_token.is_some() || http.headers.keys().any(header)
+        match &self.transport {
+            Transport::Http(http) => {
+                let header = |h: &String| h.eq_ignore_ascii_case(&each.header);
+                http.bearer_token.is_some() || http.headers.keys().any(header)
+            }
+            Transport::Stdio(stdio) => stdio.env.contains_key(&each.header),
+        }
     }
 
     /// This server as one end user reaches it, whose grant is kept under `key`: their
@@ -103,6 +107,14 @@ impl ServerSpec {
     /// their own tokens, kept under `key`.
     pub fn as_end_user(&self, key: &str, secret: &str) -> ServerSpec {
         let mut spec = self.clone();
+        // A stdio server: the end user's own process, their secret in its environment.
+        if let (Some(each), Transport::Stdio(stdio)) =
+            (&self.end_user_credentials, &mut spec.transport)
+        {
+            stdio.env.insert(each.header.clone(), secret.to_string());
+            spec.secrets.push(secret.to_string());
+            return spec;
+        }
         if let (Some(each), Transport::Http(http)) =
             (&self.end_user_credentials, &mut spec.transport)
         {

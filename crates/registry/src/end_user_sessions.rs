@@ -1,7 +1,8 @@
 //! Each end user's own upstream session with a per-end-user server, opened with their grant
-//! and never shared: at most `end_user_sessions_per_server` per server (past it the longest
-//! unused one not in use is closed), closed after `end_user_session_idle_secs` unused, and
-//! replaced when the user's grant changes.
+//! and never shared (a stdio server's: their own process): at most
+//! `end_user_sessions_per_server` per server (`end_user_processes_per_server` for stdio; past
+//! it the longest unused one not in use is closed), closed after `end_user_session_idle_secs`
+//! unused, and replaced when the user's grant changes.
 
 use crate::session_slots::{Slot, Slots};
 use std::collections::HashMap;
@@ -17,6 +18,8 @@ pub(crate) type GrantSlot = Arc<Slot<String>>;
 pub(crate) struct EndUserSessions {
     slots: Slots<String>,
     per_server: usize,
+    /// The bound for a stdio server, whose sessions are processes.
+    per_stdio_server: usize,
     idle: Duration,
 }
 
@@ -25,6 +28,7 @@ impl EndUserSessions {
         Self {
             slots: Slots::default(),
             per_server: limits.end_user_sessions_per_server.max(1),
+            per_stdio_server: limits.end_user_processes_per_server.max(1),
             idle: Duration::from_secs(limits.end_user_session_idle_secs as u64),
         }
     }
@@ -63,7 +67,11 @@ impl EndUserSessions {
             slot.close();
             of_server.remove(key);
         }
-        if of_server.len() >= self.per_server {
+        let bound = match spec.is_remote() {
+            true => self.per_server,
+            false => self.per_stdio_server,
+        };
+        if of_server.len() >= bound {
             let oldest = (of_server.iter())
                 .filter(|(_, slot)| slot.unused())
                 .min_by_key(|(_, slot)| slot.used_at())
@@ -72,8 +80,12 @@ impl EndUserSessions {
                 return Err(CallError::new(
                     ErrorKind::RateLimited,
                     format!(
-                        "server {} has {} end users' sessions open, all in use; try again, or raise [limits] end_user_sessions_per_server",
-                        spec.name, self.per_server
+                        "server {} has {bound} end users' sessions open, all in use; try again, or raise [limits] {}",
+                        spec.name,
+                        match spec.is_remote() {
+                            true => "end_user_sessions_per_server",
+                            false => "end_user_processes_per_server",
+                        }
                     ),
                 ));
             };

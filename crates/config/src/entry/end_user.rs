@@ -6,6 +6,7 @@ use serde_json::Value;
 use switchboard_core::{EndUserCredentials, Transport};
 
 const TRUST_KEYS: [&str; 2] = ["trust_asserted_end_users", "trustAssertedEndUsers"];
+const ENV_KEYS: [&str; 2] = ["end_user_env", "endUserEnv"];
 
 /// Whether the entry says `credentials = "per_end_user"` (a bad value is a problem).
 pub(super) fn per_end_user(e: &mut Entry<'_>) -> bool {
@@ -46,6 +47,13 @@ pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<En
     let trust_key = TRUST_KEYS.into_iter().find(|k| e.map.contains_key(*k));
     let trust_asserted = trust_key.and_then(|k| e.bool_field(k)).unwrap_or(false);
     if !e.per_end_user {
+        if let Some(key) = ENV_KEYS.into_iter().find(|k| e.map.contains_key(*k)) {
+            e.problem(
+                key,
+                "applies only to a server with credentials = \"per_end_user\"",
+                "add credentials = \"per_end_user\", or remove this key",
+            );
+        }
         if let Some(key) = trust_key {
             e.problem(
                 key,
@@ -55,11 +63,15 @@ pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<En
         }
         return None;
     }
+    let env_key = ENV_KEYS.into_iter().find(|k| e.map.contains_key(*k));
     if let Transport::Stdio(_) = transport {
+        return stdio_credentials(e, env_key, trust_asserted);
+    }
+    if let Some(key) = env_key {
         e.problem(
-            "credentials",
-            "per-end-user credentials are for remote (HTTP) servers: a stdio server has no per-user header to carry them",
-            "connect the server over HTTP, or remove credentials",
+            key,
+            "applies only to a stdio server (an HTTP server's `auth` says where each end user's secret goes)",
+            "remove this key",
         );
         return None;
     }
@@ -146,5 +158,61 @@ pub(super) fn credentials(e: &mut Entry<'_>, transport: &Transport) -> Option<En
         trust_asserted,
         exchange,
         oauth,
+    })
+}
+
+/// A per-end-user stdio server: one process per end user (never the shared one, so
+/// `per_session = true` is required), their secret in the environment variable `end_user_env`.
+fn stdio_credentials(
+    e: &mut Entry<'_>,
+    env_key: Option<&str>,
+    trust_asserted: bool,
+) -> Option<EndUserCredentials> {
+    if exchanges(e) {
+        e.problem(
+            "credentials",
+            "a token exchange sends the exchanged token as a bearer token: a stdio server has no request header",
+            "connect the server over HTTP, or use credentials = \"per_end_user\" with end_user_env",
+        );
+        return None;
+    }
+    let per_session = (e
+        .bool_field("per_session")
+        .or_else(|| e.bool_field("perSession")))
+    .unwrap_or(false);
+    if !per_session {
+        e.problem(
+            "credentials",
+            "a per-end-user stdio server runs one process per end user with their secret in its environment, never one shared process",
+            "add per_session = true (and end_user_env = \"THE_TOKEN_VARIABLE\")",
+        );
+        return None;
+    }
+    let Some(key) = env_key else {
+        e.problem(
+            "credentials",
+            "a per-end-user stdio server needs to know which environment variable each end user's secret goes in",
+            "add end_user_env = \"GITHUB_TOKEN\" (the variable the server reads its token from)",
+        );
+        return None;
+    };
+    let name = e.str_field(key).unwrap_or_default();
+    let valid = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !valid || switchboard_core::env::is_refused(&name, &[]) {
+        e.problem(
+            key,
+            format!("{name:?} is not an environment variable a secret may go in"),
+            "use letters, digits and '_' (not starting with a digit), and not a variable that loads code (LD_PRELOAD, NODE_OPTIONS…)",
+        );
+        return None;
+    }
+    Some(EndUserCredentials {
+        header: name,
+        prefix: String::new(),
+        trust_asserted,
+        exchange: false,
+        oauth: false,
     })
 }

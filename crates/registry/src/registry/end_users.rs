@@ -261,12 +261,17 @@ impl Registry {
         self.inner.end_user_sessions.open_per_server()
     }
 
-    /// A grant changed here, on another replica or from the CLI: read it again at its next
-    /// use; a server that lists its tools with it (no discovery credential) lists them again
+    /// A grant changed here, on another replica or from the CLI: its session closes, and it is
+    /// read again at its next use; a server that lists its tools with it (no discovery credential) lists them again
     /// with the grant in force now (never a revoked or replaced secret).
     pub fn end_user_grant_changed(&self, store_key: &str) {
         if let Some(grants) = &self.inner.grants {
             grants.forget(Some(store_key));
+        }
+        // The session opened with the old grant ends now (a stdio server's process stops),
+        // not at the user's next call.
+        if let Some(key) = GrantKey::parse(store_key) {
+            self.inner.end_user_sessions.close(&key.server, store_key);
         }
         self.inner.consent_waits.changed(store_key);
         let listing: Vec<_> = (self.inner.servers.read().iter())

@@ -88,7 +88,7 @@ impl rmcp::ServerHandler for Echo {
             Tool::new("huge", "Returns `size` bytes of text", object_schema()),
             Tool::new(
                 "headers",
-                "Returns the Authorization, X-Test and traceparent headers it received",
+                "Returns the Authorization, X-Test and traceparent headers it received, its SERVICE_TOKEN and pid",
                 object_schema(),
             ),
         ];
@@ -142,6 +142,9 @@ impl rmcp::ServerHandler for Echo {
                 "x_test": header("x-test"),
                 "traceparent": header("traceparent"),
                 "request_id": context.id,
+                // Over stdio: the token the process was started with, and which process.
+                "service_token": std::env::var("SERVICE_TOKEN").ok(),
+                "pid": std::process::id(),
             });
             return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
                 ContentBlock::text(seen.to_string()),
