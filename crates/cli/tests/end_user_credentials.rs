@@ -92,6 +92,15 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
         "{names:?}"
     );
 
+    // An org's per-end-user OAuth server needs a sign-in this gateway does not offer.
+    let servers = format!("{api}/integrations/mcp/servers");
+    let drive = json!({"name": "Drive", "slug": "drive", "url": echo.url,
+        "auth_method": "authorizationCode", "credentials": {"per_end_user": true}});
+    let (status, body) = kit::rest("POST", &servers, &platform, Some(drive)).await;
+    assert_eq!(status, 400, "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("offers no sign-in"), "{body}");
+
     // Keys are set over REST, never answered back.
     for (user, key) in [("alice", "alice-key"), ("bob", "bob-key")] {
         let route = format!("{api}/end-users/{user}/credentials/billing");
@@ -296,9 +305,7 @@ fn admin_with_stdin(data: &Path, args: &[&str], input: &str) {
 
 #[test]
 fn config_check_names_what_a_per_end_user_server_cannot_do() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mcp.json");
-    let servers = json!({"mcpServers": {
+    let servers = json!({
         "local": {"command": "true", "credentials": "per_end_user"},
         "noauth": {"url": "https://example.com/mcp", "credentials": "per_end_user"},
         "odd": {"url": "https://example.com/mcp", "credentials": "per_user"},
@@ -314,27 +321,20 @@ fn config_check_names_what_a_per_end_user_server_cannot_do() {
             "auth": {"type": "authorizationCode", "accessToken": "a"}},
         "no_sign_in": {"url": "https://example.com/mcp", "credentials": "per_end_user",
             "auth": {"type": "authorizationCode"}},
-    }});
-    std::fs::write(&path, servers.to_string()).unwrap();
-    let out = std::process::Command::new(BIN)
-        .args(["config", "check", "-c"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    for expected in [
-        "never one shared process",
-        "needs auth to say where",
-        "unknown credentials mode",
-        "applies only to a server with credentials",
-        "sends each end user's exchanged token as a bearer token",
-        "an asserted end user has none",
-        "one client's token would act for every end user",
-        "tokens given here would belong to nobody",
-        "server no_sign_in has each end user authorize it in their browser, and this gateway has no [gateway] public_url",
-    ] {
-        assert!(text.contains(expected), "{expected}: {text}");
-    }
+    });
+    kit::config_check_refuses(
+        Path::new(BIN),
+        servers,
+        &[
+            "never one shared process",
+            "needs auth to say where",
+            "unknown credentials mode",
+            "applies only to a server with credentials",
+            "sends each end user's exchanged token as a bearer token",
+            "an asserted end user has none",
+            "one client's token would act for every end user",
+            "tokens given here would belong to nobody",
+            "server no_sign_in has each end user authorize it in their browser, and this gateway has no [gateway] public_url",
+        ],
+    );
 }

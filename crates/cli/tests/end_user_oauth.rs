@@ -1,7 +1,8 @@
 //! Per-end-user OAuth on two replicas sharing a Postgres behind haproxy (the public URL): an
 //! OAuth-protected MCP server (the testkit's oauth-server, which answers each token with its
 //! user) is authorized by each end user in their own browser from a consent link, after
-//! signing in with the org's provider. Two end users see their own upstream identity on both
+//! signing in with the org's provider (one of them while their TypeScript SDK client, which
+//! declared URL elicitation, waits). Two end users see their own upstream identity on both
 //! replicas; a callback opened in another browser is refused; a third user is asked; expired
 //! tokens are refreshed once across replicas; a refresh the upstream refuses turns the next
 //! call into a consent request (audited); a revoked grant asks again.
@@ -9,6 +10,7 @@
 use serde_json::{Value, json};
 use std::path::Path;
 use switchboard_testkit as kit;
+use tokio::io::{AsyncBufReadExt, BufReader};
 
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 const MASTER_KEY: &str = "1f3e5d7c9b0a2f4e6d8c0b1a3f5e7d9c2b4a6f8e0d1c3b5a7f9e2d4c6b8a0f1e";
@@ -131,10 +133,37 @@ async fn each_end_user_authorizes_the_server_as_themselves() {
     assert_eq!(took["problems"], json!([]), "{took}");
     assert_eq!(took["title"], "Authorized", "{took}");
 
-    // Bob authorizes as himself from his own link.
-    let answer = kit::call_tool_answer(&b.url, &bob, "drive__whoami", None).await;
-    let bobs = authorize(&consent_link(&answer), "bob@acme", "bob-at-drive", "").await;
+    // Bob's client (the TypeScript SDK) declares URL elicitation: it is sent his link and
+    // its call waits while he authorizes as himself, then runs as him.
+    let mut probe = tokio::process::Command::new("node")
+        .arg(kit::client_script("consent_probe.mjs"))
+        .args([&b.url, &bob, "drive__whoami"])
+        .env("SWITCHBOARD_NODE_MODULES", kit::node_modules())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(probe.stdout.take().unwrap()).lines();
+    let elicited: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    assert_eq!(elicited["elicited"]["mode"], "url", "{elicited}");
+    let bobs_link = elicited["elicited"]["url"].as_str().unwrap().to_string();
+    let bobs = authorize(&bobs_link, "bob@acme", "bob-at-drive", "").await;
     assert_eq!(bobs["title"], "Authorized", "{bobs}");
+    let outcome: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    assert_eq!(outcome["rpc_error"], Value::Null, "{outcome}");
+    assert!(
+        outcome["text"]
+            .as_str()
+            .unwrap()
+            .ends_with("user: bob-at-drive"),
+        "{outcome}"
+    );
+    assert_eq!(
+        outcome["completed"],
+        json!([elicited["elicited"]["id"]]),
+        "{outcome}"
+    );
+    probe.wait().await.unwrap();
 
     // Each sees their own identity upstream, on both replicas; carol is asked.
     for gw in [&a, &b] {

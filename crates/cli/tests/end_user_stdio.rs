@@ -94,9 +94,7 @@ async fn each_end_user_gets_their_own_process_with_their_own_secret() {
 
 #[test]
 fn config_check_names_what_a_per_end_user_stdio_server_needs() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mcp.json");
-    let servers = json!({"mcpServers": {
+    let servers = json!({
         "shared_process": {"command": "true", "credentials": "per_end_user",
             "end_user_env": "TOKEN"},
         "no_variable": {"command": "true", "credentials": "per_end_user", "per_session": true},
@@ -104,23 +102,16 @@ fn config_check_names_what_a_per_end_user_stdio_server_needs() {
             "end_user_env": "LD_PRELOAD"},
         "exchange": {"command": "true", "credentials": "token_exchange", "per_session": true},
         "stray": {"command": "true", "end_user_env": "TOKEN"},
-    }});
-    std::fs::write(&path, servers.to_string()).unwrap();
-    let out = std::process::Command::new(BIN)
-        .args(["config", "check", "-c"])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    for expected in [
-        "never one shared process",
-        "which environment variable",
-        "\"LD_PRELOAD\" is not an environment variable a secret may go in",
-        "a stdio server has no request header",
-        "end_user_env: applies only to a server with credentials",
-    ] {
-        assert!(text.contains(expected), "{expected}: {text}");
-    }
+    });
+    kit::config_check_refuses(
+        Path::new(BIN),
+        servers,
+        &[
+            "never one shared process",
+            "which environment variable",
+            "\"LD_PRELOAD\" is not an environment variable a secret may go in",
+            "a stdio server has no request header",
+            "end_user_env: applies only to a server with credentials",
+        ],
+    );
 }

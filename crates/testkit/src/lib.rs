@@ -198,6 +198,23 @@ pub fn write_mcp_json(servers: serde_json::Value) -> (tempfile::TempDir, PathBuf
     (dir, path)
 }
 
+/// `binary config check` of an mcp.json holding `servers` (the `mcpServers` object) that it
+/// must refuse: its stdout and stderr together, which must name each of `expected`.
+pub fn config_check_refuses(binary: &Path, servers: serde_json::Value, expected: &[&str]) {
+    let (_dir, path) = write_mcp_json(servers);
+    let out = std::process::Command::new(binary)
+        .args(["config", "check", "-c"])
+        .arg(&path)
+        .output()
+        .expect("run config check");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "config check passed: {text}");
+    for expected in expected {
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+}
+
 /// A port that was free a moment ago on 127.0.0.1.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
