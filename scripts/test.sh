@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 # The store suite also runs against Postgres (the local one unless you point elsewhere).
 export SWITCHBOARD_TEST_DATABASE_URL="${SWITCHBOARD_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 bash scripts/fixtures.sh
+# Commands started without --data use the per-user data folder: a fresh one for this run, so
+# tests never share the developer's own store and key.
+export XDG_DATA_HOME="$(mktemp -d)"
 # The dashboard test's browser: the one on PATH unless CHROMIUM says otherwise.
 export CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
 # With the OS keychain token store (a cargo feature) built in, so its test runs too, against

@@ -193,6 +193,19 @@ try {
   await page.click(`${waiting} button`);
   await page.waitForSelector(waiting, { state: "detached", timeout: 30000 });
   seen.approvals_hidden = await page.$eval("#approvals-section", (s) => s.hidden);
+  // API tokens: listed without secrets; one made for the purpose is revoked from its row and
+  // is refused at once.
+  const made = await page.evaluate(async () => await api("POST", "/api/tokens", { roles: ["integrations:view"], expires: "1h" }));
+  await page.evaluate(async () => await loadTokens());
+  const tokenRow = `#tokens tr[data-token="${made.id}"]`;
+  await page.waitForSelector(`${tokenRow}[data-state="live"]`, { timeout: 20000 });
+  seen.tokens_secret_shown = (await page.textContent("#tokens")).includes(made.token);
+  page.once("dialog", (dialog) => dialog.accept());
+  await page.click(`${tokenRow} button`);
+  await page.waitForSelector(`${tokenRow}[data-state="revoked"]`, { timeout: 20000 });
+  seen.revoked_token_status = await page.evaluate(async (t) =>
+    (await fetch("/api/me", { headers: { authorization: `Bearer ${t}` } })).status, made.token);
+  await page.screenshot({ path: `${shots}/tokens.png`, fullPage: true });
   // Disconnect, after confirming.
   page.once("dialog", (dialog) => { seen.confirm = dialog.message(); dialog.accept(); });
   await page.click(`${connected} button:text("disconnect")`);

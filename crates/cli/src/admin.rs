@@ -1,78 +1,12 @@
-//! Control-plane commands: orgs, API tokens, key rotation.
+//! Key rotation: a new master key, every sealed credential re-sealed with it.
 
 use crate::args::Global;
 use crate::control::{Control, key_file};
 
 use anyhow::{Context, bail};
-use serde_json::json;
 use std::process::ExitCode;
 use std::sync::Arc;
-use switchboard_store::{Sealer, Store, new_api_token};
-
-/// Roles an API token may carry.
-const ROLES: [&str; 4] = [
-    switchboard_server::MANAGE,
-    switchboard_server::VIEW,
-    switchboard_server::OPERATE,
-    switchboard_core::end_user::ASSERT_ROLE,
-];
-
-pub(crate) async fn org_create(
-    global: &Global,
-    name: &str,
-    features: &[String],
-    json: bool,
-) -> anyhow::Result<ExitCode> {
-    let control = Control::open(global).await?;
-    let org = control
-        .store
-        .create_org(name, features)
-        .await
-        .with_context(|| format!("cannot create org {name:?}"))?;
-    if json {
-        println!("{}", serde_json::to_string_pretty(&org)?);
-    } else {
-        println!(
-            "created org {} ({}) features: {}",
-            org.name,
-            org.id,
-            org.features.join(", ")
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-pub(crate) async fn token_create(
-    global: &Global,
-    org: &str,
-    roles: &[String],
-    json: bool,
-) -> anyhow::Result<ExitCode> {
-    if let Some(bad) = roles.iter().find(|r| !ROLES.contains(&r.as_str())) {
-        bail!("unknown role {bad:?}; use {}", ROLES.join(", "));
-    }
-    let control = Control::open(global).await?;
-    let Some(org) = control.store.org_by_name(org).await? else {
-        bail!("no org named {org:?}; create it with `switchboard org create {org}`");
-    };
-    let (token, hash) = new_api_token();
-    let stored = control.store.create_token(&org.id, roles, &hash).await?;
-    if json {
-        println!(
-            "{}",
-            json!({"token": token, "id": stored.id, "org": org.name, "roles": stored.roles})
-        );
-    } else {
-        println!("{token}");
-        eprintln!(
-            "token {} for org {} with roles {}: shown once, store it now",
-            stored.id,
-            org.name,
-            stored.roles.join(", ")
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
+use switchboard_store::{Sealer, Store};
 
 pub(crate) async fn keys_rotate(global: &Global) -> anyhow::Result<ExitCode> {
     if std::env::var("SWITCHBOARD_MASTER_KEY").is_ok() {

@@ -25,8 +25,8 @@ pub(crate) enum LogFormat {
 #[derive(Debug, Clone, Args)]
 pub(crate) struct Global {
     /// Config file (mcp.json, settings.json, workspace.yaml, config.yaml or switchboard.toml).
-    /// Repeatable: later files win on a server-name collision. Default: the first of
-    /// ./switchboard.toml, ./.mcp.json, ./mcp.json that exists.
+    /// Repeatable: later files win on a server-name collision. Default: every one of
+    /// ./switchboard.toml, ./.mcp.json, ./mcp.json that exists, layered in that order.
     #[arg(short = 'c', long = "config", global = true, value_name = "FILE")]
     pub config: Vec<PathBuf>,
     /// Allow http:// and loopback upstream URLs (local development only).
@@ -47,15 +47,19 @@ pub(crate) struct Global {
         default_value = "text"
     )]
     pub log_format: LogFormat,
-    /// Where the embedded SQLite database and the master key file live.
+    /// Where the embedded SQLite database and the master key file live. Default: the
+    /// platform's per-user data folder ($XDG_DATA_HOME/switchboard, ~/.local/share/switchboard
+    /// on Linux); an existing ./.switchboard is still used, with a warning.
     #[arg(
-        long,
+        long = "data",
         global = true,
         value_name = "DIR",
-        env = "SWITCHBOARD_DATA",
-        default_value = ".switchboard"
+        env = "SWITCHBOARD_DATA"
     )]
-    pub data: std::path::PathBuf,
+    pub data_given: Option<PathBuf>,
+    /// The data folder in force (`data_given` or the default), set once after parsing.
+    #[arg(skip)]
+    pub data: PathBuf,
     /// A shared Postgres instead of embedded SQLite (postgres://…).
     #[arg(
         long,
@@ -180,8 +184,8 @@ pub(crate) enum Command {
     /// Refresh, disable, enable or reauthorize a server in a running gateway.
     Server {
         operation: ServerOperation,
-        /// The server's id (`srv_…` for API servers, `config:NAME` for config-file servers,
-        /// from `switchboard status`).
+        /// The server's name or id (`srv_…` for API servers, `config:NAME` for config-file
+        /// servers, from `switchboard status`).
         id: String,
         #[command(flatten)]
         remote: Remote,
@@ -226,14 +230,25 @@ pub(crate) struct Remote {
     /// The gateway's base URL.
     #[arg(long, default_value = "http://127.0.0.1:8750", value_name = "URL")]
     pub url: String,
-    /// An API token of the org (`switchboard token create`).
+    /// An API token of the org (`switchboard token create`), or SWITCHBOARD_API_TOKEN.
     #[arg(
         long,
         env = "SWITCHBOARD_API_TOKEN",
         value_name = "TOKEN",
         hide_env_values = true
     )]
-    pub token: String,
+    pub token: Option<String>,
+}
+
+impl Remote {
+    /// The API token, or an error that names both ways of giving one.
+    pub(crate) fn token(&self) -> anyhow::Result<&str> {
+        self.token.as_deref().ok_or_else(|| {
+            anyhow::anyhow!(
+                "this command talks to the running gateway's REST API and needs an API token: pass --token TOKEN or set SWITCHBOARD_API_TOKEN (make one with `switchboard token create --org ORG --role integrations:view`)"
+            )
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -301,6 +316,33 @@ pub(crate) enum OrgCommand {
         #[arg(long)]
         json: bool,
     },
+    /// List the organisations with their features.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Replace an organisation's features.
+    Set {
+        name: String,
+        /// The features it has from now on (repeat for several).
+        #[arg(
+            long = "feature",
+            value_name = "NAME",
+            required_unless_present = "no_features"
+        )]
+        features: Vec<String>,
+        /// Take every feature away.
+        #[arg(long, conflicts_with = "features")]
+        no_features: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Delete an organisation (refused while it has servers); its tokens stop working.
+    Delete {
+        name: String,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -313,6 +355,23 @@ pub(crate) enum TokenCommand {
         /// config-file servers every org shares); repeat for several.
         #[arg(long = "role", value_name = "ROLE", required = true)]
         roles: Vec<String>,
+        /// Refused after this long, e.g. 30d, 12h or 90m (default: never).
+        #[arg(long, value_name = "DURATION")]
+        expires: Option<String>,
+        /// Print {id, token, org, roles, expires_at}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List tokens (never their secrets): id, org, roles, state, created, expires.
+    List {
+        #[arg(long, value_name = "ORG")]
+        org: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Revoke a token by its id (from `token list`); every replica refuses it at once.
+    Revoke {
+        id: String,
         #[arg(long)]
         json: bool,
     },

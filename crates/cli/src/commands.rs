@@ -1,11 +1,8 @@
 //! What each subcommand does.
 
-use crate::args::{
-    AuditCommand, AuthCommand, Cli, Command, ConfigCommand, Global, KeysCommand, OrgCommand,
-    TokenCommand,
-};
+use crate::args::{AuditCommand, AuthCommand, Cli, Command, ConfigCommand, Global, KeysCommand};
 use crate::control::Control;
-use crate::{admin, audit_cmds};
+use crate::{admin, audit_cmds, tenancy_cmds};
 use crate::{setup, table};
 use anyhow::Context;
 use rmcp::model::CallToolResult;
@@ -82,17 +79,8 @@ pub(crate) async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Audit {
             command: AuditCommand::Anchor,
         } => audit_cmds::anchor(global).await,
-        Command::Org {
-            command:
-                OrgCommand::Create {
-                    name,
-                    features,
-                    json,
-                },
-        } => admin::org_create(global, &name, &features, json).await,
-        Command::Token {
-            command: TokenCommand::Create { org, roles, json },
-        } => admin::token_create(global, &org, &roles, json).await,
+        Command::Org { command } => tenancy_cmds::org(global, command).await,
+        Command::Token { command } => tenancy_cmds::token(global, command).await,
         Command::Keys {
             command: KeysCommand::Rotate,
         } => admin::keys_rotate(global).await,
@@ -230,7 +218,19 @@ async fn call(
         Some(oauth),
     )
     .await?;
-    setup::connect_all(&registry, &config).await;
+    // Only the servers whose names the tool's name can belong to start (all of them when the
+    // naming template starts with the tool); the rest only if it is not found among those.
+    let naming = setup::naming(global, &config)?;
+    let mut narrowed = config.clone();
+    narrowed.servers.retain(|s| {
+        let prefix = naming.prefix(&s.name);
+        !prefix.is_empty() && tool.starts_with(&prefix)
+    });
+    let narrow = !narrowed.servers.is_empty() && narrowed.servers.len() < config.servers.len();
+    setup::connect_all(&registry, if narrow { &narrowed } else { &config }).await;
+    if narrow && !registry.tools().iter().any(|t| t.exposed_name == tool) {
+        setup::connect_all(&registry, &config).await;
+    }
     // The operator runs the CLI: the end user it names is asserted by one who may.
     let mut opts = CallOptions::default().with_caller(Caller {
         surface: Some(switchboard_core::Surface::Cli),
@@ -266,16 +266,42 @@ async fn call(
     }
 }
 
+/// A content block as a person reads it: text as it is; images, audio and binary resources
+/// summarised (type, size) instead of pages of base64, which `--json` still prints.
+fn shown_block(block: &Value) -> String {
+    let text = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
+    let size = |b64: &str| format!("{:.1} KiB", (b64.len() * 3 / 4) as f64 / 1024.0);
+    match block["type"].as_str().unwrap_or_default() {
+        "text" => text(block, "text"),
+        kind @ ("image" | "audio") => format!(
+            "[{kind} {}, {}; --json prints the data]",
+            text(block, "mimeType"),
+            size(block["data"].as_str().unwrap_or_default())
+        ),
+        "resource" => {
+            let resource = &block["resource"];
+            match (resource["text"].as_str(), resource["blob"].as_str()) {
+                (Some(body), _) => body.to_string(),
+                (None, blob) => format!(
+                    "[resource {} {}, {}; --json prints the data]",
+                    text(resource, "uri"),
+                    text(resource, "mimeType"),
+                    size(blob.unwrap_or_default())
+                ),
+            }
+        }
+        "resource_link" => format!("[link {} {}]", text(block, "uri"), text(block, "name")),
+        _ => block.to_string(),
+    }
+}
+
 fn print_result(result: &CallToolResult, json: bool) -> anyhow::Result<()> {
     if json {
         println!("{}", serde_json::to_string_pretty(result)?);
         return Ok(());
     }
     for block in &result.content {
-        match block.as_text() {
-            Some(text) => println!("{}", text.text),
-            None => println!("{}", serde_json::to_string(block)?),
-        }
+        println!("{}", shown_block(&serde_json::to_value(block)?));
     }
     if result.content.is_empty()
         && let Some(structured) = &result.structured_content

@@ -28,13 +28,17 @@ pub(crate) async fn check(global: &Global, json: bool) -> anyhow::Result<ExitCod
         .count();
     if json {
         let list: Vec<Value> = problems.iter().map(problem_json).collect();
+        let files: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         println!(
             "{}",
             serde_json::to_string_pretty(
-                &json!({"ok": errors == 0, "servers": servers, "problems": list})
+                &json!({"ok": errors == 0, "files": files, "servers": servers, "problems": list})
             )?
         );
     } else {
+        for path in &paths {
+            println!("read {}", path.display());
+        }
         for p in &problems {
             println!("{p}");
         }
@@ -102,6 +106,10 @@ pub(crate) fn discover(json: bool) -> anyhow::Result<ExitCode> {
             Ok(config) => config.warnings,
             Err(problems) => problems.0,
         };
+        // A host's file with an empty servers table has no servers, which is no problem here.
+        let problems = (problems.into_iter())
+            .filter(|p| p.message != switchboard_config::NO_SERVERS)
+            .collect();
         found.push(Found {
             file,
             servers,

@@ -25,6 +25,7 @@ mod audit_cmds;
 mod commands;
 mod config_cmds;
 mod control;
+mod data_folder;
 mod end_users;
 mod identity;
 mod inputs;
@@ -35,17 +36,25 @@ mod remote;
 mod serve;
 mod setup;
 mod table;
+mod tenancy_cmds;
 mod watch;
 
 use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let mut cli = args::Cli::parse();
     #[cfg(not(target_env = "msvc"))]
     switchboard_metrics::set_heap_reader(heap_figures);
     // Dropped after the runtime: it sends the last spans from its own thread.
     let _traces = setup::init_logging(&cli);
+    cli.global.data = match data_folder::resolve(cli.global.data_given.as_deref()) {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            return ExitCode::FAILURE;
+        }
+    };
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(threads) = cli.global.threads {
         runtime.worker_threads(usize::from(threads));

@@ -40,18 +40,23 @@ fn detail(server: &Value) -> String {
     }
 }
 
-pub(crate) async fn status(remote: &Remote, watch: bool, json: bool) -> anyhow::Result<ExitCode> {
-    if watch {
-        return watch_status(remote, json).await;
-    }
+/// The servers the gateway lists for this token (config-file and API ones).
+async fn servers(remote: &Remote) -> anyhow::Result<Vec<Value>> {
     let response = client()
         .get(format!("{}/api/integrations/mcp/servers", remote.url))
-        .bearer_auth(&remote.token)
+        .bearer_auth(remote.token()?)
         .send()
         .await
         .with_context(|| unreachable(remote))?;
     let body = answer(response).await?;
-    let servers = body["servers"].as_array().cloned().unwrap_or_default();
+    Ok(body["servers"].as_array().cloned().unwrap_or_default())
+}
+
+pub(crate) async fn status(remote: &Remote, watch: bool, json: bool) -> anyhow::Result<ExitCode> {
+    if watch {
+        return watch_status(remote, json).await;
+    }
+    let servers = servers(remote).await?;
     if json {
         println!("{}", serde_json::to_string_pretty(&servers)?);
         return Ok(ExitCode::SUCCESS);
@@ -83,7 +88,7 @@ pub(crate) async fn status(remote: &Remote, watch: bool, json: bool) -> anyhow::
 async fn watch_status(remote: &Remote, json: bool) -> anyhow::Result<ExitCode> {
     let response = client()
         .get(format!("{}/api/integrations/mcp/events", remote.url))
-        .bearer_auth(&remote.token)
+        .bearer_auth(remote.token()?)
         .send()
         .await
         .with_context(|| unreachable(remote))?;
@@ -103,10 +108,9 @@ async fn watch_status(remote: &Remote, json: bool) -> anyhow::Result<ExitCode> {
                 continue;
             };
             let event: Value = serde_json::from_str(data.trim()).unwrap_or(Value::Null);
-            if json {
-                println!("{event}");
-            } else {
-                println!(
+            let line = match json {
+                true => event.to_string(),
+                false => format!(
                     "{:<20} {:<7} {:<13} tools={:<4} pid={:<7} {}",
                     event["server"].as_str().unwrap_or_default(),
                     event["source"].as_str().unwrap_or_default(),
@@ -114,12 +118,48 @@ async fn watch_status(remote: &Remote, json: bool) -> anyhow::Result<ExitCode> {
                     event["tool_count"],
                     event["pid"],
                     detail(&event),
-                );
+                ),
+            };
+            // A reader that went away (`| head`) ends the watch quietly.
+            if !said(&line) {
+                return Ok(ExitCode::SUCCESS);
             }
         }
     }
     eprintln!("the gateway closed the event stream");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes one line to stdout; `false` once nobody reads it (a closed pipe).
+fn said(line: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{line}").and_then(|()| out.flush()).is_ok()
+}
+
+/// A server's id from what a person typed: an id (`srv_…`, `config:NAME`) as it is, else the
+/// name of one server the gateway lists (`time` for `config:time`).
+async fn server_id(remote: &Remote, typed: &str) -> anyhow::Result<String> {
+    if typed.starts_with("srv_") || typed.contains(':') {
+        return Ok(typed.to_string());
+    }
+    // A token that may operate config-file servers but not list the org's: a name is one of
+    // the config files'.
+    let Ok(servers) = servers(remote).await else {
+        return Ok(format!("config:{typed}"));
+    };
+    let live = |s: &&Value| s["status"].as_str() != Some("deleted");
+    let named: Vec<&Value> = (servers.iter())
+        .filter(live)
+        .filter(|s| s["slug"].as_str() == Some(typed))
+        .collect();
+    match named.as_slice() {
+        [one] => Ok(one["id"].as_str().unwrap_or(typed).to_string()),
+        [] => bail!("no server named {typed:?} here; `switchboard status` lists the names and ids"),
+        _ => bail!(
+            "several servers are named {typed:?} (a config-file one and an API one); pass the id from `switchboard status`"
+        ),
+    }
 }
 
 pub(crate) async fn operate(
@@ -129,6 +169,7 @@ pub(crate) async fn operate(
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let name = format!("{operation:?}").to_lowercase();
+    let id = &server_id(remote, id).await?;
     let request = match operation {
         ServerOperation::Remove => {
             client().delete(format!("{}/api/integrations/mcp/servers/{id}", remote.url))
@@ -139,7 +180,7 @@ pub(crate) async fn operate(
         )),
     };
     let response = request
-        .bearer_auth(&remote.token)
+        .bearer_auth(remote.token()?)
         .send()
         .await
         .with_context(|| unreachable(remote))?;

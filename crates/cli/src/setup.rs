@@ -86,9 +86,14 @@ pub(crate) fn config_paths(global: &Global) -> anyhow::Result<Vec<PathBuf>> {
     if !global.config.is_empty() {
         return Ok(global.config.clone());
     }
-    match DEFAULT_FILES.iter().map(PathBuf::from).find(|p| p.exists()) {
-        Some(path) => Ok(vec![path]),
-        None => bail!(
+    // Every default file here, layered in this order (a settings-only switchboard.toml
+    // beside an mcp.json is both read, as SPEC.md says).
+    let present: Vec<PathBuf> = (DEFAULT_FILES.iter().map(PathBuf::from))
+        .filter(|p| p.exists())
+        .collect();
+    match present.is_empty() {
+        false => Ok(present),
+        true => bail!(
             "no config file given and none of {} exists here; pass -c FILE (e.g. -c ~/.cursor/mcp.json)",
             DEFAULT_FILES.join(", ")
         ),

@@ -282,11 +282,12 @@ fn orgs_tokens_audit_and_key_rotation_from_the_cli() {
             .status
             .success()
     );
+    // Two calls, after the org and the token made above.
     let verify = in_data(d, &["audit", "verify", "--json"]);
     let verified = serde_json::from_slice::<Value>(&verify.stdout).unwrap();
     assert_eq!(
         (&verified["ok"], &verified["rows"]),
-        (&json!(true), &json!(2))
+        (&json!(true), &json!(4))
     );
     assert_eq!(verified["head"]["source"], "checkpoint", "{verified}");
 
@@ -299,7 +300,7 @@ fn orgs_tokens_audit_and_key_rotation_from_the_cli() {
     );
     let verify = in_data(d, &["audit", "verify"]);
     assert!(
-        stdout(&verify).contains("ok: 2 audit rows verified"),
+        stdout(&verify).contains("ok: 4 audit rows verified"),
         "{}",
         stdout(&verify)
     );

@@ -104,6 +104,8 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
     // The token link signs in and leaves the address bar without the token.
     assert_eq!(seen["url_after_sign_in"], format!("{base}/"));
     assert_eq!(seen["connection"], "live");
+    assert_eq!(seen["tokens_secret_shown"], false, "{seen}");
+    assert_eq!(seen["revoked_token_status"], 401, "{seen}");
     assert_eq!(seen["summary"], "2 of 2 ready");
     let cells: Vec<&str> = seen["ready_row"]
         .as_array()
@@ -232,11 +234,14 @@ async fn dashboard_shows_live_states_and_runs_operations_in_a_browser() {
         "{seen}"
     );
     assert_eq!(seen["approvals_hidden"], true, "{seen}");
-    // The answers with an error status are the refused call's 403 and the bad URLs' 400s.
+    // The answers with an error status are the refused call's 403, the bad URLs' 400s and
+    // the revoked token's 401.
     let http_errors = seen["http_errors"].to_string();
-    assert_eq!(seen["http_errors"].as_array().unwrap().len(), 3, "{seen}");
+    assert_eq!(seen["http_errors"].as_array().unwrap().len(), 4, "{seen}");
     assert!(
-        http_errors.contains("status of 403") && http_errors.contains("status of 400"),
+        http_errors.contains("status of 403")
+            && http_errors.contains("status of 400")
+            && http_errors.contains("status of 401"),
         "{seen}"
     );
 

@@ -66,6 +66,17 @@ async fn serve_logs_one_json_object_per_line() {
         "{}",
         connected[0]
     );
+    // The stdio server's process id is a number, not Rust's `Some(…)`.
+    let started: Vec<&Value> = (events.iter())
+        .filter(|e| e["message"] == "started stdio server")
+        .collect();
+    assert!(!started.is_empty(), "{events:?}");
+    assert!(
+        started
+            .iter()
+            .all(|e| e["pid"].as_u64().is_some_and(|p| p > 0)),
+        "{started:?}"
+    );
     // server-everything sends long instructions: they stay below DEBUG.
     let all = serde_json::to_string(&events).unwrap();
     assert!(!all.contains("instructions"), "{all}");

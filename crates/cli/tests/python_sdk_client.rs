@@ -30,6 +30,9 @@ async fn run_client(data: &std::path::Path, args: &[&str]) {
         "client failed ({}):\n{stdout}\n{stderr}",
         output.status
     );
+    // The SDK ends its session with DELETE and expects 200 or 204 (rmcp's 202 made it say
+    // "Session termination failed: 202" on every exit).
+    assert!(!stderr.contains("Session termination failed"), "{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -108,9 +108,13 @@ async fn short_sessions_beside_a_second_writer_log_no_error_and_lose_no_row() {
     gateway.child.wait().await.unwrap();
     assert!(errors.is_empty(), "the gateway logged: {errors:#?}");
 
-    // A row for every call, in one chain.
+    // A row for every call and every org and token made, in one chain.
     let (verified, _) = switchboard(&data, &["audit", "verify", "--json"]);
     let verified: serde_json::Value = serde_json::from_str(&verified).unwrap();
     assert_eq!(verified["ok"], true, "{verified}");
-    assert_eq!(verified["rows"], SESSIONS * PARALLEL, "{verified}");
+    assert_eq!(
+        verified["rows"],
+        SESSIONS * PARALLEL + 2 * ORGS,
+        "{verified}"
+    );
 }

@@ -29,8 +29,9 @@ impl Env {
     async fn new() -> Self {
         let schema = kit::TestSchema::create("replicas").await;
         let data = tempfile::tempdir().unwrap();
-        let config = data.path().join("mcp.json");
-        std::fs::write(&config, r#"{"mcpServers": {}}"#).unwrap();
+        // Settings only: the servers come from the REST API.
+        let config = data.path().join("switchboard.toml");
+        std::fs::write(&config, "[gateway]\nnaming = \"{server}__{tool}\"\n").unwrap();
         Self {
             schema,
             data,

@@ -330,12 +330,22 @@ pub(crate) fn server(
     }
     let mut warnings = Vec::new();
     for unknown in map.keys().filter(|k| !KNOWN_KEYS.contains(&k.as_str())) {
+        let (message, fix) = match crate::suggest::closest(unknown, KNOWN_KEYS) {
+            Some(known) => (
+                format!("unknown key, ignored: did you mean {known:?}?"),
+                format!("rename {unknown:?} to {known:?}"),
+            ),
+            None => (
+                "unknown key, ignored".to_string(),
+                "check the spelling against the server keys in docs/configuration.md".to_string(),
+            ),
+        };
         warnings.push(Problem::warning(
             ctx.file,
             ctx.line(&[key, unknown]),
             &format!("{path}.{unknown}"),
-            "unknown key, ignored",
-            "check the spelling against the server keys in docs/configuration.md",
+            message,
+            fix,
         ));
     }
     // Header values, tokens and env values are credentials whether or not they came from a

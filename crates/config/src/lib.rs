@@ -6,11 +6,13 @@ pub mod discover;
 mod entry;
 mod hosts;
 mod identity;
+mod json_dialect;
 mod locate;
 mod placeholders;
 mod problem;
 mod settings;
 mod shapes;
+mod suggest;
 mod telemetry;
 pub use audit::AuditSettings;
 pub use identity::ROLES;
@@ -263,6 +265,7 @@ pub fn load_with_env(
     let mut policy = Vec::new();
     let mut problems = Vec::new();
     let mut order = 0usize;
+    let mut server_files = Vec::new();
     for path in paths {
         let parsed = match read_file(path).and_then(|text| parse_file(path, &text, env)) {
             Ok(parsed) => parsed,
@@ -272,6 +275,9 @@ pub fn load_with_env(
             }
         };
         problems.extend(parsed.problems);
+        if parsed.declares_servers {
+            server_files.push(path.display().to_string());
+        }
         for spec in parsed.servers {
             order += 1;
             let position = servers.get(&spec.name).map_or(order, |(pos, _)| *pos);
@@ -300,6 +306,10 @@ pub fn load_with_env(
         }
     }
     problems.extend(end_user_oauth_problems(&servers, &gateway));
+    let failed = problems.iter().any(|p| p.severity == Severity::Error);
+    if servers.is_empty() && !failed {
+        problems.extend(server_files.iter().map(|file| no_servers(file)));
+    }
     let (warnings, errors): (Vec<_>, Vec<_>) = problems
         .into_iter()
         .partition(|p| p.severity == Severity::Warning);
@@ -316,6 +326,21 @@ pub fn load_with_env(
         warnings,
         policy,
     })
+}
+
+/// The message of a server file that declares no servers (`config discover` shows such a
+/// host file as having none, not as a problem).
+pub const NO_SERVERS: &str =
+    "the file's servers table is empty, so the configuration has no servers";
+
+fn no_servers(file: &str) -> Problem {
+    Problem::error(
+        file,
+        None,
+        "",
+        NO_SERVERS,
+        "declare a server in it (docs/configuration.md has each shape), or leave it out: serve and stdio run without config files",
+    )
 }
 
 /// A per-end-user OAuth server sends each end user to a consent page that signs them in
@@ -362,6 +387,9 @@ pub fn inputs_used(paths: &[PathBuf]) -> Vec<String> {
 }
 
 pub(crate) struct ParsedFile {
+    /// Whether the file has a servers table (even an empty one), unlike a settings-only
+    /// switchboard.toml.
+    pub declares_servers: bool,
     pub servers: Vec<ServerSpec>,
     pub gateway: GatewaySettings,
     pub problems: Vec<Problem>,
@@ -407,7 +435,7 @@ fn parse_file(
         })
         .unwrap_or(Path::new("."));
     let base = std::fs::canonicalize(base).unwrap_or_else(|_| base.to_path_buf());
-    let doc = shapes::parse_document(path, text).map_err(|p| vec![p])?;
+    let (doc, lenient) = shapes::parse_document(path, text).map_err(|p| vec![p])?;
     let ctx = entry::Context {
         file: &file,
         text,
@@ -415,7 +443,9 @@ fn parse_file(
         env,
         scope: &[],
     };
-    Ok(shapes::extract(&doc, &ctx))
+    let mut parsed = shapes::extract(&doc, &ctx);
+    parsed.problems.extend(lenient);
+    Ok(parsed)
 }
 
 #[cfg(test)]
@@ -423,6 +453,9 @@ mod tests;
 
 #[cfg(test)]
 mod host_tests;
+
+#[cfg(test)]
+mod first_days_tests;
 
 #[cfg(test)]
 mod redirect_base_tests {

@@ -10,47 +10,26 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use switchboard_core::ServerSlug;
 
-/// Parses JSON (with comments and trailing commas), YAML or TOML into one JSON value.
-pub(crate) fn parse_document(path: &Path, text: &str) -> Result<Value, Problem> {
+/// Parses JSON (as its host reads it: crate::json_dialect), YAML or TOML into one JSON value,
+/// with a warning where the file is read more leniently than its host would.
+pub(crate) fn parse_document(path: &Path, text: &str) -> Result<(Value, Option<Problem>), Problem> {
     let file = path.display().to_string();
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
+    let json = || crate::json_dialect::parse(path, text);
     match ext.as_str() {
-        "toml" => parse_toml(&file, text),
-        "yaml" | "yml" => parse_yaml(&file, text),
-        "json" | "jsonc" => parse_json(&file, text),
-        _ => parse_json(&file, text)
-            .or_else(|json_err| parse_yaml(&file, text).map_err(|_| json_err)),
+        "toml" => parse_toml(&file, text).map(|v| (v, None)),
+        "yaml" | "yml" => parse_yaml(&file, text).map(|v| (v, None)),
+        "json" | "jsonc" => json(),
+        _ => json().or_else(|json_err| {
+            parse_yaml(&file, text)
+                .map(|v| (v, None))
+                .map_err(|_| json_err)
+        }),
     }
-}
-
-fn parse_json(file: &str, text: &str) -> Result<Value, Problem> {
-    let parsed: Option<Value> = jsonc_parser::parse_to_serde_value(text, &Default::default())
-        .map_err(|e| {
-            Problem::error(
-                file,
-                Some(e.line_display()),
-                "",
-                format!(
-                    "invalid JSON at column {}: {}",
-                    e.column_display(),
-                    e.kind()
-                ),
-                "fix the JSON syntax (comments and trailing commas are allowed)",
-            )
-        })?;
-    parsed.ok_or_else(|| {
-        Problem::error(
-            file,
-            Some(1),
-            "",
-            "the file is empty",
-            "declare servers (docs/configuration.md has each shape)",
-        )
-    })
 }
 
 fn parse_yaml(file: &str, text: &str) -> Result<Value, Problem> {
@@ -176,9 +155,51 @@ fn tables<'a>(
     (!out.is_empty() || settings_only).then_some(out)
 }
 
+/// The keys under which a file declares its servers, each an object of name → entry.
+const SERVER_KEYS: [&str; 6] = [
+    "mcpServers",
+    "servers",
+    "mcp_servers",
+    "context_servers",
+    "extensions",
+    "mcp_registry",
+];
+
+/// A servers key present with a value of the wrong type (a list, a string…), named with what
+/// it must be.
+fn wrong_type(root: &Map<String, Value>, ctx: &Context<'_>) -> Option<Problem> {
+    let (key, value) = SERVER_KEYS
+        .iter()
+        .find_map(|k| root.get(*k).map(|v| (*k, v)))
+        .filter(|(_, v)| !v.is_object())?;
+    Some(Problem::error(
+        ctx.file,
+        line_of(ctx.text, &[key]),
+        key,
+        format!(
+            "{key} is {}; it must be an object mapping each server's name to its entry",
+            kind_of(value)
+        ),
+        format!("write \"{key}\": {{\"NAME\": {{\"command\": …}}}} (docs/configuration.md)"),
+    ))
+}
+
+/// "a list", "a string"…: a JSON value's type as a sentence says it.
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// The server entries of whichever shapes `doc` has.
 pub(crate) fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
     let mut parsed = ParsedFile {
+        declares_servers: false,
         servers: Vec::new(),
         gateway: GatewaySettings::default(),
         problems: Vec::new(),
@@ -195,6 +216,10 @@ pub(crate) fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
         return parsed;
     };
     let Some(tables) = tables(root, ctx, &mut parsed.problems) else {
+        if let Some(problem) = wrong_type(root, ctx) {
+            parsed.problems.push(problem);
+            return parsed;
+        }
         parsed.problems.push(Problem::error(
                 ctx.file,
                 None,
@@ -204,6 +229,7 @@ pub(crate) fn extract(doc: &Value, ctx: &Context<'_>) -> ParsedFile {
             ));
         return parsed;
     };
+    parsed.declares_servers = !tables.is_empty();
     parsed.gateway = crate::settings::parse(root, ctx, &mut parsed.problems);
     if let Some(policy) = root.get("policy") {
         parsed.policy = Some(crate::PolicySource {

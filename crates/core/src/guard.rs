@@ -164,7 +164,14 @@ pub trait CallGuard: Send + Sync + 'static {
     /// Decides, at discovery, what happens to each tool of one server: `tools` are the
     /// upstream definitions as JSON. Returns one review per tool, in order. Runs whenever
     /// the catalogue is rebuilt: implementations cache by definition.
-    fn review(&self, owner: &Owner, server: &ServerSlug, tools: &[&Value]) -> Vec<Review>;
+    /// `launch` is the server's [`crate::ServerSpec::launch_hash`].
+    fn review(
+        &self,
+        owner: &Owner,
+        server: &ServerSlug,
+        launch: &str,
+        tools: &[&Value],
+    ) -> Vec<Review>;
 
     /// List time: which of `tools` the caller sees (one answer per tool, in order).
     fn visibility<'a>(

@@ -284,6 +284,24 @@ impl fmt::Debug for HttpSpec {
     }
 }
 
+impl ServerSpec {
+    /// What starts or reaches the server, hashed (SHA-256, 16 hex digits): a stdio server's
+    /// command, args, env and cwd, an HTTP server's URL. Pins are kept per launch, so an
+    /// operator's edit to it re-pins instead of reading as a rug pull.
+    pub fn launch_hash(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let launch = match &self.transport {
+            Transport::Stdio(s) => serde_json::json!({
+                "command": s.command, "args": s.args, "env": s.env,
+                "cwd": s.cwd.as_ref().map(|c| c.display().to_string()),
+            }),
+            Transport::Http(h) => serde_json::json!({"url": h.url}),
+        };
+        let digest = Sha256::digest(launch.to_string().as_bytes());
+        hex::encode(&digest[..8])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,8 @@ use switchboard_store::{AuditEntry, PinRow, now_ms};
 #[derive(Debug, Clone, Serialize)]
 pub struct PendingChange {
     pub server: String,
+    /// The launch hash of the server when the change was seen.
+    pub launch: String,
     pub tool: String,
     pub reason: String,
     pub approved_hash: Option<String>,
@@ -171,9 +173,9 @@ impl Pipeline {
             .into_iter()
             .filter(|r| server.is_none_or(|s| r.server == s))
             .map(|r| {
-                let approved = pins
-                    .iter()
-                    .find(|p| p.server == r.server && p.tool == r.tool);
+                let approved = (pins.iter())
+                    .filter(|p| p.server == r.server && p.tool == r.tool)
+                    .find(|p| p.launch == r.launch || p.launch.is_empty());
                 PendingChange {
                     approved_hash: approved.map(|p| p.hash.clone()),
                     approved: approved.and_then(|p| serde_json::from_str(&p.definition).ok()),
@@ -181,6 +183,7 @@ impl Pipeline {
                     new_hash: r.hash,
                     reason: r.note,
                     server: r.server,
+                    launch: r.launch,
                     tool: r.tool,
                     seen_at: r.at,
                 }
@@ -235,6 +238,7 @@ impl Pipeline {
             let row = PinRow {
                 owner: owner.key(),
                 server: p.server.clone(),
+                launch: p.launch.clone(),
                 tool: p.tool.clone(),
                 hash: p.new_hash.clone(),
                 definition: p.new.to_string(),

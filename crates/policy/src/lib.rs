@@ -341,7 +341,13 @@ impl Pipeline {
 }
 
 impl CallGuard for Pipeline {
-    fn review(&self, owner: &Owner, server: &ServerSlug, tools: &[&Value]) -> Vec<Review> {
+    fn review(
+        &self,
+        owner: &Owner,
+        server: &ServerSlug,
+        launch: &str,
+        tools: &[&Value],
+    ) -> Vec<Review> {
         self.learn(owner, server, tools);
         let index = self.lookalike_index(owner, server);
         let elsewhere = |name: &str| {
@@ -351,7 +357,9 @@ impl CallGuard for Pipeline {
                 .filter(|(_, other)| !other.eq_ignore_ascii_case(name))
                 .map(|(server, other)| format!("{server}.{other}"))
         };
-        self.inner.reviewer.review(owner, server, tools, &elsewhere)
+        self.inner
+            .reviewer
+            .review(owner, server, launch, tools, &elsewhere)
     }
 
     /// A server is seen when its rule sets and the agent's server list allow it; an agent's

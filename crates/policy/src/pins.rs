@@ -61,7 +61,17 @@ pub fn without_name(canonical: &str) -> String {
     v.to_string()
 }
 
-type Key = (String, String, String);
+/// (owner, server, launch, tool).
+type Key = (String, String, String, String);
+
+fn key_of(row: &PinRow) -> Key {
+    (
+        row.owner.clone(),
+        row.server.clone(),
+        row.launch.clone(),
+        row.tool.clone(),
+    )
+}
 
 /// Every pin, in memory, as the store holds them.
 #[derive(Debug, Default)]
@@ -76,7 +86,7 @@ impl PinBook {
         let mut pins = self.pins.write();
         let mut changed = false;
         for row in rows {
-            let key = (row.owner.clone(), row.server.clone(), row.tool.clone());
+            let key = key_of(&row);
             let same = pins
                 .get(&key)
                 .is_some_and(|p| p.hash == row.hash && p.note == row.note);
@@ -88,28 +98,53 @@ impl PinBook {
         changed
     }
 
-    pub fn get(&self, owner: &str, server: &str, tool: &str) -> Option<PinRow> {
-        self.pins
-            .read()
-            .get(&(owner.to_string(), server.to_string(), tool.to_string()))
+    /// The pin of `tool` under `launch`, else one from before launches were kept.
+    pub fn get(&self, owner: &str, server: &str, launch: &str, tool: &str) -> Option<PinRow> {
+        let pins = self.pins.read();
+        let key = |launch: &str| {
+            (
+                owner.to_string(),
+                server.to_string(),
+                launch.to_string(),
+                tool.to_string(),
+            )
+        };
+        (pins.get(&key(launch)).or_else(|| pins.get(&key("")))).cloned()
+    }
+
+    /// The newest pin of `tool` under another launch of `server` (its operator changed how
+    /// it starts or where it is).
+    pub fn under_other_launch(
+        &self,
+        owner: &str,
+        server: &str,
+        launch: &str,
+        tool: &str,
+    ) -> Option<PinRow> {
+        (self.pins.read().values())
+            .filter(|r| r.owner == owner && r.server == server && r.tool == tool)
+            .filter(|r| !r.launch.is_empty() && r.launch != launch)
+            .max_by_key(|r| r.at)
             .cloned()
     }
 
     pub fn put(&self, row: PinRow) {
-        self.pins.write().insert(
-            (row.owner.clone(), row.server.clone(), row.tool.clone()),
-            row,
-        );
+        self.pins.write().insert(key_of(&row), row);
     }
 
-    /// Pins of `server` whose tool is not among `present`.
-    pub fn vanished(&self, owner: &str, server: &str, present: &[&str]) -> Vec<PinRow> {
-        self.pins
-            .read()
-            .values()
-            .filter(|r| {
-                r.owner == owner && r.server == server && !present.contains(&r.tool.as_str())
-            })
+    /// Pins of `server` under `launch` (or from before launches) whose tool is not among
+    /// `present`.
+    pub fn vanished(
+        &self,
+        owner: &str,
+        server: &str,
+        launch: &str,
+        present: &[&str],
+    ) -> Vec<PinRow> {
+        (self.pins.read().values())
+            .filter(|r| r.owner == owner && r.server == server)
+            .filter(|r| r.launch == launch || r.launch.is_empty())
+            .filter(|r| !present.contains(&r.tool.as_str()))
             .cloned()
             .collect()
     }

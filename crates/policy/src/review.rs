@@ -102,6 +102,7 @@ impl Reviewer {
         &self,
         owner: &Owner,
         server: &ServerSlug,
+        launch: &str,
         tools: &[&Value],
         elsewhere: &dyn Fn(&str) -> Option<String>,
     ) -> Vec<Review> {
@@ -113,7 +114,7 @@ impl Reviewer {
             .map(|t| t.get("name").and_then(Value::as_str).unwrap_or_default())
             .collect();
         let vanished = if settings.pinning {
-            self.book.vanished(&owner_key, server, &names)
+            self.book.vanished(&owner_key, server, launch, &names)
         } else {
             Vec::new()
         };
@@ -148,11 +149,12 @@ impl Reviewer {
                 }
                 let pin = settings
                     .pinning
-                    .then(|| self.book.get(&owner_key, server, name))
+                    .then(|| self.book.get(&owner_key, server, launch, name))
                     .flatten();
                 let row = |note: String| PinRow {
                     owner: owner_key.clone(),
                     server: server.to_string(),
+                    launch: launch.to_string(),
                     tool: name.to_string(),
                     hash: hash.clone(),
                     definition: text.clone(),
@@ -185,6 +187,9 @@ impl Reviewer {
                         self.hold(row(reason.clone()), Some(&p));
                         review.quarantined = Some(reason);
                     }
+                    None if settings.pinning && let Some(before) = self.book.under_other_launch(&owner_key, server, launch, name) => {
+                        self.repin(row(before.note.clone()), &before);
+                    }
                     None if settings.pinning => {
                         let renamed = vanished
                             .iter()
@@ -211,10 +216,16 @@ impl Reviewer {
     /// Pins a clean first definition, here at once and in the store in the background
     /// (where the first replica to write wins; a different winner is adopted).
     fn trust_first_use(&self, row: PinRow) {
-        self.book.put(row.clone());
-        if !self.first_time(&row) {
-            return;
+        if self.first_time(&row) {
+            self.persist_pin(row);
+        } else {
+            self.book.put(row);
         }
+    }
+
+    /// Puts `row` in the book at once and in the store in the background.
+    fn persist_pin(&self, row: PinRow) {
+        self.book.put(row.clone());
         let Some(store) = self.store.clone() else {
             return;
         };
@@ -232,6 +243,32 @@ impl Reviewer {
                 Err(e) => tracing::error!("cannot save the pin of {}.{}: {e}", book_row.server, book_row.tool),
             }
         });
+    }
+
+    /// Pins what a server returns after its operator changed its launch (command, args, env,
+    /// cwd or URL): an approval carries over to the same definition; a different one is pinned
+    /// as on first use and audited with both launches' hashes.
+    fn repin(&self, mut row: PinRow, before: &PinRow) {
+        if row.hash != before.hash {
+            row.note = TOFU.into();
+            if let Some(audit) = self.audit.as_ref().filter(|_| self.first_time(&row)) {
+                tracing::info!(server = %row.server, tool = %row.tool, "re-pinned after config change");
+                audit.record_now(AuditEntry {
+                    at: now_ms(),
+                    org_id: row.owner.strip_prefix("org:").map(String::from),
+                    action_id: "policy.repin".into(),
+                    server: Some(row.server.clone()),
+                    verdict: "allowed".into(),
+                    outcome: "ok".into(),
+                    detail: Some(format!(
+                        "re-pinned after config change: tool={} old_launch={} new_launch={} old_hash={} new_hash={}",
+                        row.tool, before.launch, row.launch, before.hash, row.hash
+                    )),
+                    ..Default::default()
+                });
+            }
+        }
+        self.persist_pin(row);
     }
 
     /// Keeps a quarantined definition for diff/approve, and audits it once.

@@ -197,7 +197,7 @@ impl Catalog {
             .map(|t| serde_json::to_value(t).unwrap_or_default())
             .collect();
         let refs: Vec<&serde_json::Value> = json.iter().collect();
-        let reviews = guard.review(owner, &spec.name, &refs);
+        let reviews = guard.review(owner, &spec.name, &spec.launch_hash(), &refs);
         let mut kept = Vec::with_capacity(tools.len());
         let mut kept_reviews = Vec::with_capacity(tools.len());
         for (tool, review) in tools.into_iter().zip(reviews) {

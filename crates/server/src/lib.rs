@@ -19,6 +19,7 @@ pub use control_plane::callers::{MANAGE, OPERATE, VIEW};
 pub use control_plane::end_users::grant_audit_entry;
 pub use control_plane::grants::StoredGrants;
 pub use control_plane::snapshots::StoreSnapshots;
+pub use control_plane::tenancy;
 pub use control_plane::tokens::SealedTokens;
 pub use control_plane::{ApiError, ControlPlane, OrgRegistries, Source};
 pub use edge::identity::ResourceServer;

@@ -52,14 +52,42 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn org_by_name(&self, name: &str) -> Result<Option<Org>, StoreError>;
     async fn org(&self, id: &str) -> Result<Option<Org>, StoreError>;
 
-    /// Stores a token by its hash (the token itself is never stored).
+    /// Live orgs (deleted ones are gone from every lookup), by name.
+    async fn orgs(&self) -> Result<Vec<Org>, StoreError>;
+    /// Replaces a live org's features; the org now, `None` if there is none.
+    async fn set_org_features(
+        &self,
+        id: &str,
+        features: &[String],
+    ) -> Result<Option<Org>, StoreError>;
+    /// Deletes a live org (its tokens revoked, its name free again); `Conflict` while it has
+    /// servers. Whether there was one.
+    async fn delete_org(&self, id: &str) -> Result<bool, StoreError>;
+
+    /// Stores a token by its hash (the token itself is never stored), never expiring.
     async fn create_token(
         &self,
         org_id: &str,
         roles: &[String],
         token_hash: &str,
+    ) -> Result<ApiToken, StoreError> {
+        self.create_token_expiring(org_id, roles, token_hash, None)
+            .await
+    }
+    /// As `create_token`, refused from `expires_at` (Unix ms) on.
+    async fn create_token_expiring(
+        &self,
+        org_id: &str,
+        roles: &[String],
+        token_hash: &str,
+        expires_at: Option<i64>,
     ) -> Result<ApiToken, StoreError>;
     async fn token_by_hash(&self, token_hash: &str) -> Result<Option<ApiToken>, StoreError>;
+    /// Tokens (one org's when given), newest first, revoked and expired ones included.
+    async fn tokens(&self, org_id: Option<&str>) -> Result<Vec<ApiToken>, StoreError>;
+    async fn token(&self, id: &str) -> Result<Option<ApiToken>, StoreError>;
+    /// Revokes a token; the token now (`None` if there is no such id).
+    async fn revoke_token(&self, id: &str) -> Result<Option<ApiToken>, StoreError>;
 
     async fn insert_server(&self, row: &ServerRow) -> Result<(), StoreError>;
     async fn update_server(&self, row: &ServerRow) -> Result<(), StoreError>;

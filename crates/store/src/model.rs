@@ -56,6 +56,20 @@ pub struct ApiToken {
     pub roles: Vec<String>,
     pub created_at: i64,
     pub revoked_at: Option<i64>,
+    /// When it stops being accepted (Unix ms); `None` never.
+    #[serde(default)]
+    pub expires_at: Option<i64>,
+}
+
+impl ApiToken {
+    /// `live`, `revoked` or `expired` at `now` (Unix ms).
+    pub fn state(&self, now: i64) -> &'static str {
+        match (self.revoked_at, self.expires_at) {
+            (Some(_), _) => "revoked",
+            (None, Some(at)) if at <= now => "expired",
+            _ => "live",
+        }
+    }
 }
 
 /// An MCP server connected through the API. `credentials` is sealed; never print it opened.

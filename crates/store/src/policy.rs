@@ -17,6 +17,9 @@ pub struct PinRow {
     /// `operator` or `org:<id>`.
     pub owner: String,
     pub server: String,
+    /// The server's launch hash when it was pinned (or seen); empty on pins from before
+    /// launches were kept, which stand for any launch.
+    pub launch: String,
     pub tool: String,
     pub hash: String,
     pub definition: String,
@@ -69,6 +72,7 @@ fn pin_from(row: &AnyRow, at: &str, note: &str) -> Result<PinRow, StoreError> {
     Ok(PinRow {
         owner: row.try_get("owner")?,
         server: row.try_get("server")?,
+        launch: row.try_get("launch")?,
         tool: row.try_get("tool")?,
         hash: row.try_get("hash")?,
         definition: row.try_get("definition")?,
@@ -79,9 +83,11 @@ fn pin_from(row: &AnyRow, at: &str, note: &str) -> Result<PinRow, StoreError> {
 
 type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments>;
 
-/// Binds a row's columns in table order: owner, server, tool, hash, definition, time, note.
+/// Binds a row's columns in table order: owner, server, tool, launch, hash, definition,
+/// time, note.
 fn bind_row<'q>(query: AnyQuery<'q>, row: &'q PinRow) -> AnyQuery<'q> {
     bind_key(query, row)
+        .bind(&row.launch)
         .bind(&row.hash)
         .bind(&row.definition)
         .bind(row.at)
@@ -120,16 +126,19 @@ impl PolicyStore for SqlStore {
     async fn pin_first(&self, row: &PinRow) -> Result<PinRow, StoreError> {
         bind_row(
         sqlx::query(
-            "INSERT INTO tool_pins (owner, server, tool, hash, definition, approved_at, approved_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO NOTHING",
+            "INSERT INTO tool_pins (owner, server, tool, launch, hash, definition, approved_at, approved_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (owner, server, launch, tool) DO NOTHING",
         ),
         row,
     )
         .execute(self.pool())
         .await?;
         let held = bind_key(
-            sqlx::query("SELECT * FROM tool_pins WHERE owner = $1 AND server = $2 AND tool = $3"),
+            sqlx::query(
+                "SELECT * FROM tool_pins WHERE owner = $1 AND server = $2 AND tool = $3 AND launch = $4",
+            ),
             row,
         )
+        .bind(&row.launch)
         .fetch_one(self.pool())
         .await?;
         pin_from(&held, "approved_at", "approved_by")
@@ -144,7 +153,7 @@ impl PolicyStore for SqlStore {
         let mut tx = self.pool().begin().await?;
         bind_row(
         sqlx::query(
-            "INSERT INTO tool_pins (owner, server, tool, hash, definition, approved_at, approved_by) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, approved_at = excluded.approved_at, approved_by = excluded.approved_by",
+            "INSERT INTO tool_pins (owner, server, tool, launch, hash, definition, approved_at, approved_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (owner, server, launch, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, approved_at = excluded.approved_at, approved_by = excluded.approved_by",
         ),
         row,
     )
@@ -182,7 +191,7 @@ impl PolicyStore for SqlStore {
     async fn save_pending(&self, row: &PinRow) -> Result<(), StoreError> {
         bind_row(
         sqlx::query(
-            "INSERT INTO tool_pending (owner, server, tool, hash, definition, seen_at, reason) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (owner, server, tool) DO UPDATE SET hash = excluded.hash, definition = excluded.definition, reason = excluded.reason, seen_at = excluded.seen_at",
+            "INSERT INTO tool_pending (owner, server, tool, launch, hash, definition, seen_at, reason) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (owner, server, tool) DO UPDATE SET launch = excluded.launch, hash = excluded.hash, definition = excluded.definition, reason = excluded.reason, seen_at = excluded.seen_at",
         ),
         row,
     )

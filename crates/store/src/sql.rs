@@ -165,13 +165,61 @@ impl Store for SqlStore {
         name = "store.create_token",
         skip_all
     )]
-    async fn create_token(
+    async fn create_token_expiring(
         &self,
         org_id: &str,
         roles: &[String],
         token_hash: &str,
+        expires_at: Option<i64>,
     ) -> Result<ApiToken, StoreError> {
-        self.token_insert(org_id, roles, token_hash).await
+        self.token_insert(org_id, roles, token_hash, expires_at)
+            .await
+    }
+
+    #[instrument(target = "switchboard::trace::store", name = "store.orgs", skip_all)]
+    async fn orgs(&self) -> Result<Vec<Org>, StoreError> {
+        self.orgs_live().await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.set_org_features",
+        skip_all
+    )]
+    async fn set_org_features(
+        &self,
+        id: &str,
+        features: &[String],
+    ) -> Result<Option<Org>, StoreError> {
+        self.org_features_set(id, features).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.delete_org",
+        skip_all
+    )]
+    async fn delete_org(&self, id: &str) -> Result<bool, StoreError> {
+        self.org_remove(id).await
+    }
+
+    #[instrument(target = "switchboard::trace::store", name = "store.tokens", skip_all)]
+    async fn tokens(&self, org_id: Option<&str>) -> Result<Vec<ApiToken>, StoreError> {
+        self.tokens_of(org_id).await
+    }
+
+    #[instrument(target = "switchboard::trace::store", name = "store.token", skip_all)]
+    async fn token(&self, id: &str) -> Result<Option<ApiToken>, StoreError> {
+        self.token_by_id(id).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.revoke_token",
+        skip_all
+    )]
+    async fn revoke_token(&self, id: &str) -> Result<Option<ApiToken>, StoreError> {
+        self.token_revoke(id).await
     }
 
     #[instrument(

@@ -85,6 +85,7 @@ async fn pins_taint_and_documents(store: &dyn PolicyStore) {
     let pin = |hash: &str, note: &str| PinRow {
         owner: "operator".into(),
         server: "s".into(),
+        launch: "l1".into(),
         tool: "t".into(),
         hash: hash.into(),
         definition: "{}".into(),
@@ -105,6 +106,15 @@ async fn pins_taint_and_documents(store: &dyn PolicyStore) {
     store.approve_pin(&pin("h2", "cli")).await.unwrap();
     assert_eq!(store.pins(None).await.unwrap()[0].hash, "h2");
     assert!(store.pending(None).await.unwrap().is_empty());
+    // Pins are kept per launch: another launch of the same server pins on its own.
+    let other = PinRow {
+        launch: "l2".into(),
+        ..pin("h3", "tofu")
+    };
+    assert_eq!(store.pin_first(&other).await.unwrap().hash, "h3");
+    let pins = store.pins(None).await.unwrap();
+    assert_eq!(pins.len(), 2, "{pins:?}");
+    assert!(pins.iter().any(|p| p.launch == "l1" && p.hash == "h2"));
 
     store
         .taint("conv", "reads_sensitive", "mcp.v.read")

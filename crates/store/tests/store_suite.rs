@@ -379,11 +379,89 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
     }
 }
 
+/// Orgs listed, changed and deleted (refused while they have servers; their tokens revoked,
+/// their names free again); tokens listed, expiring and revoked.
+async fn tenancy_lifecycle(store: Arc<dyn Store>) {
+    let org = store.create_org("gone", &[]).await.unwrap();
+    let twice = store.create_org("gone", &[]).await.unwrap_err();
+    assert_eq!(twice.to_string(), "org \"gone\" already exists");
+    let feature = ["mcp_external_servers".to_string()];
+    let changed = store.set_org_features(&org.id, &feature).await.unwrap();
+    assert_eq!(changed.unwrap().features, feature);
+    assert!(store.orgs().await.unwrap().iter().any(|o| o.name == "gone"));
+    let soon = now_ms() + 60_000;
+    let token = (store.create_token_expiring(
+        &org.id,
+        &["integrations:view".into()],
+        "gone-hash",
+        Some(soon),
+    ))
+    .await
+    .unwrap();
+    assert_eq!(
+        store.token(&token.id).await.unwrap().unwrap().expires_at,
+        Some(soon)
+    );
+    assert_eq!(token.state(now_ms()), "live");
+    assert_eq!(token.state(soon), "expired");
+    let mut row = ServerRow {
+        id: "srv_gone".into(),
+        org_id: org.id.clone(),
+        slug: "kept".into(),
+        name: "Kept".into(),
+        url: "https://api.example.test/mcp".into(),
+        auth_method: "none".into(),
+        credentials: None,
+        status: "ready".into(),
+        last_error: None,
+        discovered_tools: vec![],
+        last_discovered_at: None,
+        created_at: now_ms(),
+        deleted_at: None,
+    };
+    store.insert_server(&row).await.unwrap();
+    let refused = store.delete_org(&org.id).await.unwrap_err().to_string();
+    assert!(refused.contains("kept"), "{refused}");
+    row.deleted_at = Some(now_ms());
+    store.update_server(&row).await.unwrap();
+    assert!(store.delete_org(&org.id).await.unwrap());
+    assert!(!store.delete_org(&org.id).await.unwrap());
+    assert!(store.org_by_name("gone").await.unwrap().is_none());
+    assert!(store.org(&org.id).await.unwrap().is_none());
+    let revoked = store.token_by_hash("gone-hash").await.unwrap().unwrap();
+    assert_eq!(revoked.state(now_ms()), "revoked");
+    assert!(
+        store
+            .tokens(Some(&org.id))
+            .await
+            .unwrap()
+            .iter()
+            .all(|t| t.revoked_at.is_some())
+    );
+    let again = store.create_org("gone", &[]).await.unwrap();
+    assert_ne!(again.id, org.id);
+    let other = store
+        .create_token(&again.id, &["integrations:view".into()], "again-hash")
+        .await
+        .unwrap();
+    assert!(
+        store
+            .revoke_token(&other.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .revoked_at
+            .is_some()
+    );
+    assert!(store.revoke_token("tok_none").await.unwrap().is_none());
+}
+
 async fn suite(store: SqlStore) -> Arc<SqlStore> {
     let sealer = Sealer::from_keys(vec![[9u8; 32]]);
     let chain = Chain::new(sealer.audit_key());
     let store = Arc::new(store);
     orgs_tokens_and_servers(store.clone(), &sealer).await;
+    tenancy_lifecycle(store.clone()).await;
     audit_chain(store.clone(), &chain).await;
     tampering_is_caught(&store, &chain).await;
     store

@@ -214,7 +214,7 @@ async fn mcp_and_an_agent_endpoint_refuse_and_admit_alike() {
                 .contains(&("www-authenticate".into(), "Bearer".into())),
             "{case}: {answer:?}"
         );
-        assert_eq!(answer.body["error"]["kind"], "auth_unavailable", "{case}");
+        assert_eq!(answer.body["error"]["kind"], "unauthenticated", "{case}");
     }
     assert_eq!(
         mcp[6].1.body["error"]["data"]["limit"],

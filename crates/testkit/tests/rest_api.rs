@@ -98,17 +98,14 @@ async fn the_integrations_api_end_to_end() {
     let (status, body) = api.call("GET", servers, None, None).await;
     assert_eq!(
         (status, kind(&body)),
-        (StatusCode::UNAUTHORIZED, "auth_unavailable")
+        (StatusCode::UNAUTHORIZED, "unauthenticated")
     );
     let (status, _) = api.call("GET", servers, Some("sb_not_a_token"), None).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     let (status, body) = api
         .call("POST", servers, Some(&view), Some(good.clone()))
         .await;
-    assert_eq!(
-        (status, kind(&body)),
-        (StatusCode::FORBIDDEN, "policy_denied")
-    );
+    assert_eq!((status, kind(&body)), (StatusCode::FORBIDDEN, "forbidden"));
     assert!(
         body["error"]["message"]
             .as_str()

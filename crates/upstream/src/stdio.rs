@@ -88,7 +88,7 @@ pub(crate) fn spawn(
         })?;
     let server = &spec.name;
     let args = spec.redact(&format!("{:?}", stdio.args));
-    tracing::info!(server = %server, command = %stdio.command, args = %args, pid = ?child.id(), "started stdio server");
+    tracing::info!(server = %server, command = %stdio.command, args = %args, pid = child.id().unwrap_or(0), "started stdio server");
     let tail = StderrTail::default();
     if let Some(stderr) = stderr {
         let (spec, tail) = (spec.clone(), tail.clone());

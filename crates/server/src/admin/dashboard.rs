@@ -13,7 +13,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 
 /// Every file the page loads: path, content type, contents (compiled in).
-const FILES: [(&str, &str, &str); 10] = [
+const FILES: [(&str, &str, &str); 11] = [
     (
         "/",
         "text/html; charset=utf-8",
@@ -43,6 +43,11 @@ const FILES: [(&str, &str, &str); 10] = [
         "/dashboard/grants.js",
         JS,
         include_str!("dashboard/grants.js"),
+    ),
+    (
+        "/dashboard/tokens.js",
+        JS,
+        include_str!("dashboard/tokens.js"),
     ),
     (
         "/dashboard/server.js",

@@ -3,7 +3,7 @@
 
 use super::ApiError;
 use super::ControlPlane;
-use switchboard_store::{ApiToken, Org, hash_api_token};
+use switchboard_store::{ApiToken, Org};
 
 /// The org feature the MCP integration routes need.
 pub(crate) const FEATURE: &str = "mcp_external_servers";
@@ -121,18 +121,11 @@ pub(crate) const REST_PATH: &str = "/api";
 impl ControlPlane {
     /// The live token `token` and its org, or `unauthenticated`.
     pub(crate) async fn caller_for_token(&self, token: &str) -> Result<ApiCaller, ApiError> {
-        let unknown = || {
-            ApiError::Unauthenticated(
-                "unknown or revoked API token: create one with `switchboard token create`".into(),
-            )
-        };
-        let token = self
-            .store
-            .token_by_hash(&hash_api_token(token))
-            .await?
-            .filter(|t| t.revoked_at.is_none())
-            .ok_or_else(unknown)?;
-        let org = self.store.org(&token.org_id).await?.ok_or_else(unknown)?;
+        let token = super::tenancy::live_token(self.store.as_ref(), token).await?;
+        let org =
+            self.store.org(&token.org_id).await?.ok_or_else(|| {
+                ApiError::Unauthenticated("this API token's org was deleted".into())
+            })?;
         Ok(ApiCaller {
             org,
             token,
@@ -202,6 +195,7 @@ impl ControlPlane {
             roles: verified.roles.clone(),
             created_at: 0,
             revoked_at: None,
+            expires_at: None,
         };
         Ok(ApiCaller {
             org,

@@ -65,6 +65,20 @@ impl ApiError {
 }
 
 impl ApiError {
+    /// The `kind` an answer names: the REST API's own (`unauthenticated`, `forbidden`,
+    /// `not_found`, `invalid_request`, `conflict`, `internal`), or a failed call's kind.
+    pub fn wire_kind(&self) -> &'static str {
+        match self {
+            ApiError::Unauthenticated(_) => "unauthenticated",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::NotFound(_) => "not_found",
+            ApiError::Invalid(_) => "invalid_request",
+            ApiError::Conflict(_) => "conflict",
+            ApiError::Internal(_) => "internal",
+            ApiError::Call(e) => e.kind.as_str(),
+        }
+    }
+
     /// What went wrong, in words (internal details included: for logs and stored rows).
     pub fn message(&self) -> &str {
         match self {
@@ -103,7 +117,7 @@ impl IntoResponse for ApiError {
             }
             other => other.message().to_string(),
         };
-        let mut body = json!({"error": {"kind": self.kind().as_str(), "message": message}});
+        let mut body = json!({"error": {"kind": self.wire_kind(), "message": message}});
         // The upstream's own JSON-RPC error code and data, unchanged.
         if let ApiError::Call(CallError {
             code: Some(code),

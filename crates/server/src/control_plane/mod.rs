@@ -11,6 +11,7 @@ pub(crate) mod grants;
 pub(crate) mod org_issuers;
 pub(crate) mod people;
 pub(crate) mod snapshots;
+pub mod tenancy;
 pub(crate) mod tokens;
 
 pub use error::ApiError;

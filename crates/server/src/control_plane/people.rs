@@ -77,6 +77,7 @@ impl ControlPlane {
             roles: person.roles.clone(),
             created_at: 0,
             revoked_at: None,
+            expires_at: None,
         };
         Ok(ApiCaller {
             org,

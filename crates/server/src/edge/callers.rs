@@ -214,8 +214,14 @@ async fn authenticate(
             .await
         {
             Ok(found) => found,
-            Err(ApiError::Unauthenticated(_)) => {
-                return callers.unauthenticated(&path, UNKNOWN_TOKEN);
+            Err(ApiError::Unauthenticated(why)) => {
+                // Revoked and expired tokens are told so; an unknown one hears every choice.
+                let why = if why.starts_with("unknown") {
+                    UNKNOWN_TOKEN
+                } else {
+                    &why
+                };
+                return callers.unauthenticated(&path, why);
             }
             Err(e) => return e.into_response(),
         };

@@ -5,7 +5,7 @@ use crate::control_plane::ApiError;
 use crate::control_plane::ControlPlane;
 use crate::control_plane::callers::{ApiCaller, OPERATE, VIEW};
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use switchboard_store::AuditFilter;
@@ -25,7 +25,7 @@ pub(super) struct AuditQuery {
 pub(super) async fn list(
     State(state): State<ControlPlane>,
     caller: ApiCaller,
-    Query(q): Query<AuditQuery>,
+    super::ApiQuery(q): super::ApiQuery<AuditQuery>,
 ) -> Result<Json<Value>, ApiError> {
     caller.require_role(VIEW)?;
     let limit = q.limit.unwrap_or(100);

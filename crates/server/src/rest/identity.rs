@@ -7,8 +7,8 @@ use crate::control_plane::ControlPlane;
 use crate::control_plane::callers::{ApiCaller, MANAGE, VIEW};
 use crate::control_plane::org_issuers::SEALED;
 use axum::Json;
+use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -103,7 +103,7 @@ pub(super) struct IssuerQuery {
 pub(super) async fn delete(
     State(state): State<ControlPlane>,
     caller: ApiCaller,
-    Query(q): Query<IssuerQuery>,
+    super::ApiQuery(q): super::ApiQuery<IssuerQuery>,
 ) -> Result<StatusCode, ApiError> {
     caller.require(MANAGE)?;
     let mut specs = state.org_issuer_specs(&caller.org.id).await?;

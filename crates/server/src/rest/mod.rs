@@ -8,10 +8,12 @@ mod end_users;
 mod events;
 mod identity;
 mod openapi;
+mod openapi_tenancy;
 mod operations;
 mod policy;
 mod replicas;
 mod servers;
+mod tenancy;
 
 pub use replicas::{JobOptions, spawn_change_listener, spawn_jobs};
 
@@ -71,6 +73,47 @@ pub(crate) fn router(state: ControlPlane) -> Router {
             "/api/end-users/{end_user}/credentials/{server}",
             axum::routing::put(end_users::set),
         )
+        .route(
+            "/api/orgs",
+            get(tenancy::list_orgs).post(tenancy::create_org),
+        )
+        .route(
+            "/api/orgs/{name}",
+            patch(tenancy::update_org).delete(tenancy::delete_org),
+        )
+        .route(
+            "/api/tokens",
+            get(tenancy::list_tokens).post(tenancy::create_token),
+        )
+        .route(
+            "/api/tokens/{id}",
+            axum::routing::delete(tenancy::revoke_token),
+        )
         .route("/api/openapi.json", get(openapi::document))
         .with_state(state)
+}
+
+/// A query string read into `T`; one that does not fit is a JSON `invalid_request` naming the
+/// parameter, like every other REST error (axum's own answer is plain text).
+pub(crate) struct ApiQuery<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiQuery<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = crate::control_plane::ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(query)) => Ok(ApiQuery(query)),
+            Err(e) => Err(crate::control_plane::ApiError::Invalid(format!(
+                "{}; /api/openapi.json lists each route's parameters",
+                e.body_text()
+            ))),
+        }
+    }
 }

@@ -30,7 +30,7 @@ pub(super) async fn document() -> Json<Value> {
         }
         base
     };
-    Json(json!({
+    let mut doc = json!({
         "openapi": "3.1.0",
         "info": {"title": "Switchboard REST API", "version": env!("CARGO_PKG_VERSION")},
         "security": [{"bearer": []}],
@@ -232,7 +232,7 @@ pub(super) async fn document() -> Json<Value> {
                     "ifc": {"type": "object", "properties": {"enabled": {"type": "boolean"}, "untrusted_requires_verify": {"type": "boolean"}, "verify": {"type": "object"}}}
                 }},
                 "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "object", "required": ["kind", "message"], "properties": {
-                    "kind": {"type": "string", "enum": ["auth_unavailable", "transport_error", "timeout", "server_error", "tool_not_found", "policy_denied", "rate_limited", "invalid_request", "audit_unavailable"]},
+                    "kind": {"type": "string", "description": "the REST API's own kinds, or a failed call's kind (invoke)", "enum": ["unauthenticated", "forbidden", "not_found", "invalid_request", "conflict", "internal", "auth_unavailable", "transport_error", "timeout", "server_error", "tool_not_found", "policy_denied", "rate_limited", "audit_unavailable", "input_required"]},
                     "message": {"type": "string"},
                     "retry_after_ms": {"type": "integer", "description": "rate_limited: when a retry may pass (also the Retry-After header)"},
                     "code": {"type": "integer", "description": "server_error: the upstream's own JSON-RPC error code (e.g. -32042, URL required)"},
@@ -276,5 +276,9 @@ pub(super) async fn document() -> Json<Value> {
                     "read_only": {"type": "boolean", "description": "true for config-file servers: PATCH and DELETE answer 403"}}}
             }
         }
-    }))
+    });
+    if let Some(paths) = doc["paths"].as_object_mut() {
+        paths.extend(super::openapi_tenancy::paths(&with));
+    }
+    Json(doc)
 }

@@ -5,8 +5,8 @@ use crate::control_plane::ApiError;
 use crate::control_plane::callers::{ApiCaller, MANAGE, OPERATE, VIEW};
 use crate::control_plane::{ControlPlane, Source};
 use axum::Json;
+use axum::extract::State;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use switchboard_api_types::ApproveBody;
@@ -77,7 +77,7 @@ fn owner_for(caller: &ApiCaller, owner: Option<&str>, write: bool) -> Result<Own
 pub(super) async fn pending(
     State(state): State<ControlPlane>,
     caller: ApiCaller,
-    Query(q): Query<OwnerQuery>,
+    super::ApiQuery(q): super::ApiQuery<OwnerQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let owner = owner_for(&caller, q.owner.as_deref(), false)?;
     let waiting = state

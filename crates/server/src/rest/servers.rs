@@ -5,7 +5,7 @@ use crate::control_plane::ControlPlane;
 use crate::control_plane::callers::{ApiCaller, MANAGE, OPERATE, VIEW};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -273,7 +273,7 @@ pub(super) async fn create(
 pub(super) async fn list(
     State(state): State<ControlPlane>,
     caller: ApiCaller,
-    Query(query): Query<ListQuery>,
+    super::ApiQuery(query): super::ApiQuery<ListQuery>,
 ) -> Result<Json<Value>, ApiError> {
     caller.require(VIEW)?;
     let rows = state.store.servers(&caller.org.id).await?;

@@ -265,6 +265,7 @@ async function enter() {
     $("call-note").hidden = manage;
     await loadServers();
     if (typeof loadMyGrants === "function") await loadMyGrants();
+    if (typeof loadTokens === "function") await loadTokens();
     say("");
   } catch (e) {
     say(e.message);
@@ -283,7 +284,7 @@ async function signOut() {
   sessionStorage.removeItem("switchboard-token");
   servers.clear();
   me = { roles: [], features: [] };
-  for (const id of ["grants-section", "servers-section", "server-section", "approvals-section", "connect-section", "console-section", "agents-section", "figures-section", "audit-section"]) $(id).hidden = true;
+  for (const id of ["grants-section", "tokens-section", "servers-section", "server-section", "approvals-section", "connect-section", "console-section", "agents-section", "figures-section", "audit-section"]) $(id).hidden = true;
   $("sign-in").hidden = false;
   $("sign-out").hidden = true;
   $("connection").textContent = "not signed in";

@@ -44,10 +44,15 @@ pub(crate) async fn admit(
     response
 }
 
-/// A client's `DELETE` of its session: once answered, the session's room is given back.
+/// A client's `DELETE` of its session: once answered, the session's room is given back. The
+/// answer is `204 No Content` (rmcp says `202 Accepted`, which the Python SDK reports as a
+/// failed termination on every exit: it expects 200 or 204).
 async fn closed(sessions: &OrderedSessions, request: Request, next: Next) -> Response {
     let id = request.headers().get(HEADER_SESSION_ID).cloned();
-    let response = next.run(request).await;
+    let mut response = next.run(request).await;
+    if response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
     if response.status().is_success()
         && let Some(id) = id.as_ref().and_then(|id| id.to_str().ok())
     {
