@@ -119,7 +119,12 @@ impl ServerSpec {
             (&self.end_user_credentials, &mut spec.transport)
         {
             if each.oauth {
+                // Only the end user's own tokens: never the operator's header beside them.
                 http.bearer_token = None;
+                http.headers.retain(|h, _| {
+                    !h.eq_ignore_ascii_case(&each.header)
+                        && !h.eq_ignore_ascii_case("authorization")
+                });
                 spec.oauth_key = Some(key.to_string());
                 return spec;
             }
@@ -329,6 +334,43 @@ mod tests {
         let text = format!("{http:?} {stdio:?}");
         assert!(!text.contains("sekrit"), "{text}");
         assert!(text.contains("X-Api-Key") && text.contains("TOKEN"));
+    }
+
+    #[test]
+    fn an_end_users_oauth_session_never_carries_the_operators_authorization_header() {
+        let mut headers = BTreeMap::new();
+        headers.insert(
+            "authorization".to_string(),
+            "Bearer operator-secret".to_string(),
+        );
+        headers.insert("X-Tenant".to_string(), "acme".to_string());
+        let mut spec = ServerSpec::new(
+            ServerSlug::parse("billing").unwrap(),
+            Transport::Http(HttpSpec {
+                url: "https://example.test/mcp".into(),
+                headers,
+                bearer_token: Some("operator-token".into()),
+                oauth: None,
+                wire: HttpWire::Streamable,
+            }),
+        );
+        spec.end_user_credentials = Some(crate::end_user::EndUserCredentials {
+            header: "Authorization".into(),
+            prefix: "Bearer ".into(),
+            trust_asserted: false,
+            exchange: false,
+            oauth: true,
+        });
+        let mine = spec.as_end_user("eu:org|operator|billing|alice", "");
+        let Transport::Http(http) = &mine.transport else {
+            panic!("http")
+        };
+        assert_eq!(http.bearer_token, None);
+        assert_eq!(http.headers.keys().collect::<Vec<_>>(), ["X-Tenant"]);
+        assert_eq!(
+            mine.oauth_key.as_deref(),
+            Some("eu:org|operator|billing|alice")
+        );
     }
 
     #[test]

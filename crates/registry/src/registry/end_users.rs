@@ -200,9 +200,19 @@ impl Registry {
         if refused || e.connection_lost() {
             self.inner.end_user_sessions.close(server, store_key);
         }
+        // Refused for good (not a missing scope, not a store or network failure).
+        let for_good = matches!(
+            e,
+            UpstreamError::Unauthorized(_)
+                | UpstreamError::Challenged {
+                    insufficient_scope: false,
+                    ..
+                }
+        );
         let error = entry.call_error_hiding(e, Some(&grant.secret));
         let oauth = (entry.spec.end_user_credentials.as_ref()).is_some_and(|each| each.oauth);
         match (refused, oauth) {
+            (true, true) if !for_good => error,
             (true, true) => {
                 let why = format!(
                     "server {server} refused end user {user:?}'s tokens and they could not be refreshed ({})",

@@ -114,6 +114,10 @@ impl StoredGrants {
     /// Removes the grant stored as `store_key`: the row it was, if any.
     pub async fn revoke(&self, store_key: &str) -> Result<Option<GrantRow>, String> {
         let gone = (self.store.delete_grant(store_key).await).map_err(|e| e.to_string())?;
+        // An OAuth grant's tokens (refresh token included) go with it.
+        if gone.as_ref().is_some_and(|row| row.kind == OAUTH) {
+            (self.store.delete_oauth_tokens(store_key).await).map_err(|e| e.to_string())?;
+        }
         self.forget(Some(store_key));
         Ok(gone)
     }

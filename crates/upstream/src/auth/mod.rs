@@ -343,7 +343,8 @@ pub(crate) async fn token_source(
                 let id = client.as_ref().map_or("switchboard", |c| c.id.as_str());
                 seed(&credentials, id, access, refresh.as_deref()).await?;
             }
-            let record = credentials.record().await.map_err(auth_failed)?;
+            // A store that cannot be read is worth retrying, not a refusal.
+            let record = credentials.record().await.map_err(|e| classify(&e))?;
             if let Some(stored) = &record.credentials {
                 // Refreshing needs the authorization server and the client the tokens
                 // belong to; without them the tokens are used until refused.
