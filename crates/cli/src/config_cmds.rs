@@ -1,7 +1,6 @@
 //! `config check` and `config discover`: the files' problems, and the hosts' files on this machine.
 
 use crate::args::Global;
-use crate::inputs::Ask;
 use crate::setup;
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -11,17 +10,15 @@ use switchboard_config::discover::{self, HostFile, Places};
 /// `config check`: every problem of the files, inputs without a value included.
 pub(crate) async fn check(global: &Global, json: bool) -> anyhow::Result<ExitCode> {
     let paths = setup::config_paths(global)?;
-    let (problems, servers) = match setup::load_files(global, &paths, Ask::Never) {
-        Ok(config) => {
-            let mut problems = config.warnings.clone();
-            if let Err(policy) = crate::policy::operator_doc(&config) {
-                problems.extend(policy);
-            }
-            problems.extend(crate::identity::check(global, &config, &paths).await);
-            (problems, config.servers.len())
-        }
-        Err(problems) => (problems.0, 0),
-    };
+    // Every problem at once: the files', then the policy's and the identity settings' in
+    // what could be read of them.
+    let (config, mut problems) = setup::load_files_all(global, &paths);
+    if let Err(policy) = crate::policy::operator_doc(&config) {
+        problems.extend(policy);
+    }
+    problems.extend(crate::identity::check(global, &config, &paths).await);
+    problems.sort_by_key(|p| p.severity == Severity::Warning);
+    let servers = config.servers.len();
     let errors = problems
         .iter()
         .filter(|p| p.severity == Severity::Error)

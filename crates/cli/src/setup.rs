@@ -139,6 +139,26 @@ pub(crate) fn load_files(
     })
 }
 
+/// As [`load_files`], keeping what could be read beside every problem (for `config check`,
+/// which then checks the policy and identity sections too).
+pub(crate) fn load_files_all(
+    global: &Global,
+    paths: &[PathBuf],
+) -> (Config, Vec<switchboard_config::Problem>) {
+    let inputs = match crate::inputs::values(global, paths, Ask::Never) {
+        Ok(inputs) => inputs,
+        Err(_) => match load_files(global, paths, Ask::Never) {
+            Err(problems) => return (Config::default(), problems.0),
+            Ok(config) => return (config, Vec::new()),
+        },
+    };
+    switchboard_config::load_all_with_env(paths, &|name| {
+        std::env::var(name)
+            .ok()
+            .or_else(|| inputs.get(name).cloned())
+    })
+}
+
 /// Whether no file is given and none of the default files exists here.
 pub(crate) fn no_config_files(global: &Global) -> bool {
     global.config.is_empty()

@@ -199,8 +199,12 @@ async fn each_end_user_authorizes_the_server_as_themselves() {
     let (status, body) = kit::rest("DELETE", &route, &platform, None).await;
     assert_eq!(status, 200, "{body}");
     // His tokens (the refresh token too) went with the grant; alice's stay.
-    let store = switchboard_store::SqlStore::open(&schema.url).await.unwrap();
-    let keys = switchboard_store::Store::oauth_token_keys(&store).await.unwrap();
+    let store = switchboard_store::SqlStore::open(&schema.url)
+        .await
+        .unwrap();
+    let keys = switchboard_store::Store::oauth_token_keys(&store)
+        .await
+        .unwrap();
     assert!(!keys.iter().any(|k| k.contains("bob")), "{keys:?}");
     assert!(keys.iter().any(|k| k.contains("alice")), "{keys:?}");
     for gw in [&a, &b] {

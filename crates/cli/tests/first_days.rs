@@ -173,3 +173,32 @@ async fn call_starts_only_the_server_it_needs_and_summarises_images() {
         text(&missing.stderr)
     );
 }
+
+#[tokio::test]
+async fn config_check_says_every_known_problem_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let toml = dir.path().join("switchboard.toml");
+    std::fs::write(&toml, "[policy.scan]\nhigh = \"explode\"\n").unwrap();
+    let mcp = dir.path().join("mcp.json");
+    let servers = r#"{"mcpServers": {"a": {"args": ["x"]}, "b": {"command": "b", "arg": ["y"]}}}"#;
+    std::fs::write(&mcp, servers).unwrap();
+    let (toml, mcp) = (toml.to_str().unwrap(), mcp.to_str().unwrap());
+    let args = ["config", "check", "--json", "-c", toml, "-c", mcp];
+    let out = cli(&dir.path().join("data"), &args).await;
+    assert_eq!(out.status.code(), Some(1));
+    let checked: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(checked["files"], json!([toml, mcp]));
+    let keys: Vec<&str> = (checked["problems"].as_array().unwrap().iter())
+        .map(|p| p["key"].as_str().unwrap())
+        .collect();
+    // The server file's error, the policy's, and the misspelt key, in one run.
+    assert_eq!(
+        keys,
+        [
+            "mcpServers.a.command",
+            "policy.scan.high",
+            "mcpServers.b.arg"
+        ],
+        "{checked}"
+    );
+}

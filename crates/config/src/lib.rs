@@ -260,6 +260,25 @@ pub fn load_with_env(
     paths: &[PathBuf],
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Config, Problems> {
+    let (config, problems) = load_all_with_env(paths, env);
+    let (warnings, errors): (Vec<_>, Vec<_>) = problems
+        .into_iter()
+        .partition(|p| p.severity == Severity::Warning);
+    if !errors.is_empty() {
+        let mut all = errors;
+        all.extend(warnings);
+        return Err(Problems(all));
+    }
+    Ok(Config { warnings, ..config })
+}
+
+/// Everything the files declare that could be read, and every problem (errors and
+/// warnings), so a check can go on to what depends on the config (policy, identity) and say
+/// all that is wrong at once.
+pub fn load_all_with_env(
+    paths: &[PathBuf],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> (Config, Vec<Problem>) {
     let mut servers: BTreeMap<ServerSlug, (usize, ServerSpec)> = BTreeMap::new();
     let mut gateway = GatewaySettings::default();
     let mut policy = Vec::new();
@@ -310,22 +329,15 @@ pub fn load_with_env(
     if servers.is_empty() && !failed {
         problems.extend(server_files.iter().map(|file| no_servers(file)));
     }
-    let (warnings, errors): (Vec<_>, Vec<_>) = problems
-        .into_iter()
-        .partition(|p| p.severity == Severity::Warning);
-    if !errors.is_empty() {
-        let mut all = errors;
-        all.extend(warnings);
-        return Err(Problems(all));
-    }
     let mut ordered: Vec<_> = servers.into_values().collect();
     ordered.sort_by_key(|(pos, _)| *pos);
-    Ok(Config {
+    let config = Config {
         servers: ordered.into_iter().map(|(_, spec)| spec).collect(),
         gateway,
-        warnings,
+        warnings: Vec::new(),
         policy,
-    })
+    };
+    (config, problems)
 }
 
 /// The message of a server file that declares no servers (`config discover` shows such a
