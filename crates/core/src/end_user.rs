@@ -145,9 +145,12 @@ pub trait EndUserGrants: Send + Sync + 'static {
     /// The upstream refused the grant kept under `store_key` for good (an OAuth refresh the
     /// authorization server turned down): it is removed, audited with `why` and told to the
     /// other replicas, so the end user's next call asks for consent.
+    /// `grant_id` is the grant the refused call used: a newer grant under the same key (the
+    /// end user authorized again meanwhile) stays.
     fn refused<'a>(
         &'a self,
         _store_key: &'a str,
+        _grant_id: &'a str,
         _why: &'a str,
     ) -> GuardFuture<'a, Result<(), String>> {
         Box::pin(async { Ok(()) })

@@ -92,7 +92,9 @@ impl TokenExchange for Exchanges {
         Box::pin(async move {
             let now = now_secs();
             let fresh = |until: u64| now + EARLY_SECS < until;
-            if let Some((grant, until)) = self.kept.lock().get(store_key)
+            // Per issuer too: two issuers naming the same org and end user never share a token.
+            let key = format!("{}\u{0}{store_key}", inbound.issuer);
+            if let Some((grant, until)) = self.kept.lock().get(&key)
                 && fresh(*until)
             {
                 return Ok(grant.clone());
@@ -107,7 +109,7 @@ impl TokenExchange for Exchanges {
             if kept.len() >= MAX_KEPT {
                 kept.retain(|_, (_, until)| fresh(*until));
             }
-            kept.insert(store_key.to_string(), (grant.clone(), until));
+            kept.insert(key, (grant.clone(), until));
             Ok(grant)
         })
     }

@@ -218,7 +218,7 @@ impl Registry {
                     "server {server} refused end user {user:?}'s tokens and they could not be refreshed ({})",
                     error.message
                 );
-                Box::pin(self.end_user_oauth_refused(store_key, why, issuer)).await
+                Box::pin(self.end_user_oauth_refused((store_key, &grant.id), why, issuer)).await
             }
             (true, false) => unavailable(format!(
                 "server {server} refused end user {user:?}'s credential ({}): set a new one with `switchboard end-users set-key --end-user {user} --server {server}`",
@@ -232,7 +232,7 @@ impl Registry {
     /// every replica), and the call answers with a new consent link where one can be made.
     async fn end_user_oauth_refused(
         &self,
-        store_key: &str,
+        (store_key, grant_id): (&str, &str),
         why: String,
         issuer: Option<&str>,
     ) -> CallError {
@@ -240,7 +240,7 @@ impl Registry {
             return unavailable(why);
         };
         tracing::warn!(grant = store_key, "{why}; asking the end user again");
-        if let Err(e) = grants.refused(store_key, &why).await {
+        if let Err(e) = grants.refused(store_key, grant_id, &why).await {
             tracing::warn!("cannot drop a refused grant: {e}");
         }
         self.end_user_grant_changed(store_key);

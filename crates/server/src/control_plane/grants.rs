@@ -245,9 +245,15 @@ impl EndUserGrants for StoredGrants {
     fn refused<'a>(
         &'a self,
         store_key: &'a str,
+        grant_id: &'a str,
         why: &'a str,
     ) -> GuardFuture<'a, Result<(), String>> {
         Box::pin(async move {
+            // A late refusal of an older grant leaves the one given since in place.
+            let now = (self.store.grant(store_key).await).map_err(|e| e.to_string())?;
+            if now.is_some_and(|(row, _)| row.id != grant_id) {
+                return Ok(());
+            }
             let Some(row) = self.revoke(store_key).await? else {
                 return Ok(());
             };
