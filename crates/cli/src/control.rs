@@ -43,6 +43,15 @@ impl Control {
         })
     }
 
+    /// Writes one audit row (a control-plane change made at the CLI) and waits until it is
+    /// committed. The config's `[audit]` settings are about calls failing closed, so the
+    /// defaults serve: no config file is read for it.
+    pub(crate) async fn record(&self, entry: switchboard_store::AuditEntry) {
+        let (audit, task) = self.audit(&switchboard_config::AuditSettings::default());
+        audit.record_now(entry);
+        task.finish().await;
+    }
+
     pub(crate) fn chain(&self) -> Chain {
         Chain::new(self.sealer.audit_key())
     }

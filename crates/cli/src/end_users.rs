@@ -102,7 +102,7 @@ async fn set_key(global: &Global, args: &GrantArgs, json: bool) -> anyhow::Resul
     let (control, key, grants) = open_grant(global, args).await?;
     let secret = read_secret(&args.end_user, &args.server)?;
     let row = (grants.set_secret(&key, &secret).await).map_err(anyhow::Error::msg)?;
-    changed(global, &control, &row, "end_user.grant").await?;
+    changed(&control, &row, "end_user.grant").await?;
     match json {
         true => println!("{}", serde_json::to_string_pretty(&shown(&row))?),
         false => println!(
@@ -123,7 +123,7 @@ async fn revoke(global: &Global, args: &GrantArgs) -> anyhow::Result<ExitCode> {
             args.server
         );
     };
-    changed(global, &control, &row, "end_user.revoke").await?;
+    changed(&control, &row, "end_user.revoke").await?;
     println!(
         "revoked {}'s grant {} for {}",
         args.end_user, row.id, args.server
@@ -133,23 +133,15 @@ async fn revoke(global: &Global, args: &GrantArgs) -> anyhow::Result<ExitCode> {
 
 /// Audits a change to `row` and tells the running replicas (Postgres; on SQLite a running
 /// `serve` reads grants again within 5 s).
-async fn changed(
-    global: &Global,
-    control: &Control,
-    row: &GrantRow,
-    action: &str,
-) -> anyhow::Result<()> {
-    let settings = crate::setup::load_config(global)
-        .map(|c| c.gateway.audit)
-        .unwrap_or_default();
-    let (audit, task) = control.audit(&settings);
-    audit.record_now(switchboard_server::grant_audit_entry(
-        row,
-        action,
-        switchboard_core::Surface::Cli,
-        None,
-    ));
-    task.finish().await;
+async fn changed(control: &Control, row: &GrantRow, action: &str) -> anyhow::Result<()> {
+    control
+        .record(switchboard_server::grant_audit_entry(
+            row,
+            action,
+            switchboard_core::Surface::Cli,
+            None,
+        ))
+        .await;
     let change = Change {
         org_id: String::new(),
         server_id: row.key.clone(),

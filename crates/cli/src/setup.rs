@@ -116,22 +116,31 @@ fn load_config_asking(global: &Global, ask: Ask) -> anyhow::Result<Config> {
     Ok(config)
 }
 
-/// Loads `paths` with the environment plus the VS Code inputs it does not give (stored, or
-/// typed when `ask` allows); an input that cannot be read is a problem of its own.
-pub(crate) fn load_files(
+/// The VS Code inputs `paths` use that the environment does not give (stored, or typed when
+/// `ask` allows); an input that cannot be read is a problem of its own.
+fn inputs(
     global: &Global,
     paths: &[PathBuf],
     ask: Ask,
-) -> Result<Config, switchboard_config::Problems> {
-    let inputs = crate::inputs::values(global, paths, ask).map_err(|e| {
-        switchboard_config::Problems(vec![switchboard_config::Problem::error(
+) -> Result<std::collections::BTreeMap<String, String>, switchboard_config::Problem> {
+    crate::inputs::values(global, paths, ask).map_err(|e| {
+        switchboard_config::Problem::error(
             "",
             None,
             "",
             format!("cannot read the stored inputs: {e:#}"),
             "check --data / --database-url and the master key, or export SWITCHBOARD_INPUT_<ID>",
-        )])
-    })?;
+        )
+    })
+}
+
+/// Loads `paths` with the environment plus the VS Code inputs it does not give.
+pub(crate) fn load_files(
+    global: &Global,
+    paths: &[PathBuf],
+    ask: Ask,
+) -> Result<Config, switchboard_config::Problems> {
+    let inputs = inputs(global, paths, ask).map_err(|p| switchboard_config::Problems(vec![p]))?;
     switchboard_config::load_with_env(paths, &|name| {
         std::env::var(name)
             .ok()
@@ -145,18 +154,14 @@ pub(crate) fn load_files_all(
     global: &Global,
     paths: &[PathBuf],
 ) -> (Config, Vec<switchboard_config::Problem>) {
-    let inputs = match crate::inputs::values(global, paths, Ask::Never) {
-        Ok(inputs) => inputs,
-        Err(_) => match load_files(global, paths, Ask::Never) {
-            Err(problems) => return (Config::default(), problems.0),
-            Ok(config) => return (config, Vec::new()),
-        },
-    };
-    switchboard_config::load_all_with_env(paths, &|name| {
-        std::env::var(name)
-            .ok()
-            .or_else(|| inputs.get(name).cloned())
-    })
+    match inputs(global, paths, Ask::Never) {
+        Err(problem) => (Config::default(), vec![problem]),
+        Ok(inputs) => switchboard_config::load_all_with_env(paths, &|name| {
+            std::env::var(name)
+                .ok()
+                .or_else(|| inputs.get(name).cloned())
+        }),
+    }
 }
 
 /// Whether no file is given and none of the default files exists here.

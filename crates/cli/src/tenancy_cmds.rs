@@ -8,21 +8,11 @@ use serde_json::{Value, json};
 use std::process::ExitCode;
 use switchboard_server::ApiError;
 use switchboard_server::tenancy::{self, Actor};
-use switchboard_store::{AuditEntry, Store, now_ms};
+use switchboard_store::{Store, now_ms};
 
 /// An API error as the command line says it (the message names the fix).
 fn said(e: ApiError) -> anyhow::Error {
     anyhow::anyhow!("{}", e.message())
-}
-
-/// Records `entry` in the audit chain before the command ends.
-async fn audited(global: &Global, control: &Control, entry: AuditEntry) {
-    let settings = crate::setup::load_config_if_any(global)
-        .map(|c| c.gateway.audit)
-        .unwrap_or_default();
-    let (audit, task) = control.audit(&settings);
-    audit.record_now(entry);
-    task.finish().await;
 }
 
 fn print(json: bool, value: &Value, text: impl FnOnce() -> String) -> anyhow::Result<ExitCode> {
@@ -88,7 +78,7 @@ pub(crate) async fn org(global: &Global, command: OrgCommand) -> anyhow::Result<
             (org, entry, json, "deleted")
         }
     };
-    audited(global, &control, entry).await;
+    control.record(entry).await;
     print(json, &serde_json::to_value(&org)?, || {
         format!(
             "{done} org {} ({}) features: {}\n",
@@ -112,7 +102,7 @@ pub(crate) async fn token(global: &Global, command: TokenCommand) -> anyhow::Res
             let (secret, token, entry) =
                 (tenancy::create_token(store, Actor::CLI, &org, &roles, expires.as_deref()).await)
                     .map_err(said)?;
-            audited(global, &control, entry).await;
+            control.record(entry).await;
             if json {
                 let shown = json!({"id": token.id, "token": secret, "org": org, "roles": token.roles, "expires_at": token.expires_at});
                 println!("{shown}");
@@ -156,7 +146,7 @@ pub(crate) async fn token(global: &Global, command: TokenCommand) -> anyhow::Res
         TokenCommand::Revoke { id, json } => {
             let (token, entry) =
                 (tenancy::revoke_token(store, Actor::CLI, &id).await).map_err(said)?;
-            audited(global, &control, entry).await;
+            control.record(entry).await;
             let org = (store.org(&token.org_id).await?).map_or(String::new(), |o| o.name);
             print(
                 json,

@@ -84,11 +84,16 @@ impl ApiCaller {
     }
 }
 
+/// Whether `token` carries `role` (manage implies view).
+pub(crate) fn token_has_role(token: &ApiToken, role: &str) -> bool {
+    let has = |r: &str| token.roles.iter().any(|t| t == r);
+    has(role) || (role == VIEW && has(MANAGE))
+}
+
 impl ApiCaller {
     /// Whether the token carries `role` (manage implies view).
     pub(crate) fn has_role(&self, role: &str) -> bool {
-        let has = |r: &str| self.token.roles.iter().any(|t| t == r);
-        has(role) || (role == VIEW && has(MANAGE))
+        token_has_role(&self.token, role)
     }
 
     /// Requires `role` (manage implies view).

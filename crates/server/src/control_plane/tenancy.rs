@@ -2,18 +2,26 @@
 //! the CLI and the REST API, each change an audit row.
 
 use super::ApiError;
-use super::callers::{MANAGE, OPERATE, VIEW};
+use super::callers::{MANAGE, OPERATE, VIEW, token_has_role};
 use serde_json::{Value, json};
 use switchboard_core::Surface;
-use switchboard_store::{ApiToken, AuditEntry, Org, Store, hash_api_token, new_api_token, now_ms};
+use switchboard_core::identity::ROLES as TOKEN_ROLES;
+use switchboard_store::{
+    ApiToken, AuditEntry, Org, Store, StoreError, hash_api_token, new_api_token, now_ms,
+};
 
-/// Roles an API token may carry.
-pub const TOKEN_ROLES: [&str; 4] = [
-    MANAGE,
-    VIEW,
-    OPERATE,
-    switchboard_core::end_user::ASSERT_ROLE,
-];
+/// Why an API token is refused when the store has no such token (the edge adds the other
+/// credentials its routes take).
+pub(crate) const UNKNOWN_API_TOKEN: &str =
+    "unknown API token: send an org's live API token (switchboard token create)";
+
+/// A store conflict in the words of `say` (given the store's `what`); other errors as they are.
+fn conflict(e: StoreError, say: impl FnOnce(String) -> String) -> ApiError {
+    match e {
+        StoreError::Conflict { what } => ApiError::Conflict(say(what)),
+        other => other.into(),
+    }
+}
 
 /// Who makes a change: the operator at the CLI (no token), or an API token's holder.
 #[derive(Clone, Copy)]
@@ -31,8 +39,7 @@ impl Actor<'_> {
 
     /// Whether the actor holds `role` (the operator holds every one; manage implies view).
     fn holds(&self, role: &str) -> bool {
-        let has = |role: &str| self.token.is_none_or(|t| t.roles.iter().any(|r| r == role));
-        has(role) || (role == VIEW && has(MANAGE))
+        self.token.is_none_or(|t| token_has_role(t, role))
     }
 
     /// Tokens are managed with `integrations:manage` (in the token's own org) or
@@ -109,12 +116,9 @@ pub async fn create_org(
 ) -> Result<(Org, AuditEntry), ApiError> {
     actor.require_operate()?;
     check_org_name(name)?;
-    let org = store.create_org(name, features).await.map_err(|e| match e {
-        switchboard_store::StoreError::Conflict { .. } => ApiError::Conflict(format!(
-            "org {name:?} already exists; `switchboard org list` shows the orgs, `switchboard org set {name} --feature …` changes its features"
-        )),
-        other => other.into(),
-    })?;
+    let org = (store.create_org(name, features).await).map_err(|e| conflict(e, |_| format!(
+        "org {name:?} already exists; `switchboard org list` shows the orgs, `switchboard org set {name} --feature …` changes its features"
+    )))?;
     let audit = actor.audit_org("org.create", &org);
     Ok((org, audit))
 }
@@ -153,12 +157,8 @@ pub async fn delete_org(
 ) -> Result<(Org, AuditEntry), ApiError> {
     actor.require_operate()?;
     let org = org_named(store, name).await?;
-    store.delete_org(&org.id).await.map_err(|e| match e {
-        switchboard_store::StoreError::Conflict { what } => {
-            ApiError::Conflict(format!("org {name:?} still has {what}"))
-        }
-        other => other.into(),
-    })?;
+    (store.delete_org(&org.id).await)
+        .map_err(|e| conflict(e, |what| format!("org {name:?} still has {what}")))?;
     let audit = actor.audit_org("org.delete", &org);
     Ok((org, audit))
 }
@@ -300,9 +300,7 @@ pub async fn live_token(store: &dyn Store, secret: &str) -> Result<ApiToken, Api
     let token = store.token_by_hash(&hash_api_token(secret)).await?;
     let refused = |why: &str| ApiError::Unauthenticated(why.to_string());
     match token {
-        None => Err(refused(
-            "unknown API token: send an org's live API token (switchboard token create)",
-        )),
+        None => Err(refused(UNKNOWN_API_TOKEN)),
         Some(t) if t.revoked_at.is_some() => Err(refused(
             "this API token was revoked: ask for a new one (switchboard token create)",
         )),

@@ -216,11 +216,8 @@ async fn authenticate(
             Ok(found) => found,
             Err(ApiError::Unauthenticated(why)) => {
                 // Revoked and expired tokens are told so; an unknown one hears every choice.
-                let why = if why.starts_with("unknown") {
-                    UNKNOWN_TOKEN
-                } else {
-                    &why
-                };
+                let unknown = why == crate::control_plane::tenancy::UNKNOWN_API_TOKEN;
+                let why = if unknown { UNKNOWN_TOKEN } else { &why };
                 return callers.unauthenticated(&path, why);
             }
             Err(e) => return e.into_response(),
