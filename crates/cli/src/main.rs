@@ -29,6 +29,7 @@ mod data_folder;
 mod end_users;
 mod identity;
 mod inputs;
+mod logging;
 mod login;
 mod policy;
 mod policy_cmds;
@@ -47,7 +48,7 @@ fn main() -> ExitCode {
     #[cfg(not(target_env = "msvc"))]
     switchboard_metrics::set_heap_reader(heap_figures);
     // Dropped after the runtime: it sends the last spans from its own thread.
-    let _traces = setup::init_logging(&cli);
+    let _traces = logging::init_logging(&cli);
     cli.global.data = match data_folder::resolve(cli.global.data_given.as_deref()) {
         Ok(dir) => dir,
         Err(e) => {

@@ -118,7 +118,7 @@ pub(crate) async fn serve(
         }
         None => options,
     };
-    switchboard_server::spawn_status_watch(&registry, metrics, shutdown.clone());
+    switchboard_server::spawn_status_watches(&registry, &api, metrics, shutdown.clone());
     let server = tokio::spawn(serve_http(listener, registry.clone(), options));
     announce(
         global,

@@ -1,6 +1,6 @@
 //! Shared start-up: logging, config loading and building the registry from flags.
 
-use crate::args::{Cli, Command, Global, LogFormat};
+use crate::args::Global;
 use crate::inputs::Ask;
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -15,72 +15,6 @@ use switchboard_registry::{EgressPolicy, Registry, RegistryOptions, SnapshotCach
 use switchboard_upstream::auth::{FileTokens, OAuthContext, TokenStore};
 
 const DEFAULT_FILES: [&str; 3] = ["switchboard.toml", ".mcp.json", "mcp.json"];
-
-/// Starts logging (stderr) and, for `serve` and `stdio` with a `[telemetry]` section, the
-/// export of traces; the returned exporter sends its last spans when dropped.
-pub(crate) fn init_logging(cli: &Cli) -> Option<switchboard_telemetry::Exporting> {
-    use tracing_subscriber::prelude::*;
-    // rmcp logs each peer's whole `initialize` answer (instructions included) and every
-    // keep-alive at INFO: below the gateway's own one line per event, so at WARN by default.
-    let default = match cli.command {
-        Command::Serve { .. } => "info,rmcp=warn",
-        _ => "warn",
-    };
-    let filter = cli
-        .global
-        .log
-        .clone()
-        .or_else(|| std::env::var("RUST_LOG").ok())
-        .unwrap_or_else(|| default.to_string());
-    let (exporting, started) = match start_telemetry(cli) {
-        Ok(Some(exporting)) => (Some(exporting), None),
-        Ok(None) => (None, None),
-        Err(e) => (None, Some(e)),
-    };
-    // One global filter, no per-layer filter on the log: tracing-subscriber's per-layer
-    // filters drop events after a dynamic `enabled!` check that said no (sqlx makes those).
-    // The trace's spans are on only when they are exported (then log lines carry them as
-    // context); off, they are disabled callsites.
-    let spans = switchboard_telemetry::span_directive(exporting.is_some());
-    let filter = tracing_subscriber::EnvFilter::new(format!("{filter},{spans}"));
-    // Logs go to stderr: stdout belongs to results and, for `stdio`, to the MCP stream.
-    let log = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
-    let log = match cli.global.log_format {
-        LogFormat::Text => log.with_ansi(std::io::stderr().is_terminal()).boxed(),
-        // One JSON object per line: timestamp, level, target, fields (message included).
-        LogFormat::Json => log.json().flatten_event(true).boxed(),
-    };
-    let subscriber = tracing_subscriber::registry().with(filter).with(log);
-    match &exporting {
-        Some(exporting) => subscriber.with(exporting.layer()).init(),
-        None => subscriber.init(),
-    }
-    if let Some(e) = started {
-        tracing::warn!("traces are not exported: {e}");
-    }
-    exporting
-}
-
-/// The trace export `[telemetry]` asks for, for the commands that serve.
-fn start_telemetry(
-    cli: &Cli,
-) -> Result<Option<switchboard_telemetry::Exporting>, switchboard_telemetry::TelemetryError> {
-    if !matches!(cli.command, Command::Serve { .. } | Command::Stdio) {
-        return Ok(None);
-    }
-    let paths = config_paths(&cli.global).unwrap_or_default();
-    let env = |name: &str| std::env::var(name).ok();
-    let Some(t) = switchboard_config::telemetry_of(&paths, &env) else {
-        return Ok(None);
-    };
-    let settings = switchboard_telemetry::TelemetrySettings {
-        endpoint: t.endpoint,
-        service_name: t.service_name,
-        sample_ratio: t.sample_ratio,
-        headers: t.headers,
-    };
-    switchboard_telemetry::Exporting::start(&settings).map(Some)
-}
 
 pub(crate) fn config_paths(global: &Global) -> anyhow::Result<Vec<PathBuf>> {
     if !global.config.is_empty() {

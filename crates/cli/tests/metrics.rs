@@ -214,3 +214,88 @@ async fn metrics_follow_real_calls_and_need_a_token_off_the_open_case() {
         tokio::task::yield_now().await;
     }
 }
+
+/// POSTs `upstream` as the org's server `echoes`; it answers ready.
+async fn connect_echoes(base: &str, token: &str, upstream: &str) {
+    let body = json!({"name": "Echoes", "slug": "echoes", "url": upstream});
+    let url = format!("{base}/api/integrations/mcp/servers");
+    let (status, answer) = kit::rest("POST", &url, token, Some(body)).await;
+    assert_eq!(status, 201, "{answer}");
+    assert_eq!(answer["status"], "ready", "{answer}");
+}
+
+/// `times` calls of `echoes__echo` in one MCP session of `token`.
+async fn call_echoes(url: &str, token: &str, times: u32) {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "m", "version": "1"}}});
+    let (session, _) = kit::post_mcp(url, Some(token), None, &init).await;
+    let session = session.expect("session");
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    kit::post_mcp(url, Some(token), Some(&session), &done).await;
+    for id in 1..=times {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "echoes__echo", "arguments": {"message": "hi"}}});
+        let (_, answer) = kit::post_mcp(url, Some(token), Some(&session), &call).await;
+        assert!(answer.contains("Echo: hi"), "{answer}");
+    }
+}
+
+/// Two orgs that connect a server under the same slug get a series each (label `org`); the
+/// operator's config servers have `org=""`.
+#[tokio::test(flavor = "multi_thread")]
+async fn two_orgs_servers_with_one_slug_are_two_series() {
+    let (dir, mcp_json) = kit::write_mcp_json(json!({"everything": kit::everything_stdio_entry()}));
+    let toml = dir.path().join("switchboard.toml");
+    std::fs::write(&toml, format!("[gateway]\ntoken = \"{TOKEN}\"\n")).unwrap();
+    let toml = toml.to_str().unwrap().to_string();
+    let data = dir.path().join("data");
+    let (mut tokens, mut ids) = (Vec::new(), Vec::new());
+    for org in ["acme", "globex"] {
+        let create = [
+            "org",
+            "create",
+            org,
+            "--feature",
+            "mcp_external_servers",
+            "--json",
+        ];
+        let created: serde_json::Value =
+            serde_json::from_str(&kit::admin(Path::new(BIN), &data, &create)).expect("JSON");
+        ids.push(created["id"].as_str().expect("an org id").to_string());
+        tokens.push(kit::api_token(
+            Path::new(BIN),
+            &data,
+            org,
+            &["integrations:manage"],
+        ));
+    }
+    let upstream = kit::EverythingHttp::start().await;
+    let args = ["-c", &toml, "--dev"];
+    let gateway = kit::Gateway::start(Path::new(BIN), &args, dir.path(), &mcp_json, 1).await;
+    let base = gateway.base().to_string();
+    for token in &tokens {
+        connect_echoes(&base, token, &upstream.url).await;
+    }
+    call_echoes(&gateway.url, &tokens[0], 1).await;
+    call_echoes(&gateway.url, &tokens[1], 2).await;
+
+    let now = scrape(&base).await;
+    // The label is the org's id (as `org list` shows it): names may change, ids do not.
+    for (org, calls) in [(&ids[0], 1.0), (&ids[1], 2.0)] {
+        let org = org.as_str();
+        let ok = [("org", org), ("server", "echoes"), ("outcome", "ok")];
+        let total = number(&now, "switchboard_tool_calls_total", &ok);
+        assert_eq!(total, calls, "{org}");
+        let labels = [("org", org), ("server", "echoes")];
+        let histogram = "switchboard_tool_call_duration_seconds";
+        assert_eq!(observed(&now, histogram, &labels), calls, "{org}");
+        let ready = [("org", org), ("server", "echoes"), ("status", "ready")];
+        let status = number(&now, "switchboard_server_status", &ready);
+        assert_eq!(status, 1.0, "{org}");
+        let entered = [("org", org), ("server", "echoes"), ("to", "ready")];
+        let transitions = number(&now, "switchboard_server_transitions_total", &entered);
+        assert_eq!(transitions, 1.0, "{org}");
+    }
+    let operators = [("org", ""), ("server", "everything"), ("status", "ready")];
+    assert_eq!(number(&now, "switchboard_server_status", &operators), 1.0);
+}

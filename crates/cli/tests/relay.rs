@@ -149,6 +149,11 @@ async fn every_sdk_generation_answers_upstream_requests_through_http() {
         let seen = probe(&kit::python2(), &["http", &url, prefix, "auto", "Ada"]).await;
         assert_relayed(&seen, "Ada", "2026-07-28", &format!("2.x default {prefix}"));
     }
+    // The 2.x client closed its subscriptions/listen streams: a normal disconnect, which
+    // rmcp logged at ERROR (issue 35); the gateway logs no error for it.
+    let log = gateway.stop().await;
+    let errors: Vec<_> = log.iter().filter(|l| l.contains(" ERROR ")).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

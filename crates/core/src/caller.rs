@@ -65,6 +65,9 @@ pub struct CallRecord {
     /// `mcp.<server>.<tool>`; for an unknown name, `mcp.unknown.<name>`.
     pub action_id: String,
     pub server: Option<String>,
+    /// The org that declared `server` (connected it through the API); `None` for the
+    /// operator's config servers and unknown names.
+    pub server_org: Option<std::sync::Arc<str>>,
     pub outcome: Result<(), ErrorKind>,
     pub duration: Duration,
     /// Of `duration`, the time spent in the upstream request itself (`None`: the call never

@@ -29,6 +29,14 @@ impl Owner {
             Owner::Org(id) => format!("org:{id}"),
         }
     }
+
+    /// The org's id, `None` for the operator.
+    pub fn org_id(&self) -> Option<&str> {
+        match self {
+            Owner::Operator => None,
+            Owner::Org(id) => Some(id),
+        }
+    }
 }
 
 /// One tool as the guard sees it.

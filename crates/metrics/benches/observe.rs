@@ -13,6 +13,7 @@ fn bench(c: &mut Criterion) {
         end_user_id: None,
         action_id: "mcp.billing.create_invoice".into(),
         server: Some("billing".into()),
+        server_org: Some("acme".into()),
         outcome: Ok(()),
         duration: Duration::from_micros(900),
         upstream: Some(Duration::from_micros(700)),
@@ -28,6 +29,7 @@ fn bench(c: &mut Criterion) {
             servers: (0..20)
                 .map(|i| switchboard_metrics::ServerGauges {
                     server: format!("server_{i}"),
+                    org: String::new(),
                     status: "ready",
                     in_flight: 1,
                     queued: 0,

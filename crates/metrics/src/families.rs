@@ -1,57 +1,12 @@
-//! The metric families, their label sets and buckets, and the scrape-time gauges.
+//! The metric families, their buckets and names, and how a scrape sets the gauges.
 
-use prometheus_client::encoding::EncodeLabelSet;
+use crate::labels::*;
+use crate::snapshot::Snapshot;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub(crate) struct CallLabels {
-    pub server: String,
-    pub action: String,
-    pub outcome: String,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub(crate) struct ServerLabel {
-    pub server: String,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub(crate) struct StatusLabels {
-    pub server: String,
-    pub status: String,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub(crate) struct TransitionLabels {
-    pub server: String,
-    pub to: String,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub(crate) struct ConnectLabels {
-    pub server: String,
-    pub outcome: String,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub(crate) struct LimitLabel {
-    pub limit: String,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub(crate) struct ReasonLabel {
-    pub reason: String,
-}
-
-#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
-pub(crate) struct VerdictLabels {
-    pub stage: String,
-    pub effect: String,
-}
 
 type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
 
@@ -67,54 +22,6 @@ fn connect_buckets() -> Histogram {
     Histogram::new(prometheus_client::metrics::histogram::exponential_buckets(
         0.01, 2.0, 14,
     ))
-}
-
-/// One server's figures at scrape time.
-#[derive(Debug, Clone)]
-pub struct ServerGauges {
-    pub server: String,
-    pub status: &'static str,
-    pub in_flight: usize,
-    pub queued: usize,
-    /// Upstream sessions open for callers' capability sets, beside the shared one.
-    pub capability_sessions: usize,
-    /// Upstream sessions open for end users of a per-end-user server, one per end user.
-    pub end_user_sessions: usize,
-}
-
-/// What is read when Prometheus scrapes (state, not events).
-#[derive(Debug, Clone, Default)]
-pub struct Snapshot {
-    pub servers: Vec<ServerGauges>,
-    /// Downstream MCP sessions held in memory now.
-    pub sessions: usize,
-    /// Downstream MCP sessions held now, in memory or parked.
-    pub sessions_held: usize,
-    /// New sessions refused so far, by the `[limits]` setting that refused them.
-    pub session_refusals: Vec<(&'static str, u64)>,
-    /// HTTP connections open now.
-    pub connections: usize,
-    /// Connections and requests refused (or cut off) at the front door so far, by the
-    /// `[limits]` setting that refused them.
-    pub http_refusals: Vec<(&'static str, u64)>,
-    /// Presented access tokens refused, by reason (`expired`, `audience`, …).
-    pub token_refusals: Vec<(&'static str, u64)>,
-    /// Requests whose bearer token was refused (HTTP 401) so far.
-    pub failed_auth: u64,
-    /// Audit rows waiting to be committed, and the queue's bound.
-    pub audit_queued: usize,
-    pub audit_written: u64,
-    pub audit_failed_batches: u64,
-    /// Audit rows never committed (queue full while the store was down, or refused at shutdown).
-    pub audit_dropped: u64,
-    /// Whether the store is refusing audit rows now.
-    pub audit_failing: bool,
-    pub audit_batches: u64,
-    /// Seconds spent committing audit batches, in total.
-    pub audit_commit_seconds: f64,
-    /// The store's connection pool: open and idle connections.
-    pub store_connections: u32,
-    pub store_idle: usize,
 }
 
 const STATUSES: [&str; 6] = [
@@ -368,6 +275,7 @@ impl Families {
         for s in &now.servers {
             let label = ServerLabel {
                 server: s.server.clone(),
+                org: s.org.clone(),
             };
             self.in_flight.get_or_create(&label).set(s.in_flight as i64);
             self.queued.get_or_create(&label).set(s.queued as i64);
@@ -376,6 +284,7 @@ impl Families {
             for status in STATUSES {
                 let labels = StatusLabels {
                     server: s.server.clone(),
+                    org: s.org.clone(),
                     status: status.into(),
                 };
                 self.status

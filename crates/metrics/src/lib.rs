@@ -2,11 +2,14 @@
 
 mod families;
 mod heap;
+mod labels;
+mod snapshot;
 
-pub use families::{ServerGauges, Snapshot};
 pub use heap::{HeapFigures, set_heap_reader};
+pub use snapshot::{ServerGauges, Snapshot};
 
-use families::{CallLabels, Families, ServerLabel, TransitionLabels, VerdictLabels};
+use families::Families;
+use labels::{CallLabels, ConnectLabels, ServerLabel, TransitionLabels, VerdictLabels};
 use std::sync::Arc;
 use switchboard_core::{CallObserver, CallRecord, Effect};
 
@@ -34,9 +37,10 @@ impl Metrics {
     }
 
     /// A server changed state (`from` → `to`); `took` is how long a connect + discovery that
-    /// ended here lasted.
+    /// ended here lasted. `org` declared the server (empty: the operator's config).
     pub fn transition(
         &self,
+        org: &str,
         server: &str,
         from: &str,
         to: &str,
@@ -46,6 +50,7 @@ impl Metrics {
         f.transitions
             .get_or_create(&TransitionLabels {
                 server: server.into(),
+                org: org.into(),
                 to: to.into(),
             })
             .inc();
@@ -54,14 +59,16 @@ impl Metrics {
             f.restarts
                 .get_or_create(&ServerLabel {
                     server: server.into(),
+                    org: org.into(),
                 })
                 .inc();
         }
         if let Some(took) = took {
             let outcome = if to == "ready" { "ok" } else { "error" };
             f.connect_seconds
-                .get_or_create(&families::ConnectLabels {
+                .get_or_create(&ConnectLabels {
                     server: server.into(),
+                    org: org.into(),
                     outcome: outcome.into(),
                 })
                 .observe(took.as_secs_f64());
@@ -97,6 +104,7 @@ impl CallObserver for Metrics {
             Some(server) => (server.as_str(), record.action_id.as_str()),
             None => ("", "mcp.unknown"),
         };
+        let org = record.server_org.as_deref().unwrap_or("");
         let outcome = match record.outcome {
             Ok(()) => "ok",
             Err(kind) => kind.as_str(),
@@ -104,12 +112,14 @@ impl CallObserver for Metrics {
         f.calls
             .get_or_create(&CallLabels {
                 server: server.into(),
+                org: org.into(),
                 action: action.into(),
                 outcome: outcome.into(),
             })
             .inc();
         let label = ServerLabel {
             server: server.into(),
+            org: org.into(),
         };
         let total = record.duration.as_secs_f64();
         f.call_seconds.get_or_create(&label).observe(total);

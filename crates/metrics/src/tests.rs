@@ -15,6 +15,7 @@ fn record(
             None => "mcp.unknown.whatever_the_caller_typed".into(),
         },
         server: server.map(String::from),
+        server_org: None,
         outcome,
         duration: Duration::from_millis(3),
         upstream: upstream.map(Duration::from_millis),
@@ -106,6 +107,7 @@ fn scrape_time_gauges_hold_only_the_servers_there_now() {
     let metrics = Metrics::new();
     let server = |name: &str, status| ServerGauges {
         server: name.into(),
+        org: String::new(),
         status,
         in_flight: 2,
         queued: 1,
@@ -155,9 +157,21 @@ fn scrape_time_gauges_hold_only_the_servers_there_now() {
 #[test]
 fn transitions_count_restarts_and_time_connects() {
     let metrics = Metrics::new();
-    metrics.transition("a", "connecting", "ready", Some(Duration::from_millis(40)));
-    metrics.transition("a", "ready", "connecting", None);
-    metrics.transition("a", "connecting", "error", Some(Duration::from_secs(15)));
+    metrics.transition(
+        "",
+        "a",
+        "connecting",
+        "ready",
+        Some(Duration::from_millis(40)),
+    );
+    metrics.transition("", "a", "ready", "connecting", None);
+    metrics.transition(
+        "",
+        "a",
+        "connecting",
+        "error",
+        Some(Duration::from_secs(15)),
+    );
     let scrape = parse(&metrics.render(&Snapshot::default()));
     assert_eq!(
         value(
@@ -178,4 +192,29 @@ fn transitions_count_restarts_and_time_connects() {
     assert!(scrape.samples.iter().any(|s| s.metric
         == "switchboard_server_connect_duration_seconds"
         && s.labels.get("outcome") == Some("error")));
+}
+
+#[test]
+fn two_orgs_servers_of_one_slug_are_two_series() {
+    let metrics = Metrics::new();
+    for org in ["acme", "globex", "globex"] {
+        let mut call = record(Some("billing"), Ok(()), Some(1));
+        call.server_org = Some(org.into());
+        metrics.observe(call);
+    }
+    metrics.observe(record(Some("billing"), Ok(()), Some(1)));
+    metrics.transition("acme", "billing", "connecting", "ready", None);
+    let scrape = parse(&metrics.render(&Snapshot::default()));
+    let calls = "switchboard_tool_calls_total";
+    for (org, expected) in [("acme", 1.0), ("globex", 2.0), ("", 1.0)] {
+        let labels = [("server", "billing"), ("org", org)];
+        assert_eq!(
+            value(&scrape, calls, &labels),
+            Some(expected),
+            "org {org:?}"
+        );
+    }
+    let entered = [("server", "billing"), ("org", "acme"), ("to", "ready")];
+    let transitions = "switchboard_server_transitions_total";
+    assert_eq!(value(&scrape, transitions, &entered), Some(1.0));
 }

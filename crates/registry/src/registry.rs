@@ -47,6 +47,8 @@ struct Inner {
     snapshots: Option<Arc<dyn SnapshotCache>>,
     guard: RwLock<Option<Arc<dyn CallGuard>>>,
     owner: Owner,
+    /// The org that declared the servers (`None`: the operator), as call records carry it.
+    owner_org: Option<Arc<str>>,
     /// Every `notifications/resources/updated` from this registry's upstreams.
     updates: broadcast::Sender<crate::ResourceUpdate>,
     /// Sessions for callers whose capabilities differ from the shared session's.
@@ -153,6 +155,7 @@ impl Registry {
                 observer,
                 snapshots,
                 guard: RwLock::new(guard),
+                owner_org: owner.org_id().map(Arc::from),
                 owner,
                 updates: broadcast::channel(UPDATE_QUEUE).0,
                 capability_sessions,

@@ -13,7 +13,7 @@ mod edge;
 mod mcp;
 mod rest;
 
-pub use admin::metrics::spawn_status_watch;
+pub use admin::metrics::{spawn_status_watch, spawn_status_watches};
 pub use admin::serve_oauth_callback;
 pub use control_plane::callers::{MANAGE, OPERATE, VIEW};
 pub use control_plane::end_users::grant_audit_entry;

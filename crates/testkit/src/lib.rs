@@ -455,6 +455,28 @@ impl Gateway {
         }
     }
 
+    /// Stops it as an operator would (SIGTERM), asserts a clean exit within 20 s, and returns
+    /// every log line it wrote after it was ready.
+    pub async fn stop(mut self) -> Vec<String> {
+        let pid = self.child.id().expect("a running gateway") as i32;
+        // SAFETY: sending a signal to our own child process.
+        #[allow(unsafe_code)]
+        unsafe {
+            libc::kill(pid, libc::SIGTERM)
+        };
+        let wait = self.child.wait();
+        let status = tokio::time::timeout(std::time::Duration::from_secs(20), wait)
+            .await
+            .expect("switchboard stops after SIGTERM")
+            .expect("wait for switchboard");
+        assert!(status.success(), "{status}");
+        let mut lines = Vec::new();
+        while let Some(line) = self.log.recv().await {
+            lines.push(line);
+        }
+        lines
+    }
+
     /// The gateway's base URL (`http://127.0.0.1:PORT`).
     pub fn base(&self) -> &str {
         self.url.trim_end_matches("/mcp")

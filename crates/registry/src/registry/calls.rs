@@ -84,15 +84,20 @@ impl Registry {
                 (relay_notes.take().into_iter())
                     .map(|(stage, note)| Verdict::new(stage, Effect::Note).reason(note)),
             );
-            let (action_id, server) = match tool {
-                Some(t) => (t.action_id.to_string(), Some(t.server.to_string())),
-                None => (format!("mcp.unknown.{exposed}"), None),
+            let (action_id, server, server_org) = match tool {
+                Some(t) => (
+                    t.action_id.to_string(),
+                    Some(t.server.to_string()),
+                    self.inner.owner_org.clone(),
+                ),
+                None => (format!("mcp.unknown.{exposed}"), None, None),
             };
             let record = CallRecord {
                 caller,
                 end_user_id,
                 action_id,
                 server,
+                server_org,
                 outcome: outcome.as_ref().map(|_| ()).map_err(|e| e.kind),
                 duration: started.elapsed(),
                 upstream,

@@ -56,7 +56,9 @@ fn snapshot(scrape: &Scrape) -> Snapshot {
         .flat_map(|r| {
             let open = r.capability_sessions();
             let end_users = r.end_user_sessions();
+            let org = r.owner().org_id().unwrap_or_default().to_string();
             r.servers().into_iter().map(move |s| ServerGauges {
+                org: org.clone(),
                 capability_sessions: open.get(s.name.as_str()).copied().unwrap_or_default(),
                 end_user_sessions: end_users.get(s.name.as_str()).copied().unwrap_or_default(),
                 server: s.name,
@@ -106,10 +108,26 @@ fn http_refusals(scrape: &Scrape) -> Vec<(&'static str, u64)> {
     refusals
 }
 
+/// [`spawn_status_watch`] on `registry` and on each org's registry of `control`, those there
+/// now and those made later.
+pub fn spawn_status_watches(
+    registry: &Registry,
+    control: &ControlPlane,
+    metrics: Arc<Metrics>,
+    shutdown: CancellationToken,
+) {
+    spawn_status_watch(registry, metrics.clone(), shutdown.clone());
+    let each = move |org: &Registry| spawn_status_watch(org, metrics.clone(), shutdown.clone());
+    if control.orgs.on_each(Arc::new(each)).is_err() {
+        tracing::debug!("org registries are watched already");
+    }
+}
+
 /// Counts `registry`'s server state changes, times each connect + discovery and logs each
 /// change in one line (after a server's first state), until `shutdown`.
 pub fn spawn_status_watch(registry: &Registry, metrics: Arc<Metrics>, shutdown: CancellationToken) {
     let mut changes = registry.subscribe_status();
+    let org = registry.owner().org_id().map(String::from);
     let mut last: HashMap<String, (&'static str, Instant)> = registry
         .servers()
         .into_iter()
@@ -134,13 +152,21 @@ pub fn spawn_status_watch(registry: &Registry, metrics: Arc<Metrics>, shutdown: 
                 continue;
             }
             let took = (from == "connecting" || from == "authenticating").then(|| since.elapsed());
-            metrics.transition(&info.name, from, to, took);
+            metrics.transition(
+                org.as_deref().unwrap_or_default(),
+                &info.name,
+                from,
+                to,
+                took,
+            );
             if from != "none" {
                 match &info.last_error {
                     Some(error) if to == "error" => {
-                        tracing::warn!(server = %info.name, from, to, error = %error, "state changed")
+                        tracing::warn!(server = %info.name, org = org.as_deref(), from, to, error = %error, "state changed")
                     }
-                    _ => tracing::info!(server = %info.name, from, to, "state changed"),
+                    _ => {
+                        tracing::info!(server = %info.name, org = org.as_deref(), from, to, "state changed")
+                    }
                 }
             }
             last.insert(info.name, (to, Instant::now()));

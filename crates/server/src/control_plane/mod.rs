@@ -63,25 +63,49 @@ impl Source {
 /// One registry per org for the servers it connected through the API, so slugs and tools of
 /// different orgs never meet.
 #[derive(Clone, Default)]
-pub struct OrgRegistries(Arc<switchboard_sync::Mutex<std::collections::HashMap<String, Registry>>>);
+pub struct OrgRegistries {
+    map: Arc<switchboard_sync::Mutex<std::collections::HashMap<String, Registry>>>,
+    /// Told about each org's registry as it is made (the status watch of `/metrics`).
+    on_new: Arc<std::sync::OnceLock<NewRegistryHook>>,
+}
+
+/// What is run on each org's registry as it is made.
+pub(crate) type NewRegistryHook = Arc<dyn Fn(&Registry) + Send + Sync>;
 
 impl OrgRegistries {
     pub fn get(&self, base: &Registry, org_id: &str) -> Registry {
-        let mut map = self.0.lock();
+        let mut map = self.map.lock();
         map.entry(org_id.to_string())
-            .or_insert_with(|| base.sibling(switchboard_core::Owner::Org(org_id.to_string())))
+            .or_insert_with(|| {
+                let made = base.sibling(switchboard_core::Owner::Org(org_id.to_string()));
+                if let Some(hook) = self.on_new.get() {
+                    hook(&made);
+                }
+                made
+            })
             .clone()
+    }
+
+    /// Runs `hook` on every org's registry, those there now and each one made later; set once
+    /// (a second hook is refused and returned).
+    pub(crate) fn on_each(&self, hook: NewRegistryHook) -> Result<(), NewRegistryHook> {
+        let map = self.map.lock();
+        self.on_new.set(hook.clone())?;
+        for registry in map.values() {
+            hook(registry);
+        }
+        Ok(())
     }
 
     /// Every org's registry.
     pub fn all(&self) -> Vec<Registry> {
-        let map = self.0.lock();
+        let map = self.map.lock();
         map.values().cloned().collect()
     }
 
     /// The org whose registry serves `name` declared as `origin` (an API row).
     pub fn org_serving(&self, name: &str, origin: &str) -> Option<String> {
-        let map = self.0.lock();
+        let map = self.map.lock();
         map.iter()
             .find(|(_, registry)| registry.server(name).is_some_and(|s| s.origin == origin))
             .map(|(org, _)| org.clone())
@@ -89,7 +113,7 @@ impl OrgRegistries {
 
     /// Stops every org's servers.
     pub async fn shutdown(&self) {
-        let all: Vec<Registry> = self.0.lock().values().cloned().collect();
+        let all: Vec<Registry> = self.map.lock().values().cloned().collect();
         for registry in all {
             registry.shutdown().await;
         }
