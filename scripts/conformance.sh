@@ -83,8 +83,10 @@ fixture="$root/tests/fixtures/conformance_server.mjs"
 pids+=($!)
 fixture_url="$(await_line "$work/fixture.log" 'listening on ')"
 [ -n "$fixture_url" ] || { echo "the conformance fixture did not start"; cat "$work/fixture.log"; exit 1; }
-printf '{"mcpServers": {"conf": {"command": "%s", "args": ["%s", "stdio"]}}}\n' "$node22" "$fixture" \
-  > "$work/stdio.json"
+# Sandboxed as every stdio server is; the fixture loads the SDK from .fixtures/node, which its
+# command line does not name: granted read-only here.
+printf '{"mcpServers": {"conf": {"command": "%s", "args": ["%s", "stdio"], "sandbox": {"read": ["%s"]}}}}\n' \
+  "$node22" "$fixture" "$root/.fixtures/node" > "$work/stdio.json"
 printf '{"mcpServers": {"conf": {"type": "http", "url": "%s"}}}\n' "$fixture_url" > "$work/http.json"
 
 echo "conformance: server suite"

@@ -156,6 +156,11 @@ pub(crate) enum Command {
         #[command(subcommand)]
         command: AuditCommand,
     },
+    /// How stdio servers are confined: `sandbox explain SERVER` prints every grant and why.
+    Sandbox {
+        #[command(subcommand)]
+        command: SandboxCommand,
+    },
     /// Organisations (tenants) of the control plane.
     Org {
         #[command(subcommand)]
@@ -304,6 +309,16 @@ pub(crate) enum AuditCommand {
     },
     /// Print the chain's head now, signed, as one JSON line to keep outside the database.
     Anchor,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum SandboxCommand {
+    /// Every grant a stdio server gets and why, the layers this machine has, what is hidden.
+    Explain {
+        server: String,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

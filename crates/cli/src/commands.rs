@@ -79,6 +79,7 @@ pub(crate) async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Audit {
             command: AuditCommand::Anchor,
         } => audit_cmds::anchor(global).await,
+        Command::Sandbox { command } => crate::sandbox_cmds::run(global, command).await,
         Command::Org { command } => tenancy_cmds::org(global, command).await,
         Command::Token { command } => tenancy_cmds::token(global, command).await,
         Command::Keys {
@@ -87,28 +88,37 @@ pub(crate) async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-pub(crate) async fn wait_for_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
+/// Resolves on Ctrl-C or SIGTERM. The handlers are installed when this is called, not when it
+/// is first awaited: a process that says it is ready and then meets a SIGTERM before its first
+/// await still shuts down gracefully.
+pub(crate) fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
-        let mut term =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(term) => term,
-                Err(_) => {
-                    let _ = ctrl_c.await;
-                    return;
+        use tokio::signal::unix::{SignalKind, signal};
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        async move {
+            match (interrupt, terminate) {
+                (Ok(mut interrupt), Ok(mut terminate)) => {
+                    tokio::select! {
+                        _ = interrupt.recv() => {}
+                        _ = terminate.recv() => {}
+                    }
                 }
-            };
-        tokio::select! {
-            _ = ctrl_c => {}
-            _ = term.recv() => {}
+                _ => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
+            }
         }
     }
     #[cfg(not(unix))]
-    let _ = ctrl_c.await;
+    async {
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
+    let signal = shutdown_signal();
     let config = setup::load_serving_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit(&config.gateway.audit);
@@ -127,7 +137,7 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
     // Hosts close stdin and soon after signal: commit the audit log before stopping servers.
     let served = tokio::select! {
         served = serve_stdio(registry.clone()) => served,
-        _ = wait_for_signal() => Ok(()),
+        _ = signal => Ok(()),
     };
     audit_task.finish().await;
     registry.shutdown().await;

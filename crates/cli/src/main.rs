@@ -34,6 +34,7 @@ mod login;
 mod policy;
 mod policy_cmds;
 mod remote;
+mod sandbox_cmds;
 mod serve;
 mod setup;
 mod table;
@@ -44,7 +45,16 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // `switchboard __sandbox`: this process is the helper that starts a confined server.
+    switchboard_sandbox::run_if_helper();
     let mut cli = args::Cli::parse();
+    if matches!(
+        cli.command,
+        args::Command::Serve { .. } | args::Command::Stdio
+    ) && let Err(e) = switchboard_sandbox::make_undumpable()
+    {
+        eprintln!("warning: cannot make the gateway non-dumpable: {e}");
+    }
     #[cfg(not(target_env = "msvc"))]
     switchboard_metrics::set_heap_reader(heap_figures);
     // Dropped after the runtime: it sends the last spans from its own thread.

@@ -2,7 +2,7 @@
 //! jobs and metrics, until a signal or the control socket stops it.
 
 use crate::args::Global;
-use crate::commands::{DEFAULT_LISTEN, announce, wait_for_signal};
+use crate::commands::{DEFAULT_LISTEN, announce, shutdown_signal};
 use crate::control::Control;
 use crate::setup;
 use anyhow::Context;
@@ -22,6 +22,7 @@ pub(crate) async fn serve(
     let config = setup::load_serving_config(global)?;
     let control = Control::open(global).await?;
     let (audit, audit_task) = control.audit(&config.gateway.audit);
+    crate::sandbox_cmds::audit_unconfined(&audit, &config);
     let metrics = switchboard_metrics::Metrics::shared();
     // Metrics read each call's record; the audit log, last, keeps it.
     let observer: Arc<dyn CallObserver> = if no_audit {
@@ -175,13 +176,15 @@ pub(crate) async fn serve(
         .iter()
         .filter(|s| s.status == ServerStatus::Ready)
         .count();
+    // Listening for SIGTERM before saying ready: a stop right after the line is graceful too.
+    let signal = shutdown_signal();
     let line = format!(
         "switchboard ready: {ready}/{} server(s), {} tool(s)",
         servers.len(),
         registry.catalog().tools.len()
     );
     announce(global, &line);
-    wait_for_signal().await;
+    signal.await;
     // Calls in flight finish and their answers reach the callers first (within the grace
     // period), then sessions close.
     let grace = switchboard_registry::SHUTDOWN_GRACE;

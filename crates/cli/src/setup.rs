@@ -321,6 +321,7 @@ pub(crate) fn registry(
         .with_egress(egress)
         .with_limits(g.limits())
         .with_allow_env(g.allow_env.clone().unwrap_or_default())
+        .with_sandbox(crate::sandbox_cmds::setup(global, config)?)
         .with_roots(g.roots.clone().unwrap_or_default())
         .with_refresh_every(Duration::from_secs(
             g.refresh_interval_secs.unwrap_or(600) as u64

@@ -80,7 +80,7 @@ async fn open_sessions_of(gateway: &kit::Gateway, server: &str) -> f64 {
         .text()
         .await
         .unwrap();
-    let line = format!("switchboard_upstream_capability_sessions{{server=\"{server}\"}} ");
+    let line = format!("switchboard_upstream_capability_sessions{{server=\"{server}\",org=\"\"}} ");
     (text.lines())
         .find_map(|l| l.strip_prefix(line.as_str()))
         .map_or(0.0, |v| v.parse().unwrap())

@@ -22,8 +22,18 @@ fn write_config(path: &Path, servers: Value) {
 
 /// Calls running or queued on `fx` now, from `/metrics`.
 async fn fx_busy(base: &str) -> f64 {
-    let running = kit::metric(base, None, "switchboard_calls_in_flight{server=\"fx\"}").await;
-    let queued = kit::metric(base, None, "switchboard_calls_queued{server=\"fx\"}").await;
+    let running = kit::metric(
+        base,
+        None,
+        "switchboard_calls_in_flight{server=\"fx\",org=\"\"}",
+    )
+    .await;
+    let queued = kit::metric(
+        base,
+        None,
+        "switchboard_calls_queued{server=\"fx\",org=\"\"}",
+    )
+    .await;
     running + queued
 }
 

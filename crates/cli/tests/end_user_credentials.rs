@@ -128,7 +128,7 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
         .await
         .unwrap();
     assert_eq!(bob["authorization"], "Bearer bob-key", "{bob}");
-    let sessions = "switchboard_upstream_end_user_sessions{server=\"billing\"}";
+    let sessions = "switchboard_upstream_end_user_sessions{server=\"billing\",org=\"\"}";
     assert_eq!(
         kit::metric(gw.base(), Some("operator-token"), sessions).await,
         2.0

@@ -97,7 +97,7 @@ async fn a_grant_made_or_revoked_on_one_replica_holds_on_the_other() {
         "revocation seen on the other replica after {:?}",
         revoked.elapsed()
     );
-    let sessions = "switchboard_upstream_end_user_sessions{server=\"billing\"}";
+    let sessions = "switchboard_upstream_end_user_sessions{server=\"billing\",org=\"\"}";
     assert_eq!(
         kit::metric(b.base(), Some("operator-token"), sessions).await,
         0.0

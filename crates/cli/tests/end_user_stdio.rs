@@ -57,7 +57,7 @@ async fn each_end_user_gets_their_own_process_with_their_own_secret() {
     assert_ne!(alice["pid"], bob["pid"], "one process per end user");
     let again = call("alice").await.unwrap();
     assert_eq!(again["pid"], alice["pid"], "her process is kept");
-    let processes = "switchboard_upstream_end_user_sessions{server=\"local\"}";
+    let processes = "switchboard_upstream_end_user_sessions{server=\"local\",org=\"\"}";
     let base = gw.base().to_string();
     assert_eq!(
         kit::metric(&base, Some("operator-token"), processes).await,

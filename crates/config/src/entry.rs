@@ -12,6 +12,7 @@ use switchboard_core::{ServerSlug, ServerSpec, StdioSpec, Transport};
 
 mod end_user;
 mod oauth;
+mod sandbox;
 mod transport;
 
 use transport::transport;
@@ -73,6 +74,7 @@ const KNOWN_KEYS: &[&str] = &[
     "trustAssertedEndUsers",
     "end_user_env",
     "endUserEnv",
+    "sandbox",
 ];
 
 struct Entry<'a> {
@@ -297,6 +299,16 @@ pub(crate) fn server(
         );
     }
     spec.per_session = per_session;
+    if let Some(choice) = sandbox::sandbox(&mut e) {
+        if !matches!(spec.transport, Transport::Stdio(_)) {
+            e.problem(
+                "sandbox",
+                "applies to stdio servers only (an HTTP server runs elsewhere)",
+                "remove sandbox from this server",
+            );
+        }
+        spec.sandbox = choice;
+    }
     spec.enabled =
         e.bool_field("enabled").unwrap_or(true) && !e.bool_field("disabled").unwrap_or(false);
     spec.protocol_version = e

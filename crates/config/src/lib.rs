@@ -46,6 +46,8 @@ pub struct GatewaySettings {
     pub limits: Vec<(String, usize)>,
     /// Runtime-hijacking variables the operator allows stdio servers to set.
     pub allow_env: Option<Vec<String>>,
+    /// `[sandbox] mode`: `"auto"` (the default) or `"strict"`.
+    pub sandbox_mode: Option<String>,
     /// `[gateway] roots`: the roots an upstream gets when it asks outside any call.
     pub roots: Option<Vec<String>>,
     /// `[oauth] redirect_base`: the stable public base of `/oauth/callback/…`.
@@ -113,6 +115,7 @@ impl GatewaySettings {
             egress_allow_hosts,
             egress_allow_cidrs,
             allow_env,
+            sandbox_mode,
             roots,
             oauth_redirect_base,
             oauth_token_store,

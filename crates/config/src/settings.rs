@@ -1,4 +1,4 @@
-//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]`, `[stdio]`, `[oauth]`,
+//! Gateway-wide settings: `[gateway]`, `[egress]`, `[limits]`, `[stdio]`, `[sandbox]`, `[oauth]`,
 //! `[telemetry]` and `[audit]` in switchboard.toml.
 
 use crate::entry::Context;
@@ -7,8 +7,9 @@ use crate::{GatewaySettings, Problem};
 use serde_json::{Map, Value};
 
 /// The top-level tables this module reads.
-pub(crate) const SECTIONS: [&str; 9] = [
+pub(crate) const SECTIONS: [&str; 10] = [
     "identity",
+    "sandbox",
     "gateway",
     "egress",
     "limits",
@@ -272,6 +273,18 @@ pub(crate) fn parse(
     for (key, value) in table(root, "stdio") {
         match key.as_str() {
             "allow_env" => g.allow_env = r.strings(key, value),
+            _ => r.unknown(key),
+        }
+    }
+    r.section = "sandbox";
+    for (key, value) in table(root, "sandbox") {
+        match (key.as_str(), value.as_str()) {
+            ("mode", Some("auto" | "strict")) => g.sandbox_mode = r.string(key, value),
+            ("mode", _) => r.problem(
+                key,
+                "must be \"auto\" or \"strict\"",
+                "write mode = \"auto\" (apply what the kernel has, name what is missing) or \"strict\" (start no server without every layer)",
+            ),
             _ => r.unknown(key),
         }
     }

@@ -33,6 +33,8 @@ pub use identity::{
 pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
 pub use oauth::{OAuthClient, OAuthSpec};
-pub use spec::{HttpSpec, HttpWire, ServerSpec, StdioSpec, Transport};
+pub use spec::{
+    HttpSpec, HttpWire, SandboxChoice, SandboxGrants, ServerSpec, StdioSpec, Transport,
+};
 pub use status::ServerStatus;
 pub use tools_mode::{META_TOOLS, ToolsMode, ToolsSetting};

@@ -45,6 +45,34 @@ pub struct ServerSpec {
     pub oauth_key: Option<String>,
     /// Where the server was declared (`file:key`), for messages.
     pub origin: String,
+    /// How a stdio server is confined (`sandbox` on its entry).
+    pub sandbox: SandboxChoice,
+}
+
+/// How a stdio server is confined: the `sandbox` key of its entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SandboxChoice {
+    /// Confined (the default), with the default grants and these.
+    On(SandboxGrants),
+    /// `sandbox = false`: runs unconfined, audited and warned at start.
+    Off,
+}
+
+impl Default for SandboxChoice {
+    fn default() -> Self {
+        SandboxChoice::On(SandboxGrants::default())
+    }
+}
+
+/// What the operator grants a sandboxed server beyond the defaults.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SandboxGrants {
+    /// Paths it may read.
+    pub read: Vec<PathBuf>,
+    /// Paths it may read and write.
+    pub write: Vec<PathBuf>,
+    /// Hosts (`host` or `host:port`) its egress proxy lets it reach.
+    pub net: Vec<String>,
 }
 
 impl ServerSpec {
@@ -65,6 +93,7 @@ impl ServerSpec {
             end_user_credentials: None,
             oauth_key: None,
             origin: String::new(),
+            sandbox: SandboxChoice::default(),
         }
     }
 

@@ -43,6 +43,10 @@ pub struct ServerInfo {
     /// one end user's grant).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub listed_with: Option<String>,
+    /// A stdio server's confinement: `full`, `partial: …`, `not sandboxed: …` or `off
+    /// (sandbox = false)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
 }
 
 pub(crate) struct ServerEntry {
@@ -60,6 +64,8 @@ pub(crate) struct ServerEntry {
     pub watched: crate::watch::WatchCounts,
     /// Restart backoff reads its monotonic time.
     clock: switchboard_core::SharedClock,
+    /// How the server is confined, as its status says it.
+    sandbox: Option<String>,
 }
 
 impl ServerEntry {
@@ -86,7 +92,14 @@ impl ServerEntry {
             connecting: tokio::sync::Mutex::new(()),
             watched: Default::default(),
             clock,
+            sandbox: None,
         }
+    }
+
+    /// The entry whose status says it is confined as `sandbox` says.
+    pub(crate) fn with_sandbox(mut self, sandbox: Option<String>) -> Self {
+        self.sandbox = sandbox;
+        self
     }
 
     pub(crate) fn state(&self) -> MutexGuard<'_, State> {
@@ -152,6 +165,7 @@ impl ServerEntry {
             status_history: state.history().collect(),
             credentials: (self.spec.end_user_credentials.as_ref()).map(|_| "per_end_user"),
             listed_with: self.listed_with(&state),
+            sandbox: self.sandbox.clone(),
         }
     }
 

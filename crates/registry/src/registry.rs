@@ -23,7 +23,7 @@ use std::time::{Instant, SystemTime};
 use switchboard_config::Config;
 use switchboard_core::{CallGuard, CallObserver, NamingTemplate, Owner, ServerSpec, ServerStatus};
 use switchboard_sync::RwLock;
-use switchboard_upstream::{ConnectOptions, Connection, Snapshot, UpstreamHttp};
+use switchboard_upstream::{ConnectOptions, Connection, SandboxSetup, Snapshot, UpstreamHttp};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
@@ -101,6 +101,7 @@ impl Registry {
             events: None,
             limits: options.limits,
             allow_env: options.allow_env,
+            sandbox: options.sandbox,
             roots: options.roots,
             log_level: Default::default(),
             oauth: options.oauth.map(|o| o.with_clock(options.clock.clone())),
@@ -188,11 +189,7 @@ impl Registry {
 
     /// Adds (or replaces) one server and connects it; returns its state afterwards.
     pub async fn add_server(&self, spec: ServerSpec) -> ServerInfo {
-        let entry = Arc::new(ServerEntry::new(
-            spec,
-            &self.inner.connect.limits,
-            self.inner.connect.clock.clone(),
-        ));
+        let entry = self.entry_for(spec);
         let old = {
             let mut servers = self.inner.servers.write();
             let old = servers
@@ -310,11 +307,7 @@ impl Registry {
                 match servers.iter().find(|e| e.spec.name == spec.name) {
                     Some(existing) if existing.spec == *spec => next.push(existing.clone()),
                     _ => {
-                        let entry = Arc::new(ServerEntry::new(
-                            spec.clone(),
-                            &self.inner.connect.limits,
-                            self.inner.connect.clock.clone(),
-                        ));
+                        let entry = self.entry_for(spec.clone());
                         to_start.push(entry.clone());
                         next.push(entry);
                     }
@@ -452,6 +445,7 @@ impl Registry {
             tool_names: Vec::new(),
             error: None,
             elapsed_ms: 0,
+            sandbox: SandboxSetup::describe(self.inner.connect.sandbox.as_deref(), spec),
         };
         match connect_and_discover(spec, &self.inner.connect).await {
             Ok((conn, snap)) => {
@@ -543,6 +537,14 @@ impl Registry {
             entry.state().set_status(ServerStatus::Idle);
         }
         self.publish(entry);
+    }
+
+    /// A new entry for `spec`, its status saying how it is confined.
+    fn entry_for(&self, spec: ServerSpec) -> Arc<ServerEntry> {
+        let connect = &self.inner.connect;
+        let sandbox = SandboxSetup::describe(connect.sandbox.as_deref(), &spec);
+        let entry = ServerEntry::new(spec, &connect.limits, connect.clock.clone());
+        Arc::new(entry.with_sandbox(sandbox))
     }
 
     /// Tells status subscribers how `entry` is now; returns that.

@@ -91,6 +91,7 @@ async fn a_redirect_is_a_transport_error_that_names_it() {
         events: None,
         limits: Default::default(),
         allow_env: Vec::new(),
+        sandbox: None,
         roots: Vec::new(),
         log_level: Default::default(),
         oauth: None,

@@ -27,6 +27,8 @@ pub struct ConnectOptions {
     pub limits: Limits,
     /// Runtime-hijacking environment variables the operator allows stdio servers to set.
     pub allow_env: Vec<String>,
+    /// How stdio servers are confined (`None`: they are not; their status says so).
+    pub sandbox: Option<std::sync::Arc<crate::SandboxSetup>>,
     /// The roots an upstream gets when it asks outside any call.
     pub roots: Vec<String>,
     /// The log level sessions asked for, applied to each server as it connects.
@@ -125,7 +127,7 @@ impl Connection {
         let started = tokio::time::timeout(timeout, async {
             match &spec.transport {
                 Transport::Stdio(stdio_spec) => {
-                    let (child, tail) = stdio::spawn(spec, stdio_spec, &opts.allow_env)?;
+                    let (child, tail) = stdio::spawn(spec, stdio_spec, &opts.allow_env, opts.sandbox.as_deref())?;
                     pid = child.id();
                     stderr = Some(tail);
                     let child = crate::tap::TapTransport {

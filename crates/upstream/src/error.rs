@@ -11,6 +11,10 @@ pub enum UpstreamError {
         command: String,
         source: std::io::Error,
     },
+    /// The gateway would not start it as configured (a refused environment variable, a
+    /// sandbox grant that would expose secrets, a strict sandbox this machine cannot give).
+    #[error("will not start `{command}`: {reason}")]
+    StartRefused { command: String, reason: String },
     #[error("{0}")]
     Egress(#[from] switchboard_egress::EgressError),
     #[error("the MCP handshake failed: {0}")]
@@ -91,6 +95,7 @@ impl UpstreamError {
             UpstreamError::InputRequired(_) => ErrorKind::InputRequired,
             UpstreamError::Cancelled | UpstreamError::Unsupported(_) => ErrorKind::InvalidRequest,
             UpstreamError::Spawn { .. }
+            | UpstreamError::StartRefused { .. }
             | UpstreamError::Handshake(_)
             | UpstreamError::HandshakeRefused(_)
             | UpstreamError::DiscoverFailed(_)

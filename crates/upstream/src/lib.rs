@@ -16,6 +16,7 @@ mod listen;
 mod log_level;
 mod relay;
 mod route;
+mod sandboxed;
 mod session_processes;
 mod stdio;
 mod tap;
@@ -33,5 +34,6 @@ pub use log_level::{LogFloor, level_rank};
 pub use relay::{
     Declined, Upcall, UpcallSender, declined, declined_round, method_name, relayable_capabilities,
 };
+pub use sandboxed::SandboxSetup;
 pub use session_processes::SessionProcesses;
 pub use switchboard_egress::{EgressError, EgressPolicy};

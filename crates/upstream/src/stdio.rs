@@ -42,31 +42,35 @@ impl StderrTail {
 }
 
 /// Starts the child: no shell, an environment built from [`BASE_ENV`] plus what the server
-/// declares (runtime-hijacking variables refused unless allowed), its own process group, and
-/// the configured OS limits.
+/// declares (runtime-hijacking variables refused unless allowed), its own process group, the
+/// configured OS limits, and through the sandbox helper when `sandbox` confines it.
 pub(crate) fn spawn(
     spec: &ServerSpec,
     stdio: &StdioSpec,
     allow_env: &[String],
+    sandbox: Option<&crate::SandboxSetup>,
 ) -> Result<(TokioChildProcess, StderrTail), UpstreamError> {
     if let Some(name) = stdio.env.keys().find(|n| env::is_refused(n, allow_env)) {
-        return Err(UpstreamError::Spawn {
+        return Err(UpstreamError::StartRefused {
             command: stdio.command.clone(),
-            source: std::io::Error::other(format!(
+            reason: format!(
                 "environment variable {name} is refused (it can inject code into the runtime); allow it with [stdio] allow_env"
-            )),
+            ),
         });
     }
+    let start = crate::sandboxed::start(sandbox, spec, stdio)?;
     let limits = stdio.limits;
-    let mut cmd = CommandWrap::with_new(&stdio.command, |c| {
+    let mut cmd = CommandWrap::with_new(&start.program, |c| {
         c.env_clear();
         for name in env::BASE_ENV {
             if let Some(value) = std::env::var_os(name) {
                 c.env(name, value);
             }
         }
-        c.args(&stdio.args).envs(&stdio.env).kill_on_drop(true);
-        if let Some(cwd) = &stdio.cwd {
+        // The sandbox's HOME and TMPDIR, unless the server's own env names others.
+        c.envs(start.env.iter().map(|(k, v)| (k, v)));
+        c.args(&start.args).envs(&stdio.env).kill_on_drop(true);
+        if let Some(cwd) = &start.cwd {
             c.current_dir(cwd);
         }
         if !limits.is_empty() {

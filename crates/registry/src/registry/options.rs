@@ -19,6 +19,8 @@ pub struct RegistryOptions {
     pub limits: Limits,
     /// Runtime-hijacking environment variables stdio servers may set anyway.
     pub allow_env: Vec<String>,
+    /// How stdio servers are confined (`None`: they are not, and their status says so).
+    pub sandbox: Option<Arc<switchboard_upstream::SandboxSetup>>,
     /// The roots an upstream gets when it asks outside any call (`[gateway] roots`).
     pub roots: Vec<String>,
     /// Hears about every tool call (the audit log).
@@ -88,6 +90,11 @@ impl RegistryOptions {
         self.allow_env = names;
         self
     }
+    /// Confines stdio servers as `setup` says.
+    pub fn with_sandbox(mut self, setup: switchboard_upstream::SandboxSetup) -> Self {
+        self.sandbox = Some(Arc::new(setup));
+        self
+    }
     /// The egress policy (operator allowlist, `--dev`).
     pub fn with_egress(mut self, egress: EgressPolicy) -> Self {
         self.egress = egress;
@@ -128,4 +135,7 @@ pub struct TestReport {
     pub tool_names: Vec<String>,
     pub error: Option<String>,
     pub elapsed_ms: u128,
+    /// A stdio server's confinement (`full`, `partial: …`, `off (sandbox = false)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<String>,
 }

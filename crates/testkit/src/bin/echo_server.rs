@@ -144,7 +144,12 @@ impl rmcp::ServerHandler for Echo {
                 "request_id": context.id,
                 // Over stdio: the token the process was started with, and which process.
                 "service_token": std::env::var("SERVICE_TOKEN").ok(),
-                "pid": std::process::id(),
+                // As the gateway knows it: in a sandbox, its helper's (the server is PID 2 of
+                // its own namespace).
+                "pid": std::env::var("SWITCHBOARD_SANDBOX_PID")
+                    .ok()
+                    .and_then(|p| p.parse::<u32>().ok())
+                    .unwrap_or_else(std::process::id),
             });
             return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
                 ContentBlock::text(seen.to_string()),

@@ -1,0 +1,297 @@
+//! What a stdio server may touch, decided from its command line and config, each grant with
+//! the reason it was made; grants that would expose the gateway's secrets are refused.
+
+use crate::plan::{Layers, Plan};
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+/// How a path is granted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    ReadExec,
+    Read,
+    Write,
+}
+
+/// One grant and why it was made.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Grant {
+    pub path: PathBuf,
+    pub access: Access,
+    pub why: String,
+}
+
+/// A server's launch as its config declares it.
+#[derive(Debug, Clone, Copy)]
+pub struct Launch<'a> {
+    pub command: &'a str,
+    pub args: &'a [String],
+    pub cwd: Option<&'a Path>,
+    /// The server's own environment (its values that name existing absolute paths are granted).
+    pub env: &'a std::collections::BTreeMap<String, String>,
+    /// Where the command is looked up (the gateway's `PATH`).
+    pub path_var: Option<&'a OsStr>,
+}
+
+/// What the operator granted beyond the defaults (`sandbox = {read = […], write = […]}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extra {
+    pub read: Vec<PathBuf>,
+    pub write: Vec<PathBuf>,
+}
+
+/// The gateway's own places.
+#[derive(Debug, Clone)]
+pub struct Places {
+    /// The data folder (store, master key).
+    pub data: PathBuf,
+    /// The gateway user's home folder.
+    pub home: Option<PathBuf>,
+    /// This server's own folder (under the data folder): its `work`, `home` and `tmp`.
+    pub server_dir: PathBuf,
+}
+
+/// A plan, its grants with reasons, and the environment the server gets on top of its own.
+#[derive(Debug, Clone)]
+pub struct Decided {
+    pub plan: Plan,
+    pub grants: Vec<Grant>,
+    pub env: Vec<(String, PathBuf)>,
+}
+
+/// Why no plan could be made.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum GrantError {
+    #[error("cannot find the command {0:?} on PATH")]
+    NoCommand(String),
+    #[error(
+        "sandbox: granting {grant} ({why}) would expose {exposed} ({what}); grant a sub-folder instead (the server entry's sandbox = {{read = [...], write = [...]}}), or name a sub-folder in its arguments"
+    )]
+    Exposes {
+        grant: PathBuf,
+        why: String,
+        exposed: PathBuf,
+        what: &'static str,
+    },
+}
+
+/// What every runtime reads: the loader and its cache, libraries, certificates, users and
+/// hosts, time zones, the harmless devices.
+const SYSTEM: &[(&str, Access)] = &[
+    ("/usr/lib", Access::ReadExec),
+    ("/usr/lib64", Access::ReadExec),
+    ("/usr/lib32", Access::ReadExec),
+    ("/usr/libexec", Access::ReadExec),
+    ("/etc/ld.so.cache", Access::Read),
+    ("/etc/ld.so.conf", Access::Read),
+    ("/etc/ld.so.conf.d", Access::Read),
+    ("/etc/ssl", Access::Read),
+    ("/etc/ca-certificates", Access::Read),
+    ("/usr/share/ca-certificates", Access::Read),
+    ("/usr/share/zoneinfo", Access::Read),
+    ("/etc/localtime", Access::Read),
+    ("/etc/passwd", Access::Read),
+    ("/etc/group", Access::Read),
+    ("/etc/hosts", Access::Read),
+    ("/etc/nsswitch.conf", Access::Read),
+    ("/etc/alternatives", Access::Read),
+    ("/dev/null", Access::Write),
+    ("/dev/zero", Access::Read),
+    ("/dev/urandom", Access::Read),
+    ("/dev/random", Access::Read),
+    ("/dev/full", Access::Read),
+];
+
+/// Package caches a server may read but never write (one server must not plant code that
+/// runs in the others), under the home folder.
+const CACHES: &[&str] = &[
+    ".npm/_cacache",
+    ".cache/uv",
+    ".cache/pip",
+    ".local/share/uv",
+];
+
+/// Folders under the home folder that hold credentials: never inside a grant.
+const CREDENTIALS: &[&str] = &[
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".config/gcloud",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".netrc",
+    ".git-credentials",
+    ".pgpass",
+    ".password-store",
+];
+
+/// Folders hidden behind a private tmpfs: where pathname UNIX sockets live.
+const HIDDEN: &[&str] = &["/tmp", "/run", "/var/run", "/dev/shm", "/var/tmp"];
+
+/// The plan for `launch`, or why not.
+pub fn decide(
+    launch: Launch<'_>,
+    extra: &Extra,
+    places: &Places,
+    layers: Layers,
+) -> Result<Decided, GrantError> {
+    let mut grants = Vec::new();
+    let mut grant = |path: PathBuf, access, why: String| grants.push(Grant { path, access, why });
+    for (path, access) in SYSTEM {
+        if Path::new(path).exists() {
+            grant(path.into(), *access, "every runtime reads it".into());
+        }
+    }
+    let program = find(launch.command, launch.path_var)
+        .ok_or_else(|| GrantError::NoCommand(launch.command.to_string()))?;
+    for (prefix, why) in install_prefixes(&program) {
+        grant(prefix, Access::ReadExec, why);
+    }
+    if let Some(home) = &places.home {
+        for cache in CACHES {
+            let path = home.join(cache);
+            if path.exists() {
+                grant(path, Access::Read, "a package cache, read-only".into());
+            }
+        }
+    }
+    let server_dir = &places.server_dir;
+    let workdir = match launch.cwd {
+        Some(cwd) => {
+            grant(cwd.into(), Access::Write, "the config's cwd".into());
+            cwd.to_path_buf()
+        }
+        None => server_dir.join("work"),
+    };
+    let (home, tmp) = (server_dir.join("home"), server_dir.join("tmp"));
+    for (dir, why) in [
+        (&workdir, "the server's working folder"),
+        (&home, "the server's own HOME"),
+        (&tmp, "the server's own TMPDIR"),
+    ] {
+        grant(dir.clone(), Access::Write, why.into());
+    }
+    let mut args = Vec::with_capacity(launch.args.len());
+    let base = launch
+        .cwd
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::current_dir().ok());
+    for arg in launch.args {
+        let (rewritten, named) = named_path(arg, base.as_deref(), launch.cwd.is_none());
+        if let Some((path, access, why)) = named {
+            grant(path, access, why);
+        }
+        args.push(rewritten);
+    }
+    for (name, value) in launch.env {
+        // A file named in the environment is data or configuration: that file alone.
+        let Ok(path) = Path::new(value).canonicalize() else {
+            continue;
+        };
+        if Path::new(value).is_absolute() {
+            let access = if path.is_dir() {
+                Access::Write
+            } else {
+                Access::Read
+            };
+            grant(path, access, format!("named in its environment ({name})"));
+        }
+    }
+    for path in &extra.read {
+        grant(
+            path.clone(),
+            Access::Read,
+            "granted in the config (read)".into(),
+        );
+    }
+    for path in &extra.write {
+        grant(
+            path.clone(),
+            Access::Write,
+            "granted in the config (write)".into(),
+        );
+    }
+    let mut layers = layers;
+    if let Some(runner) = package_runner(launch.command, launch.args) {
+        // It fetches its package at start; until the egress proxy exists it keeps the host's
+        // network, and its resolver's configuration (which may live under a hidden /run).
+        layers.network = false;
+        if let Ok(resolv) = Path::new("/etc/resolv.conf").canonicalize() {
+            let why = format!("{runner} resolves its registry's name");
+            grants.push(Grant {
+                path: resolv,
+                access: Access::Read,
+                why,
+            });
+        }
+    }
+    for g in &grants {
+        refuse_exposure(g, places)?;
+    }
+    let paths = |access| {
+        (grants.iter())
+            .filter(|g| g.access == access)
+            .map(|g| g.path.clone())
+            .collect()
+    };
+    let plan = Plan {
+        program,
+        args,
+        workdir,
+        read_exec: paths(Access::ReadExec),
+        read: paths(Access::Read),
+        write: paths(Access::Write),
+        hide: HIDDEN.iter().map(PathBuf::from).collect(),
+        max_processes: Some(DEFAULT_MAX_PROCESSES),
+        layers,
+    };
+    let env = vec![("HOME".to_string(), home), ("TMPDIR".to_string(), tmp)];
+    Ok(Decided { plan, grants, env })
+}
+
+/// Processes and threads a server may have at once (Node and Python servers use tens).
+pub const DEFAULT_MAX_PROCESSES: u64 = 256;
+
+/// Refuses `grant` when it holds the data folder, the home folder itself or a credential folder.
+fn refuse_exposure(grant: &Grant, places: &Places) -> Result<(), GrantError> {
+    let held = |path: &Path| {
+        let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let granted = grant
+            .path
+            .canonicalize()
+            .unwrap_or_else(|_| grant.path.clone());
+        canonical.starts_with(granted)
+    };
+    let mut sensitive: Vec<(PathBuf, &'static str)> = vec![(
+        places.data.clone(),
+        "the gateway's data folder and master key",
+    )];
+    if let Some(home) = &places.home {
+        sensitive.push((home.clone(), "the home folder"));
+        for c in CREDENTIALS {
+            sensitive.push((home.join(c), "a credential folder"));
+        }
+    }
+    // The server's own folder lives under the data folder; granting it is the point.
+    if grant.path.starts_with(&places.server_dir) {
+        return Ok(());
+    }
+    match sensitive.into_iter().find(|(path, _)| held(path)) {
+        Some((exposed, what)) => Err(GrantError::Exposes {
+            grant: grant.path.clone(),
+            why: grant.why.clone(),
+            exposed,
+            what,
+        }),
+        None => Ok(()),
+    }
+}
+
+mod inference;
+#[cfg(test)]
+mod tests;
+
+pub use inference::package_runner;
+use inference::{find, install_prefixes, named_path};

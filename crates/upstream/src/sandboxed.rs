@@ -1,0 +1,166 @@
+//! Starting a stdio server through the sandbox helper: its grants, its own folders, the command.
+
+use crate::UpstreamError;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use switchboard_core::{SandboxChoice, SandboxGrants, ServerSpec, StdioSpec};
+use switchboard_sandbox::grants::{self, Decided, Extra, Launch, Places};
+use switchboard_sandbox::{HELPER_ARG, Mode, PLAN_VAR, Support};
+
+/// How the gateway confines the stdio servers it starts.
+#[derive(Debug, Clone)]
+pub struct SandboxSetup {
+    /// The program started as the helper: the gateway's own binary (`switchboard __sandbox`).
+    pub launcher: PathBuf,
+    pub mode: Mode,
+    /// What this kernel offers, probed once.
+    pub support: Support,
+    /// The gateway's data folder: never granted; servers' own folders live under it.
+    pub data: PathBuf,
+    pub home: Option<PathBuf>,
+}
+
+/// How one start of a server is made: the program, its arguments and what it adds to the env.
+pub(crate) struct Start {
+    pub program: OsString,
+    pub args: Vec<OsString>,
+    pub cwd: Option<PathBuf>,
+    pub env: Vec<(OsString, OsString)>,
+}
+
+impl SandboxSetup {
+    /// The helper is `launcher`; the kernel is probed now.
+    pub fn new(launcher: PathBuf, mode: Mode, data: PathBuf) -> Self {
+        Self {
+            launcher,
+            mode,
+            support: Support::probe(),
+            data,
+            home: std::env::var_os("HOME").map(PathBuf::from),
+        }
+    }
+
+    /// The folder of `spec`'s own files: `<data>/sandbox/<server>-<id of where it was declared>`.
+    pub fn server_dir(&self, spec: &ServerSpec) -> PathBuf {
+        use sha2::{Digest, Sha256};
+        let id = hex::encode(&Sha256::digest(spec.origin.as_bytes())[..4]);
+        self.data
+            .join("sandbox")
+            .join(format!("{}-{id}", spec.name))
+    }
+
+    /// Every grant `spec` gets and why, or why it cannot start confined.
+    pub fn decide(
+        &self,
+        spec: &ServerSpec,
+        stdio: &StdioSpec,
+        extra: &SandboxGrants,
+    ) -> Result<Decided, grants::GrantError> {
+        let path_var = std::env::var_os("PATH");
+        let launch = Launch {
+            command: &stdio.command,
+            args: &stdio.args,
+            cwd: stdio.cwd.as_deref(),
+            env: &stdio.env,
+            path_var: path_var.as_deref(),
+        };
+        let places = Places {
+            data: self.data.clone(),
+            home: self.home.clone(),
+            server_dir: self.server_dir(spec),
+        };
+        let extra = Extra {
+            read: extra.read.clone(),
+            write: extra.write.clone(),
+        };
+        grants::decide(launch, &extra, &places, self.support.layers())
+    }
+
+    /// How `spec` reads in a status: `full`, `partial: …`, `off (sandbox = false)`, …
+    pub fn describe(setup: Option<&Self>, spec: &ServerSpec) -> Option<String> {
+        if !matches!(spec.transport, switchboard_core::Transport::Stdio(_)) {
+            return None;
+        }
+        Some(match (&spec.sandbox, setup) {
+            (SandboxChoice::Off, _) => "off (sandbox = false)".into(),
+            (SandboxChoice::On(_), Some(setup)) => {
+                let runner = match &spec.transport {
+                    switchboard_core::Transport::Stdio(s) => {
+                        grants::package_runner(&s.command, &s.args)
+                    }
+                    _ => None,
+                };
+                match (runner, setup.support.layers().network) {
+                    (Some(runner), true) => format!(
+                        "partial: the host network ({runner} fetches its package at start; every host stays reachable until the egress proxy is built)"
+                    ),
+                    _ => setup.support.summary(),
+                }
+            }
+            (SandboxChoice::On(_), None) => {
+                "not sandboxed: the program embedding the gateway set no sandbox helper".into()
+            }
+        })
+    }
+}
+
+fn refused(stdio: &StdioSpec, message: String) -> UpstreamError {
+    UpstreamError::StartRefused {
+        command: stdio.command.clone(),
+        reason: message,
+    }
+}
+
+/// How `spec` starts: through the helper when it is confined, as itself otherwise.
+pub(crate) fn start(
+    setup: Option<&SandboxSetup>,
+    spec: &ServerSpec,
+    stdio: &StdioSpec,
+) -> Result<Start, UpstreamError> {
+    let plain = Start {
+        program: stdio.command.clone().into(),
+        args: stdio.args.iter().map(OsString::from).collect(),
+        cwd: stdio.cwd.clone(),
+        env: Vec::new(),
+    };
+    let (Some(setup), SandboxChoice::On(extra)) = (setup, &spec.sandbox) else {
+        return Ok(plain);
+    };
+    let missing = setup.support.missing();
+    if setup.mode == Mode::Strict && !missing.is_empty() {
+        let message = format!(
+            "[sandbox] mode = \"strict\" and this machine lacks: {}; fix the kernel setting, or set mode = \"auto\"",
+            missing.join("; ")
+        );
+        return Err(refused(stdio, message));
+    }
+    let layers = setup.support.layers();
+    if !layers.landlock && !layers.namespaces {
+        // Nothing to confine with (auto mode): the status says "not sandboxed".
+        return Ok(plain);
+    }
+    let decided = setup
+        .decide(spec, stdio, extra)
+        .map_err(|e| refused(stdio, e.to_string()))?;
+    for dir in &decided.plan.write {
+        if dir.starts_with(setup.server_dir(spec)) {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                refused(
+                    stdio,
+                    format!("cannot make the server's folder {}: {e}", dir.display()),
+                )
+            })?;
+        }
+    }
+    let plan = serde_json::to_string(&decided.plan).expect("a plan serialises");
+    let mut env: Vec<(OsString, OsString)> = (decided.env.into_iter())
+        .map(|(name, value)| (name.into(), value.into_os_string()))
+        .collect();
+    env.push((PLAN_VAR.into(), plan.into()));
+    Ok(Start {
+        program: setup.launcher.clone().into_os_string(),
+        args: vec![HELPER_ARG.into()],
+        cwd: None,
+        env,
+    })
+}
