@@ -260,6 +260,13 @@ async fn main() -> anyhow::Result<()> {
         &stdio_config,
         serde_json::to_vec(&json!({"mcpServers": {"echo": {"command": echo, "lazy": false}}}))?,
     )?;
+    // The same stdio server outside the sandbox, for the sandbox's cost per call.
+    let loose_config = dir.path().join("loose.json");
+    let loose = json!({"command": echo, "lazy": false, "sandbox": false});
+    std::fs::write(
+        &loose_config,
+        serde_json::to_vec(&json!({"mcpServers": {"echo": loose}}))?,
+    )?;
     let switchboard = bin.join("switchboard");
     // Direct, the "server CPU" is the echo server's own: what one rmcp Streamable HTTP server
     // spends per call, for scale.
@@ -299,6 +306,12 @@ async fn main() -> anyhow::Result<()> {
     targets.push(Target::proxied(
         "this build, stdio upstream",
         stdio,
+        "echo__echo",
+    ));
+    let loose = gateway(&switchboard, &loose_config, &dir.path().join("loose")).await?;
+    targets.push(Target::proxied(
+        "this build, stdio upstream, sandbox = false",
+        loose,
         "echo__echo",
     ));
     targets.push(per_end_user(&switchboard, &upstream.url, dir.path()).await?);

@@ -1,6 +1,7 @@
 //! Start-up of a stdio server sandboxed against the same server with `sandbox = false`: the
-//! time `switchboard test` reports for start + initialize + discovery (its `elapsed_ms`),
-//! alternating the two configs round by round; medians. Servers: mcp-server-time (Python),
+//! time `switchboard test` reports for one start, initialize, discovery and stop (its
+//! `elapsed_ms`; a server that ignores the end of its input, as server-everything does, adds
+//! the gateway's 3 s wait before SIGTERM), alternating the two configs round by round; medians. Servers: mcp-server-time (Python),
 //! server-everything (Node) and the testkit's echo-server (Rust).
 //!
 //! `cargo build --release -p switchboard -p switchboard-testkit -p switchboard-bench &&
@@ -76,7 +77,7 @@ fn main() -> anyhow::Result<()> {
     let bin = procs::release_dir()?.join("switchboard");
     let dir = tempfile::tempdir()?;
     println!(
-        "sandbox-start: start + initialize + discovery, {rounds} rounds alternating (medians)"
+        "sandbox-start: start, initialize, discovery, stop; {rounds} rounds alternating (medians)"
     );
     println!(
         "{:<12} {:>12} {:>12} {:>10}",
