@@ -55,6 +55,13 @@ async fn each_end_user_gets_their_own_process_with_their_own_secret() {
     let bob = call("bob").await.unwrap();
     assert_eq!(bob["service_token"], "bob-key", "{bob}");
     assert_ne!(alice["pid"], bob["pid"], "one process per end user");
+    // Each in its own sandbox folders: one end user's process never reads another's files.
+    let (alice_home, bob_home) = (
+        alice["home"].as_str().unwrap(),
+        bob["home"].as_str().unwrap(),
+    );
+    assert_ne!(alice_home, bob_home, "{alice} {bob}");
+    assert!(alice_home.contains("/sandbox/local-"), "{alice}");
     let again = call("alice").await.unwrap();
     assert_eq!(again["pid"], alice["pid"], "her process is kept");
     let processes = "switchboard_upstream_end_user_sessions{server=\"local\",org=\"\"}";

@@ -47,6 +47,9 @@ pub struct ServerSpec {
     pub origin: String,
     /// How a stdio server is confined (`sandbox` on its entry).
     pub sandbox: SandboxChoice,
+    /// Which of a server's processes this spec starts, when it has several principals: an end
+    /// user's grant key for a per-end-user stdio server (its own sandbox folders).
+    pub instance: Option<String>,
 }
 
 /// How a stdio server is confined: the `sandbox` key of its entry.
@@ -94,6 +97,7 @@ impl ServerSpec {
             oauth_key: None,
             origin: String::new(),
             sandbox: SandboxChoice::default(),
+            instance: None,
         }
     }
 
@@ -142,6 +146,7 @@ impl ServerSpec {
         {
             stdio.env.insert(each.header.clone(), secret.to_string());
             spec.secrets.push(secret.to_string());
+            spec.instance = Some(key.to_string());
             return spec;
         }
         if let (Some(each), Transport::Http(http)) =

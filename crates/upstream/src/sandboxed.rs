@@ -40,10 +40,18 @@ impl SandboxSetup {
         }
     }
 
-    /// The folder of `spec`'s own files: `<data>/sandbox/<server>-<id of where it was declared>`.
+    /// The folder of `spec`'s own files: `<data>/sandbox/<server>-<id>`, the id from where it
+    /// was declared and, for an end user's own process, whose it is (each end user's process
+    /// has its own HOME and TMPDIR).
     pub fn server_dir(&self, spec: &ServerSpec) -> PathBuf {
         use sha2::{Digest, Sha256};
-        let id = hex::encode(&Sha256::digest(spec.origin.as_bytes())[..4]);
+        let mut hasher = Sha256::new();
+        hasher.update(spec.origin.as_bytes());
+        if let Some(instance) = &spec.instance {
+            hasher.update([0]);
+            hasher.update(instance.as_bytes());
+        }
+        let id = hex::encode(&hasher.finalize()[..4]);
         self.data
             .join("sandbox")
             .join(format!("{}-{id}", spec.name))

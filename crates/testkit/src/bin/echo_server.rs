@@ -150,6 +150,8 @@ impl rmcp::ServerHandler for Echo {
                     .ok()
                     .and_then(|p| p.parse::<u32>().ok())
                     .unwrap_or_else(std::process::id),
+                // In a sandbox, the process's own folder.
+                "home": std::env::var("HOME").ok(),
             });
             return Ok(CallToolResponse::Complete(CallToolResult::success(vec![
                 ContentBlock::text(seen.to_string()),
