@@ -20,6 +20,10 @@ fi
 if ! "$fx/venv2/bin/python" -c 'import mcp.client.client' 2>/dev/null; then
   "$fx/venv2/bin/pip" install --quiet --disable-pip-version-check "mcp==2.*"
 fi
+# mcp-server-git (PyPI; it needs the SDK 2.x), run in the sandbox on a repository the test makes.
+if ! "$fx/venv2/bin/python" -c 'import mcp_server_git' 2>/dev/null; then
+  "$fx/venv2/bin/pip" install --quiet --disable-pip-version-check "mcp==2.*" mcp-server-git
+fi
 
 if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/server-everything/package.json" ]; then
   mkdir -p "$fx/node"

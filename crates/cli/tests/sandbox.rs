@@ -313,3 +313,48 @@ async fn explain_names_each_grant_and_the_opt_out_is_warned_and_audited() {
         "{rows}"
     );
 }
+
+/// A real server that runs a host tool: mcp-server-git (PyPI) on a repository named in its
+/// arguments reads it through `git`, inside the sandbox.
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_server_git_works_on_the_repository_its_arguments_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    std::fs::write(repo.join("notes.txt"), "first").unwrap();
+    for args in [
+        vec!["init", "-q"],
+        vec!["add", "notes.txt"],
+        vec![
+            "-c",
+            "user.email=t@example.test",
+            "-c",
+            "user.name=T",
+            "commit",
+            "-qm",
+            "the first commit",
+        ],
+    ] {
+        let ok = std::process::Command::new("git")
+            .args(&args)
+            .current_dir(&repo)
+            .status();
+        assert!(ok.unwrap().success(), "git {args:?}");
+    }
+    let entry =
+        json!({"command": kit::python2(), "args": ["-m", "mcp_server_git", "--repository", repo]});
+    let (_config_dir, config) = kit::write_mcp_json(json!({"git": entry}));
+    let data = dir.path().join("data");
+    let (_, explained, _) = run(
+        &data,
+        &["sandbox", "explain", "git", "-c", config.to_str().unwrap()],
+    );
+    assert!(explained.contains("sandbox full"), "{explained}");
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &config, 1).await;
+    let mut s = Session::open(&gateway.url).await;
+    let log = s.text("git__git_log", json!({"repo_path": repo})).await;
+    assert!(log.contains("the first commit"), "{log}");
+    std::fs::write(repo.join("notes.txt"), "second").unwrap();
+    let status = s.text("git__git_status", json!({"repo_path": repo})).await;
+    assert!(status.contains("notes.txt"), "{status}");
+}
