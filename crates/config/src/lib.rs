@@ -471,6 +471,8 @@ mod host_tests;
 
 #[cfg(test)]
 mod first_days_tests;
+#[cfg(test)]
+mod sandbox_tests;
 
 #[cfg(test)]
 mod redirect_base_tests {
