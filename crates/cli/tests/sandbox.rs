@@ -89,6 +89,11 @@ async fn a_hostile_server_gets_nowhere_and_its_harmless_tools_keep_serving() {
     let tag = format!("escape-{}", std::process::id());
     let mut entry = escape_entry(&tag);
     entry["args"].as_array_mut().unwrap().push(json!(project));
+    // A folder granted read-only, under /tmp (hidden, then mounted back).
+    let shelf = root.join("shelf");
+    std::fs::create_dir_all(&shelf).unwrap();
+    std::fs::write(shelf.join("book.txt"), "original").unwrap();
+    entry["sandbox"] = json!({"read": [shelf]});
     let (config_dir, config) =
         kit::write_mcp_json(json!({"escape": entry, "time": kit::time_entry()}));
     let home_str = home.display().to_string();
@@ -148,6 +153,21 @@ async fn a_hostile_server_gets_nowhere_and_its_harmless_tools_keep_serving() {
         .await;
     s.fails("escape__write_file", json!({"path": "/usr/lib/planted"}))
         .await;
+    let read = s
+        .attempt("escape__read_file", json!({"path": shelf.join("book.txt")}))
+        .await;
+    assert_eq!(read["ok"], true, "a read grant reads: {read}");
+    s.fails(
+        "escape__write_file",
+        json!({"path": shelf.join("book.txt")}),
+    )
+    .await;
+    s.fails("escape__write_file", json!({"path": shelf.join("new.txt")}))
+        .await;
+    assert_eq!(
+        std::fs::read_to_string(shelf.join("book.txt")).unwrap(),
+        "original"
+    );
     // Under /tmp it writes to its own private tmpfs: nothing lands on the host.
     s.attempt("escape__write_file", json!({"path": root.join("planted")}))
         .await;
@@ -212,17 +232,7 @@ async fn a_hostile_server_gets_nowhere_and_its_harmless_tools_keep_serving() {
 
 /// `switchboard ARGS…` with its data in `data`: (exit code, stdout, stderr).
 fn run(data: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(BIN)
-        .args(args)
-        .env("SWITCHBOARD_DATA", data)
-        .output()
-        .expect("run switchboard");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(&out.stdout),
-        text(&out.stderr),
-    )
+    kit::run_cli(Path::new(BIN), data, args)
 }
 
 #[tokio::test(flavor = "multi_thread")]

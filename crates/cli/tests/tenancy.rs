@@ -231,18 +231,7 @@ async fn tokens_and_orgs_change_on_one_replica_and_the_other_refuses_at_once() {
 
 /// `switchboard ARGS…` on the SQLite store under `data`: (exit code, stdout, stderr).
 fn cli(data: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = std::process::Command::new(BIN)
-        .args(args)
-        .env("SWITCHBOARD_DATA", data)
-        .env_remove("SWITCHBOARD_DATABASE_URL")
-        .output()
-        .expect("run switchboard");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(&out.stdout),
-        text(&out.stderr),
-    )
+    kit::run_cli(Path::new(BIN), data, args)
 }
 
 #[tokio::test]

@@ -317,12 +317,26 @@ pub fn load_all_with_env(
                 .filter(|n| switchboard_core::env::is_refused(n, &allowed))
             {
                 let (file, path) = spec.origin.rsplit_once(':').unwrap_or((&spec.origin, ""));
+                let (message, fix) = match switchboard_core::env::is_gateways_own(name) {
+                    true => (
+                        format!(
+                            "{name} is the gateway's own (its sandbox reads it) and is refused"
+                        ),
+                        "remove it".to_string(),
+                    ),
+                    false => (
+                        format!("{name} can inject code into the server's runtime and is refused"),
+                        format!(
+                            "remove it, or allow it by name: [stdio] allow_env = [\"{name}\"] in switchboard.toml"
+                        ),
+                    ),
+                };
                 problems.push(Problem::error(
                     file,
                     None,
                     &format!("{path}.env.{name}"),
-                    format!("{name} can inject code into the server's runtime and is refused"),
-                    format!("remove it, or allow it by name: [stdio] allow_env = [\"{name}\"] in switchboard.toml"),
+                    message,
+                    fix,
                 ));
             }
         }

@@ -69,3 +69,11 @@ fn sandbox_mistakes_are_problems_that_name_the_fix() {
     let problems = loaded.unwrap_err().to_string();
     assert!(problems.contains("\"auto\" or \"strict\""), "{problems}");
 }
+
+#[test]
+fn the_sandboxs_own_variables_are_refused_in_an_entry_whatever_allow_env_says() {
+    let text = "[stdio]\nallow_env = [\"SWITCHBOARD_SANDBOX_PLAN\"]\n\n[servers.a]\ncommand = \"x\"\nenv = { SWITCHBOARD_SANDBOX_PLAN = \"{}\" }\n";
+    let (_dir, loaded) = load_text("switchboard.toml", text);
+    let problems = loaded.unwrap_err().to_string();
+    assert!(problems.contains("is the gateway's own"), "{problems}");
+}

@@ -62,7 +62,13 @@ pub const HIJACKING_ENV: &[&str] = &[
 /// Whether `name` may be set for a stdio server given the operator's `allow_env`.
 pub fn is_refused(name: &str, allowed: &[String]) -> bool {
     let hijacking = HIJACKING_ENV.contains(&name) || name.starts_with("DYLD_");
-    hijacking && !allowed.iter().any(|a| a == name)
+    is_gateways_own(name) || (hijacking && !allowed.iter().any(|a| a == name))
+}
+
+/// Variables the gateway sets for its sandbox helper and sandboxed servers (the plan, the
+/// process id): an entry, or an end user's secret, may never set them, whatever `allow_env` says.
+pub fn is_gateways_own(name: &str) -> bool {
+    name.starts_with("SWITCHBOARD_SANDBOX_")
 }
 
 #[cfg(test)]
@@ -76,5 +82,7 @@ mod tests {
         assert!(is_refused("NODE_OPTIONS", &[]));
         assert!(!is_refused("NODE_OPTIONS", &["NODE_OPTIONS".into()]));
         assert!(!is_refused("GITHUB_TOKEN", &[]));
+        let own = "SWITCHBOARD_SANDBOX_PLAN";
+        assert!(is_refused(own, &[own.into()]), "never allowed");
     }
 }

@@ -273,9 +273,10 @@ impl Families {
         self.end_user_sessions.clear();
         self.status.clear();
         for s in &now.servers {
+            let org = crate::labels::org(&s.org);
             let label = ServerLabel {
                 server: s.server.clone(),
-                org: s.org.clone(),
+                org: org.clone(),
             };
             self.in_flight.get_or_create(&label).set(s.in_flight as i64);
             self.queued.get_or_create(&label).set(s.queued as i64);
@@ -284,8 +285,8 @@ impl Families {
             for status in STATUSES {
                 let labels = StatusLabels {
                     server: s.server.clone(),
-                    org: s.org.clone(),
-                    status: status.into(),
+                    org: org.clone(),
+                    status,
                 };
                 self.status
                     .get_or_create(&labels)

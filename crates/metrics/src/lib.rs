@@ -47,10 +47,11 @@ impl Metrics {
         took: Option<std::time::Duration>,
     ) {
         let f = &self.families;
+        let org = labels::org(org);
         f.transitions
             .get_or_create(&TransitionLabels {
                 server: server.into(),
-                org: org.into(),
+                org: org.clone(),
                 to: to.into(),
             })
             .inc();
@@ -59,7 +60,7 @@ impl Metrics {
             f.restarts
                 .get_or_create(&ServerLabel {
                     server: server.into(),
-                    org: org.into(),
+                    org: org.clone(),
                 })
                 .inc();
         }
@@ -68,8 +69,8 @@ impl Metrics {
             f.connect_seconds
                 .get_or_create(&ConnectLabels {
                     server: server.into(),
-                    org: org.into(),
-                    outcome: outcome.into(),
+                    org,
+                    outcome,
                 })
                 .observe(took.as_secs_f64());
         }
@@ -104,7 +105,7 @@ impl CallObserver for Metrics {
             Some(server) => (server.as_str(), record.action_id.as_str()),
             None => ("", "mcp.unknown"),
         };
-        let org = record.server_org.as_deref().unwrap_or("");
+        let org = record.server_org.clone();
         let outcome = match record.outcome {
             Ok(()) => "ok",
             Err(kind) => kind.as_str(),
@@ -112,14 +113,14 @@ impl CallObserver for Metrics {
         f.calls
             .get_or_create(&CallLabels {
                 server: server.into(),
-                org: org.into(),
+                org: org.clone(),
                 action: action.into(),
-                outcome: outcome.into(),
+                outcome,
             })
             .inc();
         let label = ServerLabel {
             server: server.into(),
-            org: org.into(),
+            org,
         };
         let total = record.duration.as_secs_f64();
         f.call_seconds.get_or_create(&label).observe(total);
@@ -136,7 +137,7 @@ impl CallObserver for Metrics {
             f.verdicts
                 .get_or_create(&VerdictLabels {
                     stage: verdict.stage.clone(),
-                    effect: effect_name(verdict.effect).into(),
+                    effect: effect_name(verdict.effect),
                 })
                 .inc();
         }

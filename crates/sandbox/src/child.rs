@@ -22,37 +22,40 @@ const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
 /// Granted paths under hidden folders, at most.
 const MAX_REBINDS: usize = 64;
 
-/// Writes `what`, the errno and a newline to stderr and exits 126 (no allocation).
+/// What a failed start says after its errno: where to look, and the way out.
+const FAIL_HINT: &[u8] = b" (`switchboard sandbox explain SERVER` lists what it is given and what this machine lacks; `\"sandbox\": false` on its entry runs it unconfined)\n";
+
+/// Writes `what`, the errno and [`FAIL_HINT`] to stderr and exits 126 (no allocation).
 fn fail(what: &str) -> ! {
-    // SAFETY: errno read and write(2) to fd 2 of a stack buffer; _exit ends the process.
+    // SAFETY: reads errno.
+    let errno = unsafe { *libc::__errno_location() };
+    let mut digits = [0u8; 12];
+    let (mut i, mut v) = (digits.len(), errno.unsigned_abs());
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    let mut line = [0u8; 320];
+    let mut n = 0;
+    let parts: [&[u8]; 5] = [
+        b"switchboard sandbox: ",
+        what.as_bytes(),
+        b": errno ",
+        &digits[i..],
+        FAIL_HINT,
+    ];
+    for &b in parts.iter().flat_map(|part| part.iter()) {
+        if n < line.len() {
+            line[n] = b;
+            n += 1;
+        }
+    }
+    // SAFETY: write(2) of a stack buffer to fd 2; _exit ends the process.
     unsafe {
-        let errno = *libc::__errno_location();
-        let mut line = [0u8; 160];
-        let mut n = 0;
-        for part in ["switchboard sandbox: ", what, ": errno "] {
-            for &b in part.as_bytes() {
-                if n < line.len() {
-                    line[n] = b;
-                    n += 1;
-                }
-            }
-        }
-        let mut digits = [0u8; 12];
-        let (mut i, mut v) = (digits.len(), errno.unsigned_abs());
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        for &b in digits[i..].iter().chain(b"\n") {
-            if n < line.len() {
-                line[n] = b;
-                n += 1;
-            }
-        }
         libc::write(2, line.as_ptr().cast(), n);
         libc::_exit(126)
     }
@@ -85,7 +88,8 @@ pub(crate) fn run(p: &Prepared, ready: RawFd) -> ! {
                 loopback_up();
             }
         }
-        if let Some(n) = p.max_processes {
+        // Without a user namespace RLIMIT_NPROC would count all the user's processes.
+        if let Some(n) = p.max_processes.filter(|_| p.namespaces) {
             let limit = libc::rlimit {
                 rlim_cur: n as libc::rlim_t,
                 rlim_max: n as libc::rlim_t,
@@ -102,12 +106,19 @@ pub(crate) fn run(p: &Prepared, ready: RawFd) -> ! {
         if let Some(ruleset) = &p.ruleset {
             landlock(p, ruleset.as_raw_fd());
         }
-        if p.namespaces {
-            // Root inside (a gateway run as root) keeps no capability across the exec.
-            for cap in 0..64 {
-                libc::prctl(libc::PR_CAPBSET_DROP, cap);
-            }
+        // No capability survives the exec, even for a gateway run as root (without a user
+        // namespace as well: dropping from the bounding set needs CAP_SETPCAP, which only
+        // such a gateway has).
+        for cap in 0..64 {
+            libc::prctl(libc::PR_CAPBSET_DROP, cap);
         }
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        );
         for program in &p.seccomp {
             if seccompiler::apply_filter(program).is_err() {
                 fail("cannot install the seccomp filter");
@@ -133,6 +144,8 @@ pub(crate) fn run(p: &Prepared, ready: RawFd) -> ! {
                 be_init(server as libc::pid_t);
             }
         }
+        // The mask survives the exec: the server gets its signals again.
+        crate::signals::set_blocked(false);
         libc::execve(p.program.as_ptr(), argv.as_ptr(), envp.as_ptr());
         fail("cannot start the program")
     }
@@ -154,6 +167,7 @@ extern "C" fn pass_on(signal: libc::c_int) {
 fn be_init(server: libc::pid_t) -> ! {
     SERVER.store(server, Ordering::SeqCst);
     crate::signals::pass_on_with(pass_on);
+    crate::signals::set_blocked(false);
     // SAFETY: waitpid into a local; _exit ends the init.
     unsafe {
         loop {
@@ -206,6 +220,9 @@ unsafe fn mount_inside(p: &Prepared) {
             );
             check(fd, "cannot clone a granted path's mount");
             *tree = fd as libc::c_int;
+            if rebind.read_only {
+                read_only(*tree, rebind.no_exec);
+            }
         }
         let trees = &trees[..p.rebinds.len()];
         for hidden in &p.hide {
@@ -255,6 +272,48 @@ unsafe fn mount_inside(p: &Prepared) {
     }
 }
 
+/// Linux's `struct mount_attr` (linux/mount.h), for `mount_setattr(2)`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+const MOUNT_ATTR_NOSUID: u64 = 0x2;
+const MOUNT_ATTR_NODEV: u64 = 0x4;
+const MOUNT_ATTR_NOEXEC: u64 = 0x8;
+
+/// Makes the detached mount `tree` read-only (and not executable for a read grant): under a
+/// hidden folder the tmpfs above it is writable, and Landlock rights add up along the path.
+unsafe fn read_only(tree: libc::c_int, no_exec: bool) {
+    let mut set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+    if no_exec {
+        set |= MOUNT_ATTR_NOEXEC;
+    }
+    let attr = MountAttr {
+        attr_set: set,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    let flags = libc::AT_EMPTY_PATH | libc::AT_RECURSIVE;
+    // SAFETY: mount_setattr(2) on our own mount fd, reading a struct on the stack.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            tree,
+            c"".as_ptr(),
+            flags,
+            &attr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    };
+    check(rc, "cannot make a read-only grant's mount read-only");
+}
+
 /// Brings up `lo`, the namespace's only interface.
 unsafe fn loopback_up() {
     // SAFETY: a datagram socket and SIOC[GS]IFFLAGS on a zeroed ifreq naming "lo".
@@ -293,8 +352,11 @@ unsafe fn landlock(p: &Prepared, ruleset: RawFd) {
     // packed attribute on the stack.
     unsafe {
         let read = (1u64 << 2) | (1u64 << 3); // READ_FILE | READ_DIR
-        let fresh = p.fresh_writable.iter().map(|d| (d.as_c_str(), p.handled));
-        for (dir, access) in fresh.chain(std::iter::once((PROC, read))) {
+        // The private tmpfs mounts are the server's own; its own `/proc` is readable (the
+        // host's, without a PID namespace, is not).
+        let fresh = p.hide.iter().map(|d| (d.as_c_str(), p.handled));
+        let proc = p.namespaces.then_some((PROC, read));
+        for (dir, access) in fresh.chain(proc) {
             let fd = libc::open(dir.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
             if fd < 0 {
                 continue;

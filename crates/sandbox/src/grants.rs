@@ -74,6 +74,10 @@ pub enum GrantError {
         exposed: PathBuf,
         what: &'static str,
     },
+    #[error(
+        "sandbox: {grant} ({why}) is hidden from sandboxed servers (each gets an empty private one there, so no socket of the host's is reachable); grant a sub-folder or a file in it instead"
+    )]
+    Hidden { grant: PathBuf, why: String },
 }
 
 /// What every runtime reads: the loader and its cache, libraries, certificates, users and
@@ -120,9 +124,16 @@ const CACHES: &[&str] = &[
     ".local/share/uv",
 ];
 
-/// Folders under the home folder that hold credentials: never inside a grant.
+/// Files and folders under the home folder that hold credentials: never granted, nor anything
+/// that holds them or lies inside them.
 const CREDENTIALS: &[&str] = &[
     ".ssh",
+    ".cargo/credentials.toml",
+    ".cargo/credentials",
+    ".local/share/keyrings",
+    ".npmrc",
+    ".pypirc",
+    ".config/gh",
     ".aws",
     ".gnupg",
     ".config/gcloud",
@@ -154,7 +165,7 @@ pub fn decide(
     }
     let program = find(launch.command, launch.path_var)
         .ok_or_else(|| GrantError::NoCommand(launch.command.to_string()))?;
-    for (prefix, why) in install_prefixes(&program) {
+    for (prefix, why) in install_prefixes(&program, places.home.as_deref()) {
         grant(prefix, Access::ReadExec, why);
     }
     if let Some(home) = &places.home {
@@ -236,6 +247,13 @@ pub fn decide(
         }
     }
     for g in &grants {
+        // A hidden folder first: granting it is pointless whatever it holds.
+        if HIDDEN.iter().any(|h| g.path == Path::new(h)) {
+            return Err(GrantError::Hidden {
+                grant: g.path.clone(),
+                why: g.why.clone(),
+            });
+        }
         refuse_exposure(g, places)?;
     }
     let paths = |access| {
@@ -255,39 +273,49 @@ pub fn decide(
         max_processes: Some(DEFAULT_MAX_PROCESSES),
         layers,
     };
-    let env = vec![("HOME".to_string(), home), ("TMPDIR".to_string(), tmp)];
+    // Tools that keep caches and settings by XDG read these rather than HOME.
+    let env = vec![
+        ("XDG_CACHE_HOME".to_string(), home.join(".cache")),
+        ("XDG_CONFIG_HOME".to_string(), home.join(".config")),
+        ("XDG_DATA_HOME".to_string(), home.join(".local/share")),
+        ("XDG_STATE_HOME".to_string(), home.join(".local/state")),
+        ("HOME".to_string(), home),
+        ("TMPDIR".to_string(), tmp),
+    ];
     Ok(Decided { plan, grants, env })
 }
 
 /// Processes and threads a server may have at once (Node and Python servers use tens).
 pub const DEFAULT_MAX_PROCESSES: u64 = 256;
 
-/// Refuses `grant` when it holds the data folder, the home folder itself or a credential folder.
+/// Refuses `grant` when it holds or lies inside the data folder (but for the server's own
+/// folder there) or a credential, or holds the home folder itself. Paths are compared with
+/// their links resolved.
 fn refuse_exposure(grant: &Grant, places: &Places) -> Result<(), GrantError> {
-    let held = |path: &Path| {
-        let canonical = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
-        let granted = grant
-            .path
-            .canonicalize()
-            .unwrap_or_else(|_| grant.path.clone());
-        canonical.starts_with(granted)
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let granted = canonical(&grant.path);
+    let data = canonical(&places.data);
+    // The server's own folder (made after this check) lives under the data folder.
+    let own = match places.server_dir.strip_prefix(&places.data) {
+        Ok(rest) => data.join(rest),
+        Err(_) => canonical(&places.server_dir),
     };
-    let mut sensitive: Vec<(PathBuf, &'static str)> = vec![(
-        places.data.clone(),
-        "the gateway's data folder and master key",
-    )];
-    if let Some(home) = &places.home {
-        sensitive.push((home.clone(), "the home folder"));
-        for c in CREDENTIALS {
-            sensitive.push((home.join(c), "a credential folder"));
-        }
-    }
-    // The server's own folder lives under the data folder; granting it is the point.
-    if grant.path.starts_with(&places.server_dir) {
+    if granted.starts_with(&own) {
         return Ok(());
     }
-    match sensitive.into_iter().find(|(path, _)| held(path)) {
-        Some((exposed, what)) => Err(GrantError::Exposes {
+    // (path, what it is, whether a grant inside it is refused too)
+    let mut sensitive = vec![(data, "the gateway's data folder and master key", true)];
+    if let Some(home) = &places.home {
+        sensitive.push((canonical(home), "the home folder", false));
+        for c in CREDENTIALS {
+            sensitive.push((canonical(&home.join(c)), "a credential", true));
+        }
+    }
+    let exposes = |(path, _, inside): &(PathBuf, &str, bool)| {
+        path.starts_with(&granted) || (*inside && granted.starts_with(path))
+    };
+    match sensitive.into_iter().find(exposes) {
+        Some((exposed, what, _)) => Err(GrantError::Exposes {
             grant: grant.path.clone(),
             why: grant.why.clone(),
             exposed,

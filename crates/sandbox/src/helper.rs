@@ -57,6 +57,8 @@ fn helper() -> Result<i32, SandboxError> {
             flags |= libc::CLONE_NEWNET as libc::c_long;
         }
     }
+    // A stop during the server's setup waits for the handlers instead of being lost.
+    crate::signals::set_blocked(true);
     // SAFETY: clone without a new stack behaves like fork; the child only runs `child::run`,
     // which makes system calls on `prepared` and ends in execve or _exit.
     let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0, 0, 0, 0) };
@@ -90,7 +92,8 @@ fn helper() -> Result<i32, SandboxError> {
         _ => None,
     };
     CHILD.store(pid, Ordering::SeqCst);
-    forward_signals();
+    crate::signals::pass_on_with(pass_on);
+    crate::signals::set_blocked(false);
     // SAFETY: one byte from the stack to our own pipe, then close it.
     unsafe {
         libc::write(ready_write, [1u8].as_ptr().cast(), 1);
@@ -127,11 +130,6 @@ extern "C" fn pass_on(signal: libc::c_int) {
         // SAFETY: kill(2) is async-signal-safe.
         unsafe { libc::kill(child, signal) };
     }
-}
-
-/// What the gateway sends the helper reaches the server.
-fn forward_signals() {
-    crate::signals::pass_on_with(pass_on);
 }
 
 /// Waits for the child; its exit code, or 128 + the signal that ended it.

@@ -65,3 +65,42 @@ pub fn make_undumpable() -> std::io::Result<()> {
 pub fn make_undumpable() -> std::io::Result<()> {
     Ok(())
 }
+
+/// The gateway user's home folder: `HOME`, else the user database (a service manager or cron
+/// may start the gateway without `HOME`; the sandbox's refusals need it either way).
+pub fn home_folder() -> Option<std::path::PathBuf> {
+    let from_env = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    from_env
+        .filter(|h| h.is_absolute())
+        .or_else(home_from_passwd)
+}
+
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn home_from_passwd() -> Option<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut buffer = vec![0 as libc::c_char; 16 * 1024];
+    // SAFETY: a zeroed passwd and our buffer for getpwuid_r to fill; `found` points at
+    // `entry` or is null; pw_dir points into `buffer`, read before it is dropped.
+    unsafe {
+        let mut entry: libc::passwd = std::mem::zeroed();
+        let mut found: *mut libc::passwd = std::ptr::null_mut();
+        let rc = libc::getpwuid_r(
+            libc::getuid(),
+            &mut entry,
+            buffer.as_mut_ptr(),
+            buffer.len(),
+            &mut found,
+        );
+        if rc != 0 || found.is_null() || entry.pw_dir.is_null() {
+            return None;
+        }
+        let dir = std::ffi::CStr::from_ptr(entry.pw_dir);
+        Some(std::ffi::OsStr::from_bytes(dir.to_bytes()).into())
+    }
+}
+
+#[cfg(not(unix))]
+fn home_from_passwd() -> Option<std::path::PathBuf> {
+    None
+}

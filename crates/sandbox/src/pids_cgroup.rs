@@ -4,15 +4,37 @@
 
 use std::path::{Path, PathBuf};
 
-/// Where `pids` cgroups are made: cgroup v1's `pids` hierarchy, or v2's root.
-const BASES: [&str; 2] = ["/sys/fs/cgroup/pids", "/sys/fs/cgroup"];
+/// Where `pids` cgroups are made: under this process's own cgroup (so the server stays inside
+/// the gateway's service limits), in cgroup v1's `pids` hierarchy, else in v2's.
+fn bases() -> Vec<PathBuf> {
+    let Ok(own) = std::fs::read_to_string("/proc/self/cgroup") else {
+        return Vec::new();
+    };
+    let mut bases = Vec::new();
+    for line in own.lines() {
+        let mut fields = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) =
+            (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        let path = path.trim_start_matches('/');
+        if controllers.split(',').any(|c| c == "pids") {
+            bases.insert(0, Path::new("/sys/fs/cgroup/pids").join(path));
+        } else if controllers.is_empty() {
+            bases.push(Path::new("/sys/fs/cgroup").join(path));
+        }
+    }
+    bases
+}
 
 const PREFIX: &str = "switchboard-sandbox-";
 
 /// Moves `pid` into a new cgroup that allows `max` tasks; the cgroup's folder, to remove once
 /// the child has exited, or `None` when no cgroup could be made.
 pub(crate) fn confine(pid: libc::pid_t, max: u64) -> Option<PathBuf> {
-    for base in BASES.map(Path::new) {
+    for base in bases() {
+        let base = base.as_path();
         if !base.join("cgroup.procs").exists() {
             continue;
         }

@@ -24,6 +24,11 @@ pub(crate) struct Rebind {
     /// The folders to make (outermost first) so the path exists on the tmpfs.
     pub parents: Vec<CString>,
     pub is_dir: bool,
+    /// A read or read+exec grant: the mount is made read-only (the tmpfs above it is
+    /// writable, and Landlock rights add up along the path).
+    pub read_only: bool,
+    /// A read grant: nothing on the mount may be executed.
+    pub no_exec: bool,
 }
 
 pub(crate) struct Prepared {
@@ -38,10 +43,9 @@ pub(crate) struct Prepared {
     pub rebinds: Vec<Rebind>,
     /// The Landlock ruleset (rules for paths that exist now), if Landlock is asked for.
     pub ruleset: Option<OwnedFd>,
-    /// The file-system rights the ruleset handles (for the rules added after the mounts).
+    /// The file-system rights the ruleset handles on this kernel (for the rules added after
+    /// the mounts: a right the kernel does not know makes `landlock_add_rule` fail).
     pub handled: u64,
-    /// Folders that exist only inside (the private tmpfs mounts): read-write once mounted.
-    pub fresh_writable: Vec<CString>,
     pub seccomp: Vec<seccompiler::BpfProgram>,
     pub max_processes: Option<u64>,
 }
@@ -76,11 +80,18 @@ impl Prepared {
             true => plan.hide.iter().filter(|p| is_real_dir(p)).collect(),
             false => Vec::new(),
         };
-        let granted = plan.read_exec.iter().chain(&plan.read).chain(&plan.write);
-        let mut rebinds = Vec::new();
-        for path in granted.chain(std::iter::once(&plan.workdir)) {
-            if let Some(under) = hide.iter().find(|h| path.starts_with(h) && path != **h) {
-                rebinds.push(rebind(under, path)?);
+        let granted = (plan.read_exec.iter().map(|p| (p, true, false)))
+            .chain(plan.read.iter().map(|p| (p, true, true)))
+            .chain(plan.write.iter().map(|p| (p, false, false)))
+            .chain(std::iter::once((&plan.workdir, false, false)));
+        let mut rebinds: Vec<Rebind> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (path, read_only, no_exec) in granted {
+            let Some(under) = hide.iter().find(|h| path.starts_with(h) && path != **h) else {
+                continue;
+            };
+            if seen.insert(path) {
+                rebinds.push(rebind(under, path, read_only, no_exec)?);
             }
         }
         let (ruleset, handled) = match plan.layers.landlock {
@@ -94,7 +105,6 @@ impl Prepared {
             workdir: c_path(&plan.workdir)?,
             namespaces,
             network: namespaces && plan.layers.network,
-            fresh_writable: hide.iter().map(|h| c_path(h)).collect::<Result<_, _>>()?,
             hide: hide.iter().map(|h| c_path(h)).collect::<Result<_, _>>()?,
             rebinds,
             ruleset,
@@ -113,7 +123,12 @@ fn is_real_dir(path: &Path) -> bool {
 }
 
 /// `path` (under the hidden folder `under`), mounted back after the tmpfs.
-fn rebind(under: &Path, path: &Path) -> Result<Rebind, SandboxError> {
+fn rebind(
+    under: &Path,
+    path: &Path,
+    read_only: bool,
+    no_exec: bool,
+) -> Result<Rebind, SandboxError> {
     let meta = std::fs::metadata(path).map_err(|e| SandboxError::Grant(path.to_path_buf(), e))?;
     let mut parents = Vec::new();
     let mut dir = path.parent();
@@ -129,6 +144,8 @@ fn rebind(under: &Path, path: &Path) -> Result<Rebind, SandboxError> {
         path: c_path(path)?,
         parents,
         is_dir: meta.is_dir(),
+        read_only,
+        no_exec,
     })
 }
 
@@ -153,5 +170,8 @@ fn landlock_ruleset(plan: &Plan) -> Result<(Option<OwnedFd>, u64), SandboxError>
         .add_rules(path_beneath_rules(existing(&plan.read), read))?
         .add_rules(path_beneath_rules(writable, all))?;
     let fd: Option<OwnedFd> = ruleset.into();
-    Ok((fd, all.bits()))
+    // Best effort handled only the rights this kernel knows.
+    let known =
+        crate::probe::landlock_abi().map_or(0, |abi| AccessFs::from_all(ABI::from(abi)).bits());
+    Ok((fd, all.bits() & known))
 }

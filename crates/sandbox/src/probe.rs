@@ -88,9 +88,10 @@ impl Support {
     }
 }
 
+/// The kernel's Landlock ABI version (`None`: no Landlock).
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)] // landlock_create_ruleset with the version flag: no memory is passed.
-fn landlock_abi() -> Option<i32> {
+pub(crate) fn landlock_abi() -> Option<i32> {
     const VERSION: libc::c_uint = 1;
     // SAFETY: a NULL attribute with size 0 and the version flag only returns the ABI.
     let abi = unsafe {
@@ -105,7 +106,10 @@ fn landlock_abi() -> Option<i32> {
 }
 
 #[cfg(target_os = "linux")]
-#[allow(unsafe_code)] // a clone whose child only exits, and the wait for it.
+#[allow(unsafe_code)] // a clone whose child makes two mounts and exits, and the wait for it.
+/// Whether a child in new namespaces may do what the sandbox's does: a clone alone can
+/// succeed where the child then holds no capability (Ubuntu's AppArmor restriction of
+/// unprivileged user namespaces), so the child makes the mounts private and mounts a tmpfs.
 fn namespaces_work() -> bool {
     let flags = (libc::CLONE_NEWUSER | libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWNET)
         as libc::c_long
@@ -113,8 +117,16 @@ fn namespaces_work() -> bool {
     // SAFETY: fork-like clone; the child calls only _exit.
     let pid = unsafe { libc::syscall(libc::SYS_clone, flags, 0, 0, 0, 0) };
     if pid == 0 {
-        // SAFETY: ends the child at once.
-        unsafe { libc::_exit(0) };
+        // SAFETY: mount(2) with static strings in the child's own mount namespace; _exit.
+        unsafe {
+            let none = std::ptr::null::<libc::c_char>();
+            let flags = libc::MS_REC | libc::MS_PRIVATE;
+            let private = libc::mount(none, c"/".as_ptr(), none, flags, std::ptr::null());
+            let tmpfs = c"tmpfs".as_ptr();
+            let mounted = private == 0
+                && libc::mount(tmpfs, c"/tmp".as_ptr(), tmpfs, 0, std::ptr::null()) == 0;
+            libc::_exit(if mounted { 0 } else { 1 });
+        }
     }
     if pid < 0 {
         return false;

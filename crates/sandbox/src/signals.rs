@@ -24,3 +24,23 @@ pub(crate) fn pass_on_with(handler: extern "C" fn(libc::c_int)) {
         }
     }
 }
+
+/// Blocks (`true`) or unblocks the signals passed on, for this thread. They are blocked across
+/// the clone until each supervisor has its handler, so one that arrives during the server's
+/// setup waits instead of being lost (PID 1 drops signals it has no handler for).
+pub(crate) fn set_blocked(blocked: bool) {
+    // SAFETY: a sigset on the stack, filled and handed to sigprocmask; all async-signal-safe.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for signal in PASSED_ON {
+            libc::sigaddset(&mut set, signal);
+        }
+        let how = if blocked {
+            libc::SIG_BLOCK
+        } else {
+            libc::SIG_UNBLOCK
+        };
+        libc::sigprocmask(how, &set, std::ptr::null_mut());
+    }
+}

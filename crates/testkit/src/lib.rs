@@ -497,6 +497,20 @@ pub fn admin(binary: &Path, data: &Path, args: &[&str]) -> String {
     admin_on(binary, data, None, args)
 }
 
+/// `BINARY ARGS…` on the SQLite store under `data`, whatever its outcome: (exit code, stdout,
+/// stderr).
+pub fn run_cli(binary: &Path, data: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(binary)
+        .args(args)
+        .env("SWITCHBOARD_DATA", data)
+        .env_remove("SWITCHBOARD_DATABASE_URL")
+        .output()
+        .expect("run switchboard");
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let code = out.status.code().unwrap_or(-1);
+    (code, text(&out.stdout), text(&out.stderr))
+}
+
 /// `admin` against `database` (a `postgres://` URL) when given, else the SQLite under `data`.
 pub fn admin_on(binary: &Path, data: &Path, database: Option<&str>, args: &[&str]) -> String {
     let mut command = std::process::Command::new(binary);

@@ -36,7 +36,7 @@ impl SandboxSetup {
             mode,
             support: Support::probe(),
             data,
-            home: std::env::var_os("HOME").map(PathBuf::from),
+            home: switchboard_sandbox::home_folder(),
         }
     }
 
@@ -65,11 +65,17 @@ impl SandboxSetup {
         extra: &SandboxGrants,
     ) -> Result<Decided, grants::GrantError> {
         let path_var = std::env::var_os("PATH");
+        // An end user's secret is never a grant (their token could otherwise name any path).
+        let end_user_variable = spec.end_user_credentials.as_ref().map(|e| &e.header);
+        let env = (stdio.env.iter())
+            .filter(|(name, _)| Some(*name) != end_user_variable)
+            .map(|(name, value)| (name.clone(), value.clone()))
+            .collect();
         let launch = Launch {
             command: &stdio.command,
             args: &stdio.args,
             cwd: stdio.cwd.as_deref(),
-            env: &stdio.env,
+            env: &env,
             path_var: path_var.as_deref(),
         };
         let places = Places {
@@ -142,6 +148,13 @@ pub(crate) fn start(
         );
         return Err(refused(stdio, message));
     }
+    let runner = grants::package_runner(&stdio.command, &stdio.args);
+    if let (Mode::Strict, Some(runner)) = (setup.mode, runner) {
+        let message = format!(
+            "[sandbox] mode = \"strict\" and {runner} keeps the host network (it fetches its package at start; the egress proxy is not built yet); install the package and start it directly, or set mode = \"auto\""
+        );
+        return Err(refused(stdio, message));
+    }
     let layers = setup.support.layers();
     if !layers.landlock && !layers.namespaces {
         // Nothing to confine with (auto mode): the status says "not sandboxed".
@@ -150,8 +163,9 @@ pub(crate) fn start(
     let decided = setup
         .decide(spec, stdio, extra)
         .map_err(|e| refused(stdio, e.to_string()))?;
+    let own = setup.server_dir(spec);
     for dir in &decided.plan.write {
-        if dir.starts_with(setup.server_dir(spec)) {
+        if dir.starts_with(&own) {
             std::fs::create_dir_all(dir).map_err(|e| {
                 refused(
                     stdio,
@@ -171,4 +185,66 @@ pub(crate) fn start(
         cwd: None,
         env,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use switchboard_core::{ServerSlug, Transport};
+
+    /// An end user's secret lands in the environment of their own process: it must never be
+    /// read as a path to grant, whatever it names.
+    #[test]
+    fn an_end_users_secret_in_the_environment_is_never_a_grant() {
+        let dir = tempfile::tempdir().unwrap();
+        let named = dir.path().join("named-by-the-secret");
+        std::fs::create_dir_all(&named).unwrap();
+        let value = named.display().to_string();
+        let stdio = StdioSpec {
+            command: "sh".into(),
+            args: Vec::new(),
+            env: [("DATA_DIR".to_string(), value.clone())].into(),
+            cwd: None,
+            limits: Default::default(),
+        };
+        let mut spec =
+            ServerSpec::new(ServerSlug::parse("local").unwrap(), Transport::Stdio(stdio));
+        let setup = SandboxSetup::new("/bin/true".into(), Mode::Auto, dir.path().join("data"));
+        let granted = |spec: &ServerSpec| {
+            let Transport::Stdio(stdio) = &spec.transport else {
+                unreachable!("a stdio spec")
+            };
+            let decided = setup.decide(spec, stdio, &SandboxGrants::default());
+            let named = named.canonicalize().unwrap();
+            decided.unwrap().grants.iter().any(|g| g.path == named)
+        };
+        assert!(
+            granted(&spec),
+            "a config env value naming a folder is granted"
+        );
+        spec.end_user_credentials = Some(switchboard_core::EndUserCredentials {
+            header: "SERVICE_TOKEN".into(),
+            prefix: String::new(),
+            trust_asserted: false,
+            exchange: false,
+            oauth: false,
+        });
+        let end_user = spec.as_end_user("user-1", &value);
+        let Transport::Stdio(stdio) = &end_user.transport else {
+            unreachable!("a stdio spec")
+        };
+        assert_eq!(stdio.env.get("SERVICE_TOKEN"), Some(&value));
+        assert!(
+            granted(&end_user),
+            "DATA_DIR still grants the folder for the end user's process"
+        );
+        let mut only_secret = end_user.clone();
+        if let Transport::Stdio(stdio) = &mut only_secret.transport {
+            stdio.env.remove("DATA_DIR");
+        }
+        assert!(
+            !granted(&only_secret),
+            "the same value as the end user's secret is not a grant"
+        );
+    }
 }

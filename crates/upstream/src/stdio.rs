@@ -51,11 +51,15 @@ pub(crate) fn spawn(
     sandbox: Option<&crate::SandboxSetup>,
 ) -> Result<(TokioChildProcess, StderrTail), UpstreamError> {
     if let Some(name) = stdio.env.keys().find(|n| env::is_refused(n, allow_env)) {
-        return Err(UpstreamError::StartRefused {
-            command: stdio.command.clone(),
-            reason: format!(
+        let reason = match env::is_gateways_own(name) {
+            true => format!("environment variable {name} is the gateway's own; remove it"),
+            false => format!(
                 "environment variable {name} is refused (it can inject code into the runtime); allow it with [stdio] allow_env"
             ),
+        };
+        return Err(UpstreamError::StartRefused {
+            command: stdio.command.clone(),
+            reason,
         });
     }
     let start = crate::sandboxed::start(sandbox, spec, stdio)?;

@@ -40,13 +40,21 @@ pub(super) fn find(command: &str, path: Option<&OsStr>) -> Option<PathBuf> {
 /// The folders a program needs to run: its install prefix (`…/bin/x` → `…`) as started and as
 /// its symlinks resolve, a virtual environment's base interpreter (`home` in `pyvenv.cfg`),
 /// and the interpreter a script's `#!` line names.
-pub(super) fn install_prefixes(program: &Path) -> Vec<(PathBuf, String)> {
+///
+/// A prefix right under the home folder (`~/.local/bin/x`, `~/.cargo/bin/x`) is not granted
+/// whole (it holds keyrings, history, registry tokens): only the `bin` folder, beside what the
+/// program's links resolve to.
+pub(super) fn install_prefixes(program: &Path, home: Option<&Path>) -> Vec<(PathBuf, String)> {
     let mut out: Vec<(PathBuf, String)> = Vec::new();
     let mut add = |program: &Path, why: &str| {
         let dir = program.parent().unwrap_or(Path::new("/"));
         let prefix = match dir.file_name() == Some(OsStr::new("bin")) {
             true => dir.parent().unwrap_or(dir),
             false => dir,
+        };
+        let prefix = match home.is_some_and(|h| prefix.parent() == Some(h)) {
+            true => dir,
+            false => prefix,
         };
         if !out.iter().any(|(p, _)| p == prefix) {
             out.push((
@@ -126,7 +134,14 @@ pub(super) fn named_path(
     let why = format!("named on the command line ({arg})");
     let grant = match path.is_dir() {
         true => (path.clone(), Access::Write, why),
-        false => (package_root(&path), Access::Read, why),
+        // A file right in a hidden folder (`/tmp/cfg.json`): that file alone, since the
+        // folder itself stays hidden.
+        false => match package_root(&path) {
+            root if super::HIDDEN.iter().any(|h| root == Path::new(h)) => {
+                (path.clone(), Access::Read, why)
+            }
+            root => (root, Access::Read, why),
+        },
     };
     let rewritten = match (make_absolute && !Path::new(value).is_absolute(), flag) {
         (false, _) => arg.to_string(),

@@ -166,3 +166,89 @@ fn an_unknown_command_says_so() {
         GrantError::NoCommand("no-such-command-here".into())
     );
 }
+
+#[test]
+fn grants_inside_the_data_folder_or_a_credential_are_refused_but_the_servers_own_folder() {
+    let f = fixture();
+    let home = f.places.home.clone().unwrap();
+    std::fs::write(f.places.data.join("master.key"), "k").unwrap();
+    std::fs::write(home.join(".ssh/id_ed25519"), "k").unwrap();
+    let other = f.places.data.join("sandbox/other-1234/home");
+    std::fs::create_dir_all(&other).unwrap();
+    for inside in [
+        f.places.data.join("master.key"),
+        other,
+        home.join(".ssh/id_ed25519"),
+    ] {
+        let mut env = std::collections::BTreeMap::new();
+        env.insert("SOME_FILE".to_string(), inside.display().to_string());
+        let mut l = launch("sh", &[], None);
+        l.env = &env;
+        let refused = decide(l, &Extra::default(), &f.places, Layers::default());
+        assert!(
+            matches!(refused, Err(GrantError::Exposes { .. })),
+            "{inside:?}: {refused:?}"
+        );
+    }
+    // Its own folder, under the data folder, is granted.
+    let d = decide(
+        launch("sh", &[], None),
+        &Extra::default(),
+        &f.places,
+        Layers::default(),
+    );
+    let d = d.unwrap();
+    assert_eq!(
+        granted(&d, &f.places.server_dir.join("home")),
+        Some(Access::Write)
+    );
+}
+
+#[test]
+fn a_prefix_right_under_home_grants_only_its_bin_folder() {
+    let f = fixture();
+    let home = f.places.home.clone().unwrap();
+    let bin = home.join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("tool"), "#!/bin/sh\n").unwrap();
+    std::fs::write(home.join(".cargo/credentials.toml"), "token").unwrap();
+    let tool = bin.join("tool").display().to_string();
+    let d = decide(
+        launch(&tool, &[], None),
+        &Extra::default(),
+        &f.places,
+        Layers::default(),
+    );
+    let d = d.unwrap();
+    assert_eq!(granted(&d, &bin), Some(Access::ReadExec));
+    assert_eq!(granted(&d, &home.join(".cargo")), None, "{:?}", d.grants);
+}
+
+#[test]
+fn a_hidden_folder_is_never_a_grant_but_a_file_in_it_is() {
+    let f = fixture();
+    let args = vec!["/tmp".to_string()];
+    let refused = decide(
+        launch("sh", &args, None),
+        &Extra::default(),
+        &f.places,
+        Layers::default(),
+    );
+    assert!(
+        matches!(refused, Err(GrantError::Hidden { .. })),
+        "{refused:?}"
+    );
+    let file = tempfile::NamedTempFile::new_in("/tmp").unwrap();
+    let args = vec![file.path().display().to_string()];
+    let d = decide(
+        launch("sh", &args, None),
+        &Extra::default(),
+        &f.places,
+        Layers::default(),
+    );
+    let d = d.unwrap();
+    assert_eq!(
+        granted(&d, &file.path().canonicalize().unwrap()),
+        Some(Access::Read)
+    );
+}
