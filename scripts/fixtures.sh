@@ -24,6 +24,10 @@ fi
 if ! "$fx/venv2/bin/python" -c 'import mcp_server_git' 2>/dev/null; then
   "$fx/venv2/bin/pip" install --quiet --disable-pip-version-check "mcp==2.*" mcp-server-git
 fi
+# mcp-server-fetch (PyPI), sandboxed, reaching a loopback web server through the egress proxy.
+if ! "$fx/venv2/bin/python" -c 'import mcp_server_fetch' 2>/dev/null; then
+  "$fx/venv2/bin/pip" install --quiet --disable-pip-version-check "mcp==2.*" mcp-server-fetch
+fi
 
 if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/server-everything/package.json" ]; then
   mkdir -p "$fx/node"

@@ -152,7 +152,7 @@ async fn test(global: &Global, only: Option<String>, json: bool) -> anyhow::Resu
         None => config.servers.iter().collect(),
     };
     let oauth = setup::oauth_if_used(global, &config).await?;
-    let registry = setup::registry(global, &config, None, None, oauth, None)?;
+    let registry = setup::registry(global, &config, None, None, oauth, None, None)?;
     let bar = setup::progress_bar(specs.len() as u64, "testing servers");
     let reports = futures::future::join_all(specs.iter().map(|spec| {
         let registry = registry.clone();

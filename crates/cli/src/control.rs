@@ -16,6 +16,9 @@ pub(crate) struct Control {
     pub head_file: Option<HeadFile>,
     /// End users' grants: one cache for the registry's calls and the REST API.
     pub grants: switchboard_server::StoredGrants,
+    /// `serve`'s additions to sandboxed servers' egress proxies (its listen address, audited
+    /// refusals); other commands log refusals.
+    pub sandbox_net: Option<crate::sandbox_cmds::SandboxNet>,
 }
 
 pub(crate) fn key_file(global: &Global) -> PathBuf {
@@ -40,6 +43,7 @@ impl Control {
             store,
             sealer,
             head_file,
+            sandbox_net: None,
         })
     }
 

@@ -40,7 +40,7 @@ pub(crate) async fn run(
         .await?
         .with_redirect_base(base);
     let tokens = oauth.tokens.clone();
-    let registry = setup::registry(global, &config, None, None, Some(oauth), None)?;
+    let registry = setup::registry(global, &config, None, None, Some(oauth), None, None)?;
     let callback = tokio::spawn(switchboard_server::serve_oauth_callback(
         listener,
         registry.clone(),

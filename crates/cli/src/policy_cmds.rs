@@ -262,7 +262,7 @@ pub(crate) async fn scan(
             let config = setup::load_config(global)?;
             let settings = review_settings(&config)?;
             let oauth = setup::oauth_if_used(global, &config).await?;
-            let registry = setup::registry(global, &config, None, None, oauth, None)?;
+            let registry = setup::registry(global, &config, None, None, oauth, None, None)?;
             setup::connect_all(&registry, &config).await;
             let catalog = registry.catalog();
             let tools = catalog

@@ -20,7 +20,7 @@ pub(crate) async fn serve(
     watch: bool,
 ) -> anyhow::Result<ExitCode> {
     let config = setup::load_serving_config(global)?;
-    let control = Control::open(global).await?;
+    let mut control = Control::open(global).await?;
     let (audit, audit_task) = control.audit(&config.gateway.audit);
     crate::sandbox_cmds::audit_unconfined(&audit, &config);
     let metrics = switchboard_metrics::Metrics::shared();
@@ -51,6 +51,11 @@ pub(crate) async fn serve(
             bound.map(|a| a.to_string()).unwrap_or_default()
         );
     }
+    control.sandbox_net = Some(crate::sandbox_cmds::SandboxNet::serving(
+        bound,
+        audit.clone(),
+        metrics.clone(),
+    ));
     let bound = (config.gateway).oauth_redirect_base_or(bound.map(|a| format!("http://{a}")));
     let oauth = setup::oauth(global, &config, Some(&control), bound)?;
     let (pipeline, registry) = setup::guarded_registry(

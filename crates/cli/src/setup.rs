@@ -285,6 +285,7 @@ pub(crate) async fn guarded_registry(
         snapshots,
         oauth,
         Some((&pipeline, http, grants)),
+        control.sandbox_net.as_ref(),
     )?;
     Ok((pipeline, registry))
 }
@@ -302,6 +303,7 @@ pub(crate) fn registry(
         switchboard_registry::UpstreamHttp,
         Arc<switchboard_server::StoredGrants>,
     )>,
+    net: Option<&crate::sandbox_cmds::SandboxNet>,
 ) -> anyhow::Result<Registry> {
     let g = &config.gateway;
     let egress = egress(global, config);
@@ -321,7 +323,7 @@ pub(crate) fn registry(
         .with_egress(egress)
         .with_limits(g.limits())
         .with_allow_env(g.allow_env.clone().unwrap_or_default())
-        .with_sandbox(crate::sandbox_cmds::setup(global, config)?)
+        .with_sandbox(crate::sandbox_cmds::setup(global, config, net)?)
         .with_roots(g.roots.clone().unwrap_or_default())
         .with_refresh_every(Duration::from_secs(
             g.refresh_interval_secs.unwrap_or(600) as u64

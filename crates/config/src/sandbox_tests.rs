@@ -57,6 +57,14 @@ fn sandbox_mistakes_are_problems_that_name_the_fix() {
             "must be a list of strings",
         ),
         (
+            r#"{"mcpServers": {"a": {"command": "x", "sandbox": {"net": ["https://api.example.com"]}}}}"#,
+            "write the host alone",
+        ),
+        (
+            r#"{"mcpServers": {"a": {"command": "x", "sandbox": {"net": ["api.example.com:99999"]}}}}"#,
+            "is not a port",
+        ),
+        (
             r#"{"mcpServers": {"a": {"type": "http", "url": "https://x.example/mcp", "sandbox": false}}}"#,
             "stdio servers only",
         ),

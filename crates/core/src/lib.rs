@@ -10,6 +10,7 @@ pub mod guard;
 pub mod identity;
 pub mod limits;
 pub mod names;
+pub mod net_grant;
 pub mod oauth;
 pub mod spec;
 pub mod status;
@@ -32,6 +33,7 @@ pub use identity::{
 };
 pub use limits::{Limits, ProcessLimits};
 pub use names::{ActionId, ExposedName, NameTable, NamingTemplate, ServerSlug, is_valid_tool_name};
+pub use net_grant::{DEFAULT_NET_PORTS, NetGrant};
 pub use oauth::{OAuthClient, OAuthSpec};
 pub use spec::{
     HttpSpec, HttpWire, SandboxChoice, SandboxGrants, ServerSpec, StdioSpec, Transport,

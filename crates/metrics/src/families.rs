@@ -54,6 +54,7 @@ pub(crate) struct Families {
     connections: Gauge,
     http_refusals: Family<LimitLabel, Counter>,
     token_refusals: Family<ReasonLabel, Counter>,
+    pub sandbox_egress_refusals: Family<EgressRefusalLabels, Counter>,
     failed_auth: Counter,
     audit_queued: Gauge,
     audit_written: Counter,
@@ -93,6 +94,7 @@ impl Families {
             connections: Gauge::default(),
             http_refusals: Family::default(),
             token_refusals: Family::default(),
+            sandbox_egress_refusals: Family::default(),
             failed_auth: Counter::default(),
             audit_queued: Gauge::default(),
             audit_written: Counter::default(),
@@ -203,6 +205,11 @@ impl Families {
             "access_token_refusals",
             "Presented OAuth access tokens refused, by reason (expired, audience, unknown_issuer, …)",
             f.token_refusals.clone(),
+        );
+        r.register(
+            "sandbox_egress_refusals",
+            "Connections a sandboxed server asked its egress proxy for and was refused, per server, by reason (not_listed, port, egress, gateway, bad_request)",
+            f.sandbox_egress_refusals.clone(),
         );
         r.register(
             "http_failed_auth",

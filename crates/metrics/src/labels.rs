@@ -49,6 +49,13 @@ pub(crate) struct ConnectLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub(crate) struct EgressRefusalLabels {
+    pub server: String,
+    pub org: Org,
+    pub reason: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub(crate) struct LimitLabel {
     pub limit: String,
 }

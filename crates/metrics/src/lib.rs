@@ -81,6 +81,17 @@ impl Metrics {
     pub fn render(&self, now: &Snapshot) -> String {
         self.families.render(now)
     }
+
+    /// A sandboxed server's egress proxy refused a connection (`reason`: a short name).
+    pub fn sandbox_egress_refused(&self, org: &str, server: &str, reason: &'static str) {
+        (self.families.sandbox_egress_refusals)
+            .get_or_create(&labels::EgressRefusalLabels {
+                server: server.into(),
+                org: labels::org(org),
+                reason,
+            })
+            .inc();
+    }
 }
 
 fn effect_name(effect: Effect) -> &'static str {

@@ -38,5 +38,7 @@ pub use entry::{ServerInfo, StatusChange};
 pub use lifecycle::{MAX_FAILURES, SnapshotCache};
 pub use registry::{Registry, RegistryOptions, SHUTDOWN_GRACE, TestReport};
 pub use search::{FoundItem, FoundTool};
-pub use switchboard_upstream::{CallOptions, EgressPolicy, Progress, SandboxSetup, UpstreamHttp};
+pub use switchboard_upstream::{
+    CallOptions, EgressPolicy, Progress, ProxySetup, SandboxSetup, ServerRefused, UpstreamHttp,
+};
 pub use watch::{ResourceUpdate, ResourceWatch};

@@ -87,6 +87,11 @@ pub(crate) fn run(p: &Prepared, ready: RawFd) -> ! {
             if p.network {
                 loopback_up();
             }
+            if let Some(port) = p.proxy_port
+                && let Err(what) = crate::proxy_listener::listen_and_send(port)
+            {
+                fail(what);
+            }
         }
         // Without a user namespace RLIMIT_NPROC would count all the user's processes.
         if let Some(n) = p.max_processes.filter(|_| p.namespaces) {

@@ -57,7 +57,8 @@ pub struct Places {
 pub struct Decided {
     pub plan: Plan,
     pub grants: Vec<Grant>,
-    pub env: Vec<(String, PathBuf)>,
+    /// Variables the server gets on top of its own (its folders, its proxy).
+    pub env: Vec<(String, std::ffi::OsString)>,
 }
 
 /// Why no plan could be made.
@@ -234,8 +235,8 @@ pub fn decide(
     }
     let mut layers = layers;
     if let Some(runner) = package_runner(launch.command, launch.args) {
-        // It fetches its package at start; until the egress proxy exists it keeps the host's
-        // network, and its resolver's configuration (which may live under a hidden /run).
+        // It fetches its package at start; package installs do not go through the egress proxy
+        // yet, so it keeps the host's network and its resolver (which may live under a hidden /run).
         layers.network = false;
         if let Ok(resolv) = Path::new("/etc/resolv.conf").canonicalize() {
             let why = format!("{runner} resolves its registry's name");
@@ -272,6 +273,7 @@ pub fn decide(
         hide: HIDDEN.iter().map(PathBuf::from).collect(),
         max_processes: Some(DEFAULT_MAX_PROCESSES),
         layers,
+        proxy_port: None,
     };
     // Tools that keep caches and settings by XDG read these rather than HOME.
     let env = vec![
@@ -282,6 +284,10 @@ pub fn decide(
         ("HOME".to_string(), home),
         ("TMPDIR".to_string(), tmp),
     ];
+    let env = (env.into_iter())
+        .map(|(k, v)| (k, v.into_os_string()))
+        .collect();
+
     Ok(Decided { plan, grants, env })
 }
 

@@ -74,8 +74,14 @@ fn helper() -> Result<i32, SandboxError> {
         crate::child::run(&prepared, ready_read);
     }
     let pid = pid as libc::pid_t;
-    // SAFETY: our copy of the read end.
-    unsafe { libc::close(ready_read) };
+    // SAFETY: our copy of the read end, and of the gateway's proxy channel (the child sends
+    // on its own copy; ours would only keep the gateway waiting if the child failed).
+    unsafe {
+        libc::close(ready_read);
+        if prepared.proxy_port.is_some() {
+            libc::close(crate::PROXY_FD);
+        }
+    }
     if plan.layers.namespaces
         && let Err(e) = map_ids(pid)
     {

@@ -18,14 +18,18 @@ mod pids_cgroup;
 #[cfg(target_os = "linux")]
 mod prepared;
 #[cfg(target_os = "linux")]
+pub mod proxy_listener;
+#[cfg(target_os = "linux")]
 mod seccomp;
 #[cfg(target_os = "linux")]
 mod signals;
 
 #[cfg(target_os = "linux")]
 pub use helper::run_if_helper;
-pub use plan::{HELPER_ARG, Layers, PID_VAR, PLAN_VAR, Plan};
+pub use plan::{HELPER_ARG, Layers, PID_VAR, PLAN_VAR, PROXY_PORT, Plan};
 pub use probe::{Mode, Support};
+#[cfg(target_os = "linux")]
+pub use proxy_listener::PROXY_FD;
 
 /// On systems without the sandbox, there is no helper to run.
 #[cfg(not(target_os = "linux"))]

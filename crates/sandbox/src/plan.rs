@@ -11,6 +11,9 @@ pub const PLAN_VAR: &str = "SWITCHBOARD_SANDBOX_PLAN";
 /// by (its helper's, outside its PID namespace; status and logs show that one).
 pub const PID_VAR: &str = "SWITCHBOARD_SANDBOX_PID";
 
+/// Where the egress proxy listens inside a server's own network namespace (127.0.0.1).
+pub const PROXY_PORT: u16 = 3128;
+
 /// The first argument that makes the gateway's own binary the sandbox helper.
 pub const HELPER_ARG: &str = "__sandbox";
 
@@ -37,6 +40,11 @@ pub struct Plan {
     pub max_processes: Option<u64>,
     /// The layers to apply; the gateway asks only for what the kernel has (`probe`).
     pub layers: Layers,
+    /// With its own network namespace: the port on 127.0.0.1 inside it where the gateway's
+    /// egress proxy listens (the child makes the socket and hands it over on
+    /// [`crate::PROXY_FD`]).
+    #[serde(default)]
+    pub proxy_port: Option<u16>,
 }
 
 /// The confinement layers, each on or off.

@@ -48,6 +48,8 @@ pub(crate) struct Prepared {
     pub handled: u64,
     pub seccomp: Vec<seccompiler::BpfProgram>,
     pub max_processes: Option<u64>,
+    /// The egress proxy's port inside the network namespace (its socket handed to the gateway).
+    pub proxy_port: Option<u16>,
 }
 
 fn c_path(path: &Path) -> Result<CString, SandboxError> {
@@ -114,6 +116,9 @@ impl Prepared {
                 false => Vec::new(),
             },
             max_processes: plan.max_processes,
+            proxy_port: plan
+                .proxy_port
+                .filter(|_| namespaces && plan.layers.network),
         })
     }
 }

@@ -404,6 +404,22 @@ impl Gateway {
         Self::spawn(command, dir, None).await
     }
 
+    /// As `start_any`, listening on `listen` (a test that must know the address beforehand).
+    pub async fn start_listening_on(
+        binary: &Path,
+        listen: &str,
+        args: &[&str],
+        dir: &Path,
+        config: &Path,
+    ) -> Self {
+        let mut command = Command::new(binary);
+        command
+            .args(["serve", "--listen", listen, "-c"])
+            .arg(config)
+            .args(args);
+        Self::spawn(command, dir, None).await
+    }
+
     /// As `start`, whatever state the servers end in (it waits for the ready line only).
     pub async fn start_any(binary: &Path, args: &[&str], dir: &Path, config: &Path) -> Self {
         Self::start_with_env(binary, args, dir, config, &[]).await

@@ -34,6 +34,6 @@ pub use log_level::{LogFloor, level_rank};
 pub use relay::{
     Declined, Upcall, UpcallSender, declined, declined_round, method_name, relayable_capabilities,
 };
-pub use sandboxed::SandboxSetup;
+pub use sandboxed::{ProxySetup, SandboxSetup, ServerRefused};
 pub use session_processes::SessionProcesses;
 pub use switchboard_egress::{EgressError, EgressPolicy};

@@ -2,10 +2,14 @@
 
 use crate::UpstreamError;
 use std::ffi::OsString;
+use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use switchboard_core::{SandboxChoice, SandboxGrants, ServerSpec, StdioSpec};
+use switchboard_egress::{EgressPolicy, Lookup};
+use switchboard_egress_proxy::{Gate, ProxyRefusal};
 use switchboard_sandbox::grants::{self, Decided, Extra, Launch, Places};
-use switchboard_sandbox::{HELPER_ARG, Mode, PLAN_VAR, Support};
+use switchboard_sandbox::{HELPER_ARG, Mode, PLAN_VAR, PROXY_PORT, Support};
 
 /// How the gateway confines the stdio servers it starts.
 #[derive(Debug, Clone)]
@@ -18,6 +22,42 @@ pub struct SandboxSetup {
     /// The gateway's data folder: never granted; servers' own folders live under it.
     pub data: PathBuf,
     pub home: Option<PathBuf>,
+    /// The egress proxy of servers in their own network namespace (none: no way out at all).
+    pub proxy: Option<ProxySetup>,
+}
+
+/// What every sandboxed server's egress proxy checks against, and where its refusals go.
+#[derive(Clone)]
+pub struct ProxySetup {
+    /// The operator's egress policy (`--dev`'s loopback allowance does not apply).
+    pub policy: EgressPolicy,
+    /// The gateway's own listen addresses and its database: never reached through a proxy.
+    pub forbidden: Vec<SocketAddr>,
+    pub lookup: Arc<dyn Lookup>,
+    /// Told of every refusal, with the server's name (the gateway audits and counts it).
+    pub refused: ServerRefused,
+}
+
+/// Told of a sandboxed server's proxy refusal: the server's name and the refusal.
+pub type ServerRefused = Arc<dyn Fn(&str, &ProxyRefusal) + Send + Sync>;
+
+impl std::fmt::Debug for ProxySetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProxySetup")
+            .field("policy", &self.policy)
+            .field("forbidden", &self.forbidden)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A sandboxed start's proxy: the socket pair the listener comes back on, and its gate.
+pub(crate) struct ProxyStart {
+    /// Handed to the helper as [`switchboard_sandbox::PROXY_FD`].
+    pub theirs: std::os::fd::OwnedFd,
+    /// Where the listening socket made inside the namespace arrives.
+    pub ours: std::os::fd::OwnedFd,
+    pub gate: Gate,
+    pub refused: switchboard_egress_proxy::Refused,
 }
 
 /// How one start of a server is made: the program, its arguments and what it adds to the env.
@@ -26,6 +66,7 @@ pub(crate) struct Start {
     pub args: Vec<OsString>,
     pub cwd: Option<PathBuf>,
     pub env: Vec<(OsString, OsString)>,
+    pub proxy: Option<ProxyStart>,
 }
 
 impl SandboxSetup {
@@ -37,7 +78,14 @@ impl SandboxSetup {
             support: Support::probe(),
             data,
             home: switchboard_sandbox::home_folder(),
+            proxy: None,
         }
+    }
+
+    /// Servers in their own network namespace reach `sandbox.net` hosts through `proxy`.
+    pub fn with_proxy(mut self, proxy: ProxySetup) -> Self {
+        self.proxy = Some(proxy);
+        self
     }
 
     /// The folder of `spec`'s own files: `<data>/sandbox/<server>-<id>`, the id from where it
@@ -87,7 +135,18 @@ impl SandboxSetup {
             read: extra.read.clone(),
             write: extra.write.clone(),
         };
-        grants::decide(launch, &extra, &places, self.support.layers())
+        let mut decided = grants::decide(launch, &extra, &places, self.support.layers())?;
+        let layers = decided.plan.layers;
+        if self.proxy.is_some() && layers.namespaces && layers.network {
+            // The only way out of its own network namespace; Node reads these with the flag.
+            decided.plan.proxy_port = Some(PROXY_PORT);
+            let url = format!("http://127.0.0.1:{PROXY_PORT}");
+            for name in ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"] {
+                decided.env.push((name.into(), url.clone().into()));
+            }
+            decided.env.push(("NODE_USE_ENV_PROXY".into(), "1".into()));
+        }
+        Ok(decided)
     }
 
     /// How `spec` reads in a status: `full`, `partial: …`, `off (sandbox = false)`, …
@@ -106,7 +165,7 @@ impl SandboxSetup {
                 };
                 match (runner, setup.support.layers().network) {
                     (Some(runner), true) => format!(
-                        "partial: the host network ({runner} fetches its package at start; every host stays reachable until the egress proxy is built)"
+                        "partial: the host network ({runner} fetches its package at start; every host stays reachable: package installs do not go through the egress proxy yet)"
                     ),
                     _ => setup.support.summary(),
                 }
@@ -136,6 +195,7 @@ pub(crate) fn start(
         args: stdio.args.iter().map(OsString::from).collect(),
         cwd: stdio.cwd.clone(),
         env: Vec::new(),
+        proxy: None,
     };
     let (Some(setup), SandboxChoice::On(extra)) = (setup, &spec.sandbox) else {
         return Ok(plain);
@@ -151,7 +211,7 @@ pub(crate) fn start(
     let runner = grants::package_runner(&stdio.command, &stdio.args);
     if let (Mode::Strict, Some(runner)) = (setup.mode, runner) {
         let message = format!(
-            "[sandbox] mode = \"strict\" and {runner} keeps the host network (it fetches its package at start; the egress proxy is not built yet); install the package and start it directly, or set mode = \"auto\""
+            "[sandbox] mode = \"strict\" and {runner} keeps the host network (it fetches its package at start, and package installs do not go through the egress proxy yet); install the package and start it directly, or set mode = \"auto\""
         );
         return Err(refused(stdio, message));
     }
@@ -176,14 +236,47 @@ pub(crate) fn start(
     }
     let plan = serde_json::to_string(&decided.plan).expect("a plan serialises");
     let mut env: Vec<(OsString, OsString)> = (decided.env.into_iter())
-        .map(|(name, value)| (name.into(), value.into_os_string()))
+        .map(|(name, value)| (name.into(), value))
         .collect();
     env.push((PLAN_VAR.into(), plan.into()));
+    let proxy = match (&setup.proxy, decided.plan.proxy_port) {
+        (Some(proxy), Some(_)) => Some(proxy_start(proxy, spec, extra, stdio)?),
+        _ => None,
+    };
     Ok(Start {
         program: setup.launcher.clone().into_os_string(),
         args: vec![HELPER_ARG.into()],
         cwd: None,
         env,
+        proxy,
+    })
+}
+
+/// The socket pair and the gate of `spec`'s proxy.
+fn proxy_start(
+    proxy: &ProxySetup,
+    spec: &ServerSpec,
+    extra: &SandboxGrants,
+    stdio: &StdioSpec,
+) -> Result<ProxyStart, UpstreamError> {
+    let (ours, theirs) = switchboard_sandbox::proxy_listener::channel().map_err(|e| {
+        refused(
+            stdio,
+            format!("cannot make the egress proxy's channel: {e}"),
+        )
+    })?;
+    let gate = Gate::new(
+        &extra.net,
+        &proxy.policy,
+        proxy.forbidden.clone(),
+        proxy.lookup.clone(),
+    );
+    let (told, server) = (proxy.refused.clone(), spec.name.to_string());
+    Ok(ProxyStart {
+        theirs,
+        ours,
+        gate,
+        refused: Arc::new(move |refusal: &ProxyRefusal| told(&server, refusal)),
     })
 }
 

@@ -4,6 +4,7 @@ use crate::UpstreamError;
 use process_wrap::tokio::{CommandWrap, ProcessGroup};
 use rmcp::transport::TokioChildProcess;
 use std::collections::VecDeque;
+use std::os::fd::AsRawFd;
 use std::process::Stdio;
 use std::sync::Arc;
 use switchboard_core::{ProcessLimits, ServerSpec, StdioSpec, env};
@@ -62,7 +63,9 @@ pub(crate) fn spawn(
             reason,
         });
     }
-    let start = crate::sandboxed::start(sandbox, spec, stdio)?;
+    let mut start = crate::sandboxed::start(sandbox, spec, stdio)?;
+    let proxy = start.proxy.take();
+    let handed_over = proxy.as_ref().map(|p| p.theirs.as_raw_fd());
     let limits = stdio.limits;
     let mut cmd = CommandWrap::with_new(&start.program, |c| {
         c.env_clear();
@@ -76,6 +79,14 @@ pub(crate) fn spawn(
         c.args(&start.args).envs(&stdio.env).kill_on_drop(true);
         if let Some(cwd) = &start.cwd {
             c.current_dir(cwd);
+        }
+        if let Some(theirs) = handed_over {
+            // SAFETY: the closure runs between fork and exec and only calls dup2 or fcntl,
+            // which are async-signal-safe; it allocates nothing.
+            #[allow(unsafe_code)]
+            unsafe {
+                c.pre_exec(move || switchboard_sandbox::proxy_listener::hand_over(theirs));
+            }
         }
         if !limits.is_empty() {
             // SAFETY: the closure runs between fork and exec and only calls setrlimit, which
@@ -98,6 +109,9 @@ pub(crate) fn spawn(
     let args = spec.redact(&format!("{:?}", stdio.args));
     tracing::info!(server = %server, command = %stdio.command, args = %args, pid = child.id().unwrap_or(0), "started stdio server");
     let tail = StderrTail::default();
+    if let Some(proxy) = proxy {
+        serve_proxy(proxy, spec, tail.closed.clone());
+    }
     if let Some(stderr) = stderr {
         let (spec, tail) = (spec.clone(), tail.clone());
         tokio::spawn(async move {
@@ -112,6 +126,45 @@ pub(crate) fn spawn(
         });
     }
     Ok((child, tail))
+}
+
+/// Serves `proxy` once the server hands over its listening socket, until `ended` (its stderr
+/// closed: the server and all it started are gone).
+fn serve_proxy(
+    proxy: crate::sandboxed::ProxyStart,
+    spec: &ServerSpec,
+    ended: tokio_util::sync::CancellationToken,
+) {
+    let crate::sandboxed::ProxyStart {
+        theirs,
+        ours,
+        gate,
+        refused,
+    } = proxy;
+    // Only the helper and the server hold the other end now: the wait below ends if they end.
+    drop(theirs);
+    let server = spec.name.clone();
+    tokio::spawn(async move {
+        let received = tokio::task::spawn_blocking(move || {
+            switchboard_sandbox::proxy_listener::receive(&ours)
+        })
+        .await;
+        let listener = match received {
+            Ok(Ok(listener)) => listener,
+            Ok(Err(e)) => {
+                tracing::debug!(server = %server, error = %e, "no egress proxy: the server did not set one up");
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(server = %server, error = %e, "no egress proxy");
+                return;
+            }
+        };
+        let gate = std::sync::Arc::new(gate);
+        if let Err(e) = switchboard_egress_proxy::serve(listener, gate, refused, ended).await {
+            tracing::warn!(server = %server, error = %e, "the egress proxy stopped");
+        }
+    });
 }
 
 /// Kills what is left of a stdio server's process group (it was started as the group leader, so

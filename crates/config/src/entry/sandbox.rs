@@ -23,7 +23,7 @@ pub(super) fn sandbox(e: &mut Entry<'_>) -> Option<SandboxChoice> {
                 match key.as_str() {
                     "read" => grants.read = paths(e, list),
                     "write" => grants.write = paths(e, list),
-                    "net" => grants.net = list,
+                    "net" => grants.net = hosts(e, &field, list),
                     _ => e.problem(&field, "unknown sandbox key", "use read, write or net"),
                 }
             }
@@ -62,4 +62,16 @@ fn paths(e: &Entry<'_>, list: Vec<String>) -> Vec<PathBuf> {
             }
         })
         .collect()
+}
+
+/// Hosts as written, each checked: a mistake is a problem naming the entry and its fix.
+fn hosts(e: &mut Entry<'_>, field: &str, list: Vec<String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for host in list {
+        match switchboard_core::NetGrant::parse(&host) {
+            Ok(_) => out.push(host),
+            Err(why) => e.problem(field, &why, FIX),
+        }
+    }
+    out
 }

@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 /// Commands that fetch a package and run it (`npx -y pkg`, `uvx pkg`): they reach their
-/// registry at start, so they keep the host's network until the egress proxy is built.
+/// registry at start, so they keep the host's network (package installs do not go through the egress proxy yet).
 const PACKAGE_RUNNERS: &[&str] = &["npx", "uvx", "bunx", "pipx", "pnpx"];
 
 /// The package runner `command` is (`npx`, or `uv` with `tool run`/`run --with`, `pnpm dlx`…).
