@@ -37,6 +37,11 @@ fi
 if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/sdk/package.json" ]; then
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . "@modelcontextprotocol/sdk@1" >/dev/null)
 fi
+# An MCP Apps server (the apps test's fixture): the official helpers on the TypeScript SDK v2.
+if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/ext-apps/package.json" ] \
+  || [ ! -f "$fx/node/node_modules/@modelcontextprotocol/server/package.json" ]; then
+  (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . "@modelcontextprotocol/ext-apps@2" "@modelcontextprotocol/server@2" "zod@4" >/dev/null)
+fi
 # The dashboard test drives a real browser: Debian's chromium through playwright-core.
 if [ ! -f "$fx/node/node_modules/playwright-core/package.json" ]; then
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . playwright-core >/dev/null)

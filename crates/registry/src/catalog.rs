@@ -2,13 +2,14 @@
 
 mod exposed;
 mod freshness;
+mod ui_uris;
 
 pub use exposed::{ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
 pub(crate) use exposed::{WireJson, WithheldTool};
 pub use freshness::{ListFreshness, ListKind};
 
 use rmcp::model::Tool;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use switchboard_core::names::NameConflict;
 use switchboard_core::{
     ActionId, CallGuard, Limits, NameTable, NamingTemplate, Owner, Review, ServerSlug, ServerSpec,
@@ -64,6 +65,7 @@ impl Catalog {
             .collect();
         let (tool_names, conflicts) = NameTable::build_tools(template, tool_entries);
         catalog.note(conflicts);
+        let uris = exposed_uris(servers, &kept);
         for (((spec, _), tools), reviews) in servers.iter().zip(&kept).zip(&reviews) {
             for (tool, review) in tools.iter().zip(reviews) {
                 let Some(exposed) = tool_names.exposed(&spec.name, &tool.name) else {
@@ -75,6 +77,12 @@ impl Catalog {
                 }
                 let mut def = tool.clone();
                 def.name = exposed.to_string().into();
+                if let Some(app) = ui_uris::app_of(tool)
+                    && let Some(exposed_app) = uris.get(&(spec.name.clone(), app.to_string()))
+                    && exposed_app != app
+                {
+                    ui_uris::point_at(&mut def, exposed_app);
+                }
                 catalog
                     .tool_index
                     .insert(exposed.to_string(), catalog.tools.len());
@@ -116,7 +124,7 @@ impl Catalog {
             }
         }
         catalog.prompt_names = prompt_names;
-        catalog.add_resources(servers);
+        catalog.add_resources(servers, &kept, &uris);
         catalog.freshness = ListFreshness::of(servers.iter().map(|(_, snap)| *snap));
         catalog
     }
@@ -227,20 +235,19 @@ impl Catalog {
         }
     }
 
-    fn add_resources(&mut self, servers: &[(&ServerSpec, &Snapshot)]) {
-        let mut offered_by: HashMap<&str, usize> = HashMap::new();
-        for (_, snap) in servers {
+    fn add_resources(
+        &mut self,
+        servers: &[(&ServerSpec, &Snapshot)],
+        kept: &[Vec<Tool>],
+        uris: &ExposedUris,
+    ) {
+        for ((spec, snap), tools) in servers.iter().zip(kept) {
+            let exposed_as = |uri: &str| {
+                let key = (spec.name.clone(), uri.to_string());
+                uris.get(&key).cloned().unwrap_or_else(|| uri.to_string())
+            };
             for r in &snap.resources {
-                *offered_by.entry(r.uri.as_str()).or_default() += 1;
-            }
-        }
-        for (spec, snap) in servers {
-            for r in &snap.resources {
-                let exposed = if offered_by[r.uri.as_str()] > 1 {
-                    prefixed_uri(&spec.name, &r.uri)
-                } else {
-                    r.uri.clone()
-                };
+                let exposed = exposed_as(&r.uri);
                 if self.resource_routes.contains_key(&exposed) {
                     continue;
                 }
@@ -253,6 +260,11 @@ impl Catalog {
                     upstream_uri: r.uri.clone(),
                     resource: def,
                 });
+            }
+            // An app's resource its server does not list (MCP Apps allows that) still routes.
+            for app in tools.iter().filter_map(ui_uris::app_of) {
+                let route = (spec.name.clone(), app.to_string());
+                self.resource_routes.entry(exposed_as(app)).or_insert(route);
             }
             for t in &snap.resource_templates {
                 self.resource_templates.push(ExposedResourceTemplate {
@@ -296,6 +308,9 @@ impl Catalog {
         if let Some(route) = self.resource_routes.get(uri) {
             return Some(route.clone());
         }
+        if let Some(route) = ui_uris::route(uri) {
+            return Some(route);
+        }
         if let Some(rest) = uri.strip_prefix(RESOURCE_PREFIX)
             && let Some((server, upstream)) = rest.split_once('/')
             && let Ok(server) = ServerSlug::parse(server)
@@ -318,7 +333,37 @@ impl Catalog {
 }
 
 pub(crate) fn prefixed_uri(server: &ServerSlug, uri: &str) -> String {
-    format!("{RESOURCE_PREFIX}{server}/{uri}")
+    match uri.starts_with(ui_uris::UI_SCHEME) {
+        true => ui_uris::prefixed(server, uri),
+        false => format!("{RESOURCE_PREFIX}{server}/{uri}"),
+    }
+}
+
+/// What the gateway exposes each server's resource URIs as, by (server, upstream URI).
+type ExposedUris = HashMap<(ServerSlug, String), String>;
+
+/// Every resource URI each server offers (listed, or a `ui://` URI one of its kept tools names
+/// as its app) and its exposed form: itself, or prefixed when several servers offer it.
+fn exposed_uris(servers: &[(&ServerSpec, &Snapshot)], kept: &[Vec<Tool>]) -> ExposedUris {
+    let mut offers: Vec<(&ServerSlug, &str)> = Vec::new();
+    for ((spec, snap), tools) in servers.iter().zip(kept) {
+        let mut own: HashSet<&str> = snap.resources.iter().map(|r| r.uri.as_str()).collect();
+        own.extend(tools.iter().filter_map(ui_uris::app_of));
+        offers.extend(own.into_iter().map(|uri| (&spec.name, uri)));
+    }
+    let mut offered_by: HashMap<&str, usize> = HashMap::new();
+    for (_, uri) in &offers {
+        *offered_by.entry(uri).or_default() += 1;
+    }
+    (offers.iter())
+        .map(|&(server, uri)| {
+            let exposed = match offered_by[uri] > 1 {
+                true => prefixed_uri(server, uri),
+                false => uri.to_string(),
+            };
+            ((server.clone(), uri.to_string()), exposed)
+        })
+        .collect()
 }
 
 /// Whether `uri` starts with the literal part of an RFC 6570 template (before its first `{`).

@@ -143,3 +143,75 @@ fn limits_cap_tool_count_cut_descriptions_and_drop_huge_schemas() {
     );
     assert_eq!(catalog.warnings.len(), 3, "{:?}", catalog.warnings);
 }
+
+/// A tool with an MCP Apps UI: `_meta.ui` (and the older flat key) naming `uri`.
+fn app_tool(name: &str, uri: &str) -> Tool {
+    let meta = serde_json::json!({
+        "ui": {"resourceUri": uri, "visibility": ["model", "app"]},
+        "ui/resourceUri": uri,
+        "other": 1,
+    });
+    let serde_json::Value::Object(meta) = meta else {
+        unreachable!()
+    };
+    tool(name).with_meta(rmcp::model::MetaObject(meta))
+}
+
+#[test]
+fn shared_ui_uris_stay_ui_uris_and_tools_name_the_exposed_one() {
+    let (a, b, c) = (spec("a"), spec("b"), spec("c"));
+    let mut sa = snapshot(&[], &["ui://clock/app.html"], &[]);
+    sa.tools.push(app_tool("clock", "ui://clock/app.html"));
+    // b does not list its app's resource (MCP Apps allows that): it still routes.
+    let mut sb = snapshot(&[], &[], &[]);
+    sb.tools.push(app_tool("clock", "ui://clock/app.html"));
+    let mut sc = snapshot(&[], &[], &[]);
+    sc.tools.push(app_tool("solo", "ui://solo/app.html"));
+    let catalog = Catalog::build(
+        &NamingTemplate::default(),
+        &[(&a, &sa), (&b, &sb), (&c, &sc)],
+        &Limits::default(),
+        None,
+    );
+    let meta = |name: &str| catalog.tool(name).unwrap().tool.meta.clone().unwrap().0;
+    for (name, uri) in [
+        ("a__clock", "ui://switchboard/a/clock/app.html"),
+        ("b__clock", "ui://switchboard/b/clock/app.html"),
+        ("c__solo", "ui://solo/app.html"),
+    ] {
+        let meta = meta(name);
+        assert_eq!(meta["ui"]["resourceUri"], uri, "{name}");
+        assert_eq!(meta["ui/resourceUri"], uri, "{name}");
+        assert_eq!(
+            meta["ui"]["visibility"],
+            serde_json::json!(["model", "app"])
+        );
+        assert_eq!(meta["other"], 1);
+    }
+    let listed: Vec<_> = (catalog.resources.iter())
+        .map(|r| r.resource.uri.as_str())
+        .collect();
+    assert_eq!(listed, ["ui://switchboard/a/clock/app.html"]);
+    let route = |u: &str| catalog.route_resource(u).map(|(s, u)| (s.to_string(), u));
+    for (exposed, server, upstream) in [
+        (
+            "ui://switchboard/a/clock/app.html",
+            "a",
+            "ui://clock/app.html",
+        ),
+        (
+            "ui://switchboard/b/clock/app.html",
+            "b",
+            "ui://clock/app.html",
+        ),
+        ("ui://solo/app.html", "c", "ui://solo/app.html"),
+    ] {
+        assert_eq!(
+            route(exposed),
+            Some((server.into(), upstream.into())),
+            "{exposed}"
+        );
+    }
+    // The shared URI itself names no one server.
+    assert_eq!(route("ui://clock/app.html"), None);
+}

@@ -4,7 +4,7 @@
 use super::Registry;
 use super::calls::object_arguments;
 use super::traced::{call_span, to_upstream, traced};
-use rmcp::model::{GetPromptResult, ReadResourceResult};
+use rmcp::model::{GetPromptResult, ReadResourceResult, ResourceContents};
 use serde_json::Value;
 use switchboard_core::{CallError, ErrorKind};
 use switchboard_upstream::CallOptions;
@@ -38,11 +38,26 @@ impl Registry {
             ));
         }
         let server = server.as_str();
-        self.on_server(server, opts, |conn, opts| async move {
-            let request = conn.read_resource(&upstream_uri, opts);
-            to_upstream("resources/read", &upstream_uri, server, request).await
-        })
-        .await
+        let asked = upstream_uri.clone();
+        let mut result = self
+            .on_server(server, opts, |conn, opts| async move {
+                let request = conn.read_resource(&upstream_uri, opts);
+                to_upstream("resources/read", &upstream_uri, server, request).await
+            })
+            .await?;
+        // The contents name the URI the caller read (a prefixed one, when it was).
+        for contents in &mut result.contents {
+            match contents {
+                ResourceContents::TextResourceContents { uri: named, .. }
+                | ResourceContents::BlobResourceContents { uri: named, .. }
+                    if *named == asked =>
+                {
+                    *named = uri.to_string();
+                }
+                _ => {}
+            }
+        }
+        Ok(result)
     }
 
     /// Gets a prompt by its exposed name.
