@@ -169,13 +169,19 @@ impl Pipeline {
         let key = owner.key();
         let rows = store.pending(Some(&key)).await.map_err(|e| e.to_string())?;
         let pins = store.pins(Some(&key)).await.map_err(|e| e.to_string())?;
+        let book = &self.inner.reviewer.book;
         Ok(rows
             .into_iter()
             .filter(|r| server.is_none_or(|s| r.server == s))
             .map(|r| {
-                let approved = (pins.iter())
+                let stored = (pins.iter())
                     .filter(|p| p.server == r.server && p.tool == r.tool)
-                    .find(|p| p.launch == r.launch || p.launch.is_empty());
+                    .find(|p| p.launch == r.launch || p.launch.is_empty())
+                    .cloned();
+                // A pin taken on first use reaches the store in the background; this
+                // replica's book has it at once (an approval right after it names it too).
+                let approved = stored.or_else(|| book.get(&key, &r.server, &r.launch, &r.tool));
+                let approved = approved.as_ref();
                 PendingChange {
                     approved_hash: approved.map(|p| p.hash.clone()),
                     approved: approved.and_then(|p| serde_json::from_str(&p.definition).ok()),
