@@ -74,3 +74,45 @@ async fn two_apps_with_one_ui_uri_stay_apart_and_keep_their_csp_and_visibility()
     }
     gateway.stop().await;
 }
+
+/// Search mode answers the model: a tool only its app may see (`visibility: ["app"]`) is not
+/// offered, while the app can still call it by name.
+#[tokio::test(flavor = "multi_thread")]
+async fn search_mode_offers_the_model_no_app_only_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let entry = apps_entry("a");
+    let config = dir.path().join("switchboard.toml");
+    let toml = format!(
+        "[gateway]\ntools_mode = \"search\"\n\n[servers.a]\ncommand = {}\nargs = {}\nenv = {{ APPS_LABEL = \"a\", APPS_NODE_MODULES = {} }}\n",
+        entry["command"], entry["args"], entry["env"]["APPS_NODE_MODULES"]
+    );
+    std::fs::write(&config, toml).unwrap();
+    let gateway = kit::Gateway::start(Path::new(BIN), &[], dir.path(), &config, 1).await;
+    let (session, _) = kit::post_mcp(&gateway.url, None, None, &kit::initialize_request()).await;
+    let session = session.expect("a session");
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    kit::post_mcp(&gateway.url, None, Some(&session), &done).await;
+    let call = |id: u64, name: &str, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": name, "arguments": arguments}})
+    };
+    let search = call(
+        2,
+        "search_tools",
+        json!({"query": "advances the clock app", "limit": 50}),
+    );
+    let (_, body) = kit::post_mcp(&gateway.url, None, Some(&session), &search).await;
+    assert!(body.contains("a__clock"), "{body}");
+    assert!(
+        !body.contains("a__tick"),
+        "an app-only tool offered to the model: {body}"
+    );
+    let tick = call(3, "call_tool", json!({"name": "a__tick", "arguments": {}}));
+    let (_, body) = kit::post_mcp(&gateway.url, None, Some(&session), &tick).await;
+    assert_eq!(
+        kit::tool_outcome(&body).as_deref(),
+        Ok("tick from a"),
+        "{body}"
+    );
+    gateway.stop().await;
+}

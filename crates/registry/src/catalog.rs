@@ -2,7 +2,7 @@
 
 mod exposed;
 mod freshness;
-mod ui_uris;
+pub(crate) mod ui_uris;
 
 pub use exposed::{ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
 pub(crate) use exposed::{WireJson, WithheldTool};

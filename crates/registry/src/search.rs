@@ -139,8 +139,12 @@ impl Registry {
     ) -> Vec<FoundTool> {
         let catalog = self.catalog();
         let visible: HashSet<usize> = self.visible_in(&catalog, caller).await.collect();
+        // Search answers the model: a tool only its app may see is not offered.
         let admit = |i: usize| {
-            visible.contains(&i) && server.is_none_or(|s| catalog.tools[i].server.as_str() == s)
+            let tool = &catalog.tools[i];
+            visible.contains(&i)
+                && server.is_none_or(|s| tool.server.as_str() == s)
+                && !crate::catalog::ui_uris::app_only(&tool.tool)
         };
         (catalog.tool_search(self.tools_setting().meaning))
             .search(query, limit, admit)

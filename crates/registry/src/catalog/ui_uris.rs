@@ -53,3 +53,13 @@ pub(crate) fn route(uri: &str) -> Option<(ServerSlug, String)> {
     let server = ServerSlug::parse(server).ok()?;
     Some((server, format!("{UI_SCHEME}{upstream}")))
 }
+
+/// Whether only its app may see `tool` (`_meta.ui.visibility` without `"model"`): hosts keep
+/// such tools from their model, so the gateway's search for the model leaves them out too.
+pub(crate) fn app_only(tool: &Tool) -> bool {
+    let visibility = (tool.meta.as_ref())
+        .and_then(|meta| meta.get("ui"))
+        .and_then(|ui| ui.get("visibility"))
+        .and_then(Value::as_array);
+    visibility.is_some_and(|v| !v.iter().any(|who| who == "model"))
+}
