@@ -116,3 +116,72 @@ async fn search_mode_offers_the_model_no_app_only_tool() {
     );
     gateway.stop().await;
 }
+
+/// The tool names a fresh MCP session lists.
+async fn tool_names(url: &str) -> Vec<String> {
+    let (session, _) = kit::post_mcp(url, None, None, &kit::initialize_request()).await;
+    let session = session.expect("a session");
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    kit::post_mcp(url, None, Some(&session), &done).await;
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let (_, body) = kit::post_mcp(url, None, Some(&session), &list).await;
+    let answer = kit::rpc_answer(&body);
+    (answer["result"]["tools"].as_array().unwrap().iter())
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A UI's HTML is pinned with the tools that name it: changed under the same launch, those
+/// tools are held back until an operator approves, and `tools diff` shows the HTML change.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_changed_ui_holds_its_tools_until_approved() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("ui.html");
+    std::fs::write(&html, "<!doctype html><p>version one</p>").unwrap();
+    let mut entry = apps_entry("a");
+    entry["env"]["APPS_HTML_FILE"] = json!(html);
+    let config = dir.path().join("mcp.json");
+    std::fs::write(&config, json!({"mcpServers": {"a": entry}}).to_string()).unwrap();
+    let data = dir.path().join("data");
+    kit::admin(Path::new(BIN), &data, &["org", "create", "ops"]);
+    let operator = kit::api_token(Path::new(BIN), &data, "ops", &["gateway:operate"]);
+    let gateway = kit::Gateway::start(Path::new(BIN), &[], dir.path(), &config, 1).await;
+    let url = gateway.url.clone();
+    let first = tool_names(&url).await;
+    assert!(first.contains(&"a__clock".to_string()), "{first:?}");
+
+    std::fs::write(&html, "<!doctype html><p>version two</p>").unwrap();
+    let refresh = format!(
+        "{}/api/integrations/mcp/servers/config:a/refresh",
+        gateway.base()
+    );
+    let (status, body) = kit::rest("POST", &refresh, &operator, None).await;
+    assert_eq!(status, 200, "{body}");
+    kit::eventually("the tools of the changed UI held back", async || {
+        let names = tool_names(&url).await;
+        !names.contains(&"a__clock".to_string()) && !names.contains(&"a__tick".to_string())
+    })
+    .await;
+    let config_arg = config.to_string_lossy().into_owned();
+    let (code, diff, err) = kit::run_cli(
+        Path::new(BIN),
+        &data,
+        &["-c", &config_arg, "tools", "diff", "a", "clock"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        diff.contains("version one") && diff.contains("version two"),
+        "{diff}"
+    );
+    let (code, approved, err) = kit::run_cli(
+        Path::new(BIN),
+        &data,
+        &["-c", &config_arg, "tools", "approve", "a", "--all"],
+    );
+    assert_eq!(code, 0, "{approved}{err}");
+    kit::eventually("the approved tools back", async || {
+        tool_names(&url).await.contains(&"a__clock".to_string())
+    })
+    .await;
+    gateway.stop().await;
+}

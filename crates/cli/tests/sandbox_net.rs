@@ -58,15 +58,7 @@ async fn fetch(url: &str, session: &str, server: &str, target: &str) -> Result<S
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": format!("{server}__fetch"), "arguments": {"url": target, "raw": true}}});
     let (_, body) = kit::post_mcp(url, None, Some(session), &call).await;
-    let answer = (body.lines())
-        .filter_map(|l| l.strip_prefix("data: "))
-        .chain(std::iter::once(body.as_str()))
-        .find_map(|d| {
-            serde_json::from_str::<Value>(d)
-                .ok()
-                .filter(|m| m.get("id").is_some())
-        })
-        .unwrap_or_else(|| panic!("no answer: {body}"));
+    let answer = kit::rpc_answer(&body);
     let text = answer["result"]["content"][0]["text"].as_str();
     let text = text.unwrap_or_default().to_string();
     match answer["result"]["isError"] == true {

@@ -12,13 +12,15 @@ use switchboard_sync::RwLock;
 pub const TOFU: &str = "tofu";
 
 /// The fields a definition is pinned on.
-const PINNED_FIELDS: [&str; 6] = [
+const PINNED_FIELDS: [&str; 7] = [
     "name",
     "title",
     "description",
     "annotations",
     "inputSchema",
     "outputSchema",
+    // An MCP Apps tool's UI as discovery read it (the gateway adds it; docs/protocol.md).
+    "uiResource",
 ];
 
 /// A definition's canonical JSON (pinned fields only, keys sorted at every depth) and its

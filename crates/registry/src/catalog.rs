@@ -52,7 +52,7 @@ impl Catalog {
             .iter()
             .map(|(spec, snap)| {
                 let tools = catalog.bounded_tools(spec, &snap.tools, limits);
-                let (mut tools, review) = catalog.reviewed(spec, tools, guard);
+                let (mut tools, review) = catalog.reviewed(spec, tools, &snap.apps, guard);
                 catalog.cut_descriptions(spec, &mut tools, limits);
                 reviews.push(review);
                 tools
@@ -194,16 +194,14 @@ impl Catalog {
         &mut self,
         spec: &ServerSpec,
         tools: Vec<Tool>,
+        apps: &Apps,
         guard: Option<(&dyn CallGuard, &Owner)>,
     ) -> (Vec<Tool>, Vec<Review>) {
         let Some((guard, owner)) = guard else {
             let reviews = vec![Review::default(); tools.len()];
             return (tools, reviews);
         };
-        let json: Vec<serde_json::Value> = tools
-            .iter()
-            .map(|t| serde_json::to_value(t).unwrap_or_default())
-            .collect();
+        let json: Vec<serde_json::Value> = tools.iter().map(|t| with_app(t, apps)).collect();
         let refs: Vec<&serde_json::Value> = json.iter().collect();
         let reviews = guard.review(owner, &spec.name, &spec.launch_hash(), &refs);
         let mut kept = Vec::with_capacity(tools.len());
@@ -337,6 +335,29 @@ pub(crate) fn prefixed_uri(server: &ServerSlug, uri: &str) -> String {
         true => ui_uris::prefixed(server, uri),
         false => format!("{RESOURCE_PREFIX}{server}/{uri}"),
     }
+}
+
+/// A server's UI resources (MCP Apps) as discovery read them, by URI.
+type Apps = std::collections::BTreeMap<String, switchboard_upstream::apps::AppUi>;
+
+/// A tool as the guard reviews it: with its app's UI (`uiResource`: URI, hash, HTML and its
+/// `_meta.ui`) when it names one, so pins cover the HTML and the scanner reads it.
+fn with_app(tool: &Tool, apps: &Apps) -> serde_json::Value {
+    let mut json = serde_json::to_value(tool).unwrap_or_default();
+    if let Some(uri) = ui_uris::app_of(tool)
+        && let Some(app) = apps.get(uri)
+        && let Some(map) = json.as_object_mut()
+    {
+        let ui = serde_json::json!({
+            "uri": uri,
+            "mimeType": app.mime_type,
+            "sha256": app.sha256,
+            "html": app.html,
+            "ui": app.ui,
+        });
+        map.insert("uiResource".into(), ui);
+    }
+    json
 }
 
 /// What the gateway exposes each server's resource URIs as, by (server, upstream URI).

@@ -53,6 +53,9 @@ pub(crate) fn collect(tool: &Value) -> Vec<Field> {
             "description" => strings(value, "description", Kind::Description, &mut out),
             "annotations" => annotations(value, &mut out),
             "inputSchema" | "outputSchema" => schema(value, key, Kind::SchemaText, &mut out),
+            // An MCP Apps tool's UI (the gateway adds it for pinning) is not model-read text:
+            // an app bundle's inline scripts and data would read as hidden text and size.
+            "uiResource" => {}
             _ => strings(value, key, Kind::Meta, &mut out),
         }
     }

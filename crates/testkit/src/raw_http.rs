@@ -138,12 +138,7 @@ pub async fn metric(base: &str, token: Option<&str>, prefix: &str) -> f64 {
 /// `Ok(text of its first block)`, or `Err(kind)` for an `isError` result (the kind from
 /// `_meta["switchboard/error"]`). Panics on an answer that is neither.
 pub fn tool_outcome(body: &str) -> Result<String, String> {
-    let answer = (body.lines())
-        .filter_map(|l| l.strip_prefix("data: "))
-        .chain(std::iter::once(body))
-        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
-        .find(|message| message.get("id").is_some())
-        .unwrap_or_else(|| panic!("no JSON-RPC response in {body}"));
+    let answer = rpc_answer(body);
     let result = &answer["result"];
     assert!(result.is_object(), "not a tool result: {answer}");
     if result["isError"] == true {
@@ -231,4 +226,14 @@ pub async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     panic!("{what} did not happen within 10 s");
+}
+
+/// The JSON-RPC response in an answer to a POST (plain JSON, or an SSE event of it).
+pub fn rpc_answer(body: &str) -> Value {
+    (body.lines())
+        .filter_map(|l| l.strip_prefix("data: "))
+        .chain(std::iter::once(body))
+        .filter_map(|data| serde_json::from_str::<Value>(data).ok())
+        .find(|message| message.get("id").is_some())
+        .unwrap_or_else(|| panic!("no JSON-RPC response in {body}"))
 }

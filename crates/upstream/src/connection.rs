@@ -50,6 +50,9 @@ pub struct Snapshot {
     pub resources: Vec<Resource>,
     pub resource_templates: Vec<ResourceTemplate>,
     pub prompts: Vec<Prompt>,
+    /// The UI resource (MCP Apps) of each tool that names one, read at discovery, by URI.
+    #[serde(default)]
+    pub apps: std::collections::BTreeMap<String, crate::apps::AppUi>,
     /// How long each list may be cached, as the server said (not kept with a saved snapshot).
     #[serde(skip)]
     pub freshness: Freshness,

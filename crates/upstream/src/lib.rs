@@ -1,5 +1,6 @@
 //! One live connection to one upstream MCP server (stdio child or Streamable HTTP) via rmcp.
 
+pub mod apps;
 pub mod auth;
 mod call;
 mod capability_set;

@@ -7,23 +7,13 @@ use rmcp::model::Tool;
 use serde_json::Value;
 use switchboard_core::ServerSlug;
 
-/// The scheme of an MCP Apps resource.
-pub(crate) const UI_SCHEME: &str = "ui://";
+pub(crate) use switchboard_upstream::apps::{UI_SCHEME, app_of};
 
 /// Where a `ui://` URI several servers offer is exposed: `ui://switchboard/<server>/<rest>`.
 pub(crate) const UI_PREFIX: &str = "ui://switchboard/";
 
 /// The `_meta` key of the older flat form (`_meta["ui/resourceUri"]`).
 const LEGACY_KEY: &str = "ui/resourceUri";
-
-/// The `ui://` resource a tool names as its app, if any.
-pub(crate) fn app_of(tool: &Tool) -> Option<&str> {
-    let meta = tool.meta.as_ref()?;
-    let nested = meta.get("ui").and_then(|ui| ui.get("resourceUri"));
-    (nested.or_else(|| meta.get(LEGACY_KEY)))
-        .and_then(Value::as_str)
-        .filter(|uri| uri.starts_with(UI_SCHEME))
-}
 
 /// Makes `tool` name `exposed` as its app, in both forms it used.
 pub(crate) fn point_at(tool: &mut Tool, exposed: &str) {

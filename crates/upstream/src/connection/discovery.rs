@@ -166,7 +166,9 @@ impl Connection {
                     .map(|t| t.name.to_string())
                     .collect();
             }
+            let apps = crate::apps::read(peer, &tools.0).await;
             Ok(Snapshot {
+                apps,
                 freshness: Freshness {
                     fetched: Some(fetched),
                     tools: tools.1,

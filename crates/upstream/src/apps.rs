@@ -1,0 +1,86 @@
+//! MCP Apps' UI resources at discovery: each `ui://` resource a tool names is read then, so its
+//! HTML is pinned and scanned with the tool (a changed UI is a changed definition).
+
+use rmcp::model::{ReadResourceRequestParams, ResourceContents, Tool};
+use rmcp::{Peer, RoleClient};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The scheme of an MCP Apps resource.
+pub const UI_SCHEME: &str = "ui://";
+
+/// UI resources read per discovery, at most.
+const MAX_APPS: usize = 32;
+
+/// HTML longer than this is pinned by its hash alone (and not shown by `tools diff`).
+const MAX_KEPT_BYTES: usize = 256 * 1024;
+
+/// One UI resource as discovery read it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AppUi {
+    pub mime_type: Option<String>,
+    /// SHA-256 (hex) of the content as sent (its text, or its base64 blob).
+    pub sha256: String,
+    /// The HTML, when at most 256 KiB.
+    pub html: Option<String>,
+    /// The content's `_meta.ui` (`csp`, `permissions`, `domain`, `prefersBorder`).
+    pub ui: Option<Value>,
+}
+
+/// The `ui://` resource a tool names as its app (`_meta.ui.resourceUri`, or the older
+/// `_meta["ui/resourceUri"]`), if any.
+pub fn app_of(tool: &Tool) -> Option<&str> {
+    let meta = tool.meta.as_ref()?;
+    let nested = meta.get("ui").and_then(|ui| ui.get("resourceUri"));
+    (nested.or_else(|| meta.get("ui/resourceUri")))
+        .and_then(Value::as_str)
+        .filter(|uri| uri.starts_with(UI_SCHEME))
+}
+
+impl AppUi {
+    fn of(contents: &[ResourceContents]) -> Option<Self> {
+        let (mime_type, body, meta) = match contents.first()? {
+            ResourceContents::TextResourceContents {
+                mime_type,
+                text,
+                meta,
+                ..
+            } => (mime_type, text, meta),
+            ResourceContents::BlobResourceContents {
+                mime_type,
+                blob,
+                meta,
+                ..
+            } => (mime_type, blob, meta),
+            _ => return None,
+        };
+        Some(Self {
+            mime_type: mime_type.clone(),
+            sha256: hex::encode(Sha256::digest(body.as_bytes())),
+            html: (body.len() <= MAX_KEPT_BYTES).then(|| body.clone()),
+            ui: meta.as_ref().and_then(|m| m.get("ui").cloned()),
+        })
+    }
+}
+
+/// Reads the UI resource of each tool that names one; one that cannot be read is left out
+/// (its tool then pins without it).
+pub(crate) async fn read(peer: &Peer<RoleClient>, tools: &[Tool]) -> BTreeMap<String, AppUi> {
+    let uris: BTreeSet<&str> = tools.iter().filter_map(app_of).collect();
+    let mut apps = BTreeMap::new();
+    for uri in uris.into_iter().take(MAX_APPS) {
+        match peer
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await
+        {
+            Ok(result) => {
+                if let Some(app) = AppUi::of(&result.contents) {
+                    apps.insert(uri.to_string(), app);
+                }
+            }
+            Err(e) => tracing::debug!(uri, "cannot read the app's UI at discovery: {e}"),
+        }
+    }
+    apps
+}
