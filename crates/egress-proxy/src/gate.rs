@@ -134,10 +134,13 @@ impl Gate {
                 vec![ip]
             }
             Err(_) => {
-                // Listed by name: as if the operator had allowed it (cloud metadata stays
-                // refused whatever it is called or resolves to).
+                // Listed by its exact name: as if the operator had allowed it (cloud metadata
+                // stays refused whatever it is called or resolves to). A name matched by a
+                // `*.suffix` entry is one the server picked: the guard applies as it is.
                 let mut policy = self.policy.clone();
-                policy.allow_hosts.push(host.clone());
+                if self.grants.iter().any(|g| g.host == host) {
+                    policy.allow_hosts.push(host.clone());
+                }
                 policy.check_name(&host).map_err(egress)?;
                 let ips = (self.lookup.lookup(&host).await)
                     .map_err(|e| Denial::Failed(format!("cannot resolve {host}: {e}")))?;
@@ -158,8 +161,10 @@ impl Gate {
     }
 
     fn is_gateways_own(&self, addr: &SocketAddr) -> bool {
-        (self.forbidden.iter())
-            .any(|f| f.port() == addr.port() && (f.ip() == addr.ip() || f.ip().is_unspecified()))
+        (self.forbidden.iter()).any(|f| {
+            let (own, asked) = (f.ip().to_canonical(), addr.ip().to_canonical());
+            f.port() == addr.port() && (own == asked || own.is_unspecified())
+        })
     }
 }
 

@@ -168,10 +168,16 @@ async fn forward(mut request: Request<Incoming>, gate: &Gate) -> Result<Response
     for name in HOP_BY_HOP {
         headers.remove(name);
     }
-    if !headers.contains_key(HOST) {
-        let host = HeaderValue::from_str(authority.as_str()).map_err(|_| bad("a bad host"))?;
-        headers.insert(HOST, host);
-    }
+    // The host checked, whatever Host the client sent (RFC 9112 3.2.2): an upstream that
+    // routes by Host never reaches a name nobody listed.
+    let host = match authority.port() {
+        Some(port) => format!("{}:{port}", authority.host()),
+        None => authority.host().to_string(),
+    };
+    headers.insert(
+        HOST,
+        HeaderValue::from_str(&host).map_err(|_| bad("a bad host"))?,
+    );
     let response = sender.send_request(request).await.map_err(failed)?;
     Ok(response.map(BodyExt::boxed))
 }

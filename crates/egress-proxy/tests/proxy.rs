@@ -10,7 +10,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 
-/// A web server on loopback answering every request with `hello from <path>`, kept alive.
+/// A web server on loopback answering every request with `hello from <path> at <Host>`.
 async fn web_server() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -19,7 +19,11 @@ async fn web_server() -> u16 {
             tokio::spawn(async move {
                 while let Some(head) = read_head(&mut stream).await {
                     let path = head.split_whitespace().nth(1).unwrap_or("").to_string();
-                    let body = format!("hello from {path}");
+                    let host = (head.lines())
+                        .find_map(|l| l.strip_prefix("host: ").or(l.strip_prefix("Host: ")))
+                        .unwrap_or("")
+                        .to_string();
+                    let body = format!("hello from {path} at {host}");
                     let answer = format!(
                         "HTTP/1.1 200 OK\r\ncontent-length: {}\r\n\r\n{body}",
                         body.len()
@@ -95,8 +99,9 @@ async fn plain_requests_reach_a_listed_host_and_each_request_is_checked() {
     let web = web_server().await;
     let proxy = proxy(&[format!("web.test:{web}")]).await;
     let mut client = TcpStream::connect(("127.0.0.1", proxy.port)).await.unwrap();
+    // The Host header the client sends is replaced by the host checked.
     let get = |host: &str, path: &str| {
-        format!("GET http://{host}{path} HTTP/1.1\r\nHost: {host}\r\n\r\n")
+        format!("GET http://{host}{path} HTTP/1.1\r\nHost: admin.internal\r\n\r\n")
     };
     client
         .write_all(get(&format!("web.test:{web}"), "/page").as_bytes())
@@ -104,7 +109,7 @@ async fn plain_requests_reach_a_listed_host_and_each_request_is_checked() {
         .unwrap();
     assert_eq!(
         read_response(&mut client).await,
-        (200, "hello from /page".into())
+        (200, format!("hello from /page at web.test:{web}"))
     );
     // The same kept-alive connection, another host: refused, with the fix.
     client
@@ -141,7 +146,7 @@ async fn connect_tunnels_to_a_listed_host_and_refuses_other_ports() {
         .unwrap();
     assert_eq!(
         read_response(&mut client).await,
-        (200, "hello from /through".into())
+        (200, "hello from /through at localhost".into())
     );
 
     let mut other = TcpStream::connect(("127.0.0.1", proxy.port)).await.unwrap();

@@ -84,6 +84,11 @@ async fn the_gateways_own_addresses_are_never_reached() {
     );
     let ok = gate.check("[::1]", 8766).await.unwrap();
     assert_eq!(ok, vec!["[::1]:8766".parse().unwrap()]);
+    // The gateway's address in IPv4-mapped IPv6 form is the gateway's address.
+    let (gate, lookup) = make(&["mapped.test:8765"], vec![own]);
+    lookup.set("mapped.test", vec!["::ffff:127.0.0.1".parse().unwrap()]);
+    let r = refused(gate.check("mapped.test", 8765).await);
+    assert_eq!(r.reason(), "gateway");
 }
 
 #[tokio::test]
@@ -93,4 +98,16 @@ async fn a_name_without_answers_is_a_failure_not_a_refusal() {
         Err(Denial::Failed(why)) => assert!(why.contains("cannot resolve"), "{why}"),
         other => panic!("{other:?}"),
     }
+}
+
+#[tokio::test]
+async fn a_wildcard_entry_does_not_open_loopback_or_private_addresses() {
+    let (gate, lookup) = make(&["*.example.com", "exact.example.com"], Vec::new());
+    lookup.set("picked.example.com", vec!["10.0.0.7".parse().unwrap()]);
+    lookup.set("exact.example.com", vec!["10.0.0.8".parse().unwrap()]);
+    lookup.set("public.example.com", vec!["93.184.215.14".parse().unwrap()]);
+    let r = refused(gate.check("picked.example.com", 443).await);
+    assert_eq!(r.reason(), "egress", "{r}");
+    assert!(gate.check("exact.example.com", 443).await.is_ok());
+    assert!(gate.check("public.example.com", 443).await.is_ok());
 }
