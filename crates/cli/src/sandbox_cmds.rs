@@ -66,10 +66,17 @@ fn database_addresses(global: &Global) -> Vec<SocketAddr> {
         return Vec::new();
     };
     let host = host.trim_start_matches('[').trim_end_matches(']');
-    (host, port)
+    let addrs: Vec<SocketAddr> = (host, port)
         .to_socket_addrs()
         .map(Iterator::collect)
-        .unwrap_or_default()
+        .unwrap_or_default();
+    if addrs.is_empty() {
+        tracing::warn!(
+            host,
+            "sandboxed servers' egress proxies cannot tell the database's address (its host does not resolve here): do not list it in any sandbox.net"
+        );
+    }
+    addrs
 }
 
 /// How stdio servers are confined: the gateway's own binary as the helper, `[sandbox] mode`,

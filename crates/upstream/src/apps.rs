@@ -13,6 +13,9 @@ pub const UI_SCHEME: &str = "ui://";
 /// UI resources read per discovery, at most.
 const MAX_APPS: usize = 32;
 
+/// UI resources read at once (a server with several apps does not add a round trip each).
+const READS_AT_ONCE: usize = 4;
+
 /// HTML longer than this is pinned by its hash alone (and not shown by `tools diff`).
 const MAX_KEPT_BYTES: usize = 256 * 1024;
 
@@ -67,20 +70,21 @@ impl AppUi {
 /// Reads the UI resource of each tool that names one; one that cannot be read is left out
 /// (its tool then pins without it).
 pub(crate) async fn read(peer: &Peer<RoleClient>, tools: &[Tool]) -> BTreeMap<String, AppUi> {
-    let uris: BTreeSet<&str> = tools.iter().filter_map(app_of).collect();
-    let mut apps = BTreeMap::new();
-    for uri in uris.into_iter().take(MAX_APPS) {
-        match peer
-            .read_resource(ReadResourceRequestParams::new(uri))
-            .await
-        {
-            Ok(result) => {
-                if let Some(app) = AppUi::of(&result.contents) {
-                    apps.insert(uri.to_string(), app);
-                }
+    use futures::StreamExt;
+    let uris: BTreeSet<String> = tools.iter().filter_map(app_of).map(String::from).collect();
+    let reads = uris.into_iter().take(MAX_APPS).map(|uri| async move {
+        let read = peer.read_resource(ReadResourceRequestParams::new(uri.clone()));
+        match read.await {
+            Ok(result) => AppUi::of(&result.contents).map(|app| (uri, app)),
+            Err(e) => {
+                tracing::debug!(uri, "cannot read the app's UI at discovery: {e}");
+                None
             }
-            Err(e) => tracing::debug!(uri, "cannot read the app's UI at discovery: {e}"),
         }
-    }
-    apps
+    });
+    let read: Vec<Option<(String, AppUi)>> = (futures::stream::iter(reads))
+        .buffer_unordered(READS_AT_ONCE)
+        .collect()
+        .await;
+    read.into_iter().flatten().collect()
 }
