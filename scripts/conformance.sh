@@ -12,7 +12,10 @@
 # - the `dns-rebinding-protection` scenario against `switchboard serve` (part of the above);
 # - the next release's (0.2.0-alpha.12) 2026-07-28 requirements against the suite's reference
 #   server (tests/fixtures/conformance_reference) alone, then through the gateway with it as a plain
-#   entry: the same rule, with scripts/conformance/next-baseline.txt.
+#   entry: the same rule, with scripts/conformance/next-baseline.txt;
+# - that release's extension scenarios (tasks-*, sep-2640-skills-*) against
+#   tests/fixtures/extensions_server.ts alone, then through the gateway with it as an HTTP and a
+#   stdio upstream: the same rule, with scripts/conformance/extensions-baseline.txt.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 for needed in .fixtures/venv/bin/python .fixtures/node/node_modules/@modelcontextprotocol/sdk/package.json; do
@@ -171,4 +174,47 @@ gateway next "$work/next.json" --naming '{tool}'
 next_suite gateway "$url" > "$work/next-gateway.txt"
 compare "$work/next-alone.txt" "$work/next-gateway.txt" "$root/scripts/conformance/next-baseline.txt" \
   "2026-07-28, plain http entry" "$fx/next-gateway.log"
+
+# The extensions callers and upstreams share (tasks, SEP-2663; skills, SEP-2640): the same
+# release's extension scenarios against tests/fixtures/extensions_server.ts alone, then through
+# the gateway with it as an HTTP upstream and as a (sandboxed) stdio upstream.
+extension_scenarios=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields
+  tasks-request-state-removal tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope
+  tasks-status-notifications tasks-required-task-error tasks-mrtr-composition
+  sep-2640-skills-directory sep-2640-skills-enumeration sep-2640-skills-manifest)
+cp "$root/tests/fixtures/extensions_server.ts" "$nx/extensions_server.ts"
+"$nx/node_modules/.bin/node" --experimental-strip-types --no-warnings "$nx/extensions_server.ts" \
+  > "$work/extensions.log" 2>&1 &
+pids+=($!)
+extensions_url="$(await_line "$work/extensions.log" 'listening on ')"
+[ -n "$extensions_url" ] || { echo "the extensions fixture did not start"; cat "$work/extensions.log"; exit 1; }
+
+# Runs the extension scenarios against URL; prints the scenarios that passed.
+extension_suite() { # NAME URL
+  rm -rf "$fx/ext-$1"
+  for scenario in "${extension_scenarios[@]}"; do
+    "$nx/node_modules/.bin/node" "$nx/node_modules/@modelcontextprotocol/conformance/dist/index.js" \
+      server --url "$2" --scenario "$scenario" -o "$fx/ext-$1" >> "$fx/ext-$1.log" 2>&1 || true
+  done
+  python3 "$root/scripts/conformance/passed.py" "$fx/ext-$1" | sort -u
+}
+
+echo "conformance: $next_version, extensions (tasks, skills)"
+: > "$fx/ext-alone.log"
+extension_suite alone "$extensions_url" > "$work/ext-alone.txt"
+if [ "$(wc -l < "$work/ext-alone.txt")" -lt "${#extension_scenarios[@]}" ]; then
+  echo "only $(wc -l < "$work/ext-alone.txt") of ${#extension_scenarios[@]} extension scenarios pass against the fixture alone"
+  tail -60 "$fx/ext-alone.log"
+  exit 1
+fi
+printf '{"mcpServers": {"ext": {"type": "http", "url": "%s"}}}\n' "$extensions_url" > "$work/ext-http.json"
+printf '{"mcpServers": {"ext": {"command": "%s", "args": ["--experimental-strip-types", "--no-warnings", "%s", "--stdio"]}}}\n' \
+  "$nx/node_modules/.bin/node" "$nx/extensions_server.ts" > "$work/ext-stdio.json"
+for upstream in http stdio; do
+  gateway "ext-$upstream" "$work/ext-$upstream.json" --naming '{tool}'
+  : > "$fx/ext-gateway-$upstream.log"
+  extension_suite "gateway-$upstream" "$url" > "$work/ext-$upstream.txt"
+  compare "$work/ext-alone.txt" "$work/ext-$upstream.txt" "$root/scripts/conformance/extensions-baseline.txt" \
+    "extensions, $upstream upstream" "$fx/ext-gateway-$upstream.log"
+done
 exit "$failed"

@@ -42,6 +42,12 @@ if [ ! -f "$fx/node/node_modules/@modelcontextprotocol/ext-apps/package.json" ] 
   || [ ! -f "$fx/node/node_modules/@modelcontextprotocol/server/package.json" ]; then
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . "@modelcontextprotocol/ext-apps@2" "@modelcontextprotocol/server@2" "zod@4" >/dev/null)
 fi
+# Node 22 (npm's node package): the extensions fixture is TypeScript, run with
+# --experimental-strip-types, which Node 20 lacks.
+if [ ! -x "$fx/node22/node_modules/.bin/node" ]; then
+  mkdir -p "$fx/node22"
+  (cd "$fx/node22" && npm install --silent --no-audit --no-fund --prefix . node@22 >/dev/null)
+fi
 # The dashboard test drives a real browser: Debian's chromium through playwright-core.
 if [ ! -f "$fx/node/node_modules/playwright-core/package.json" ]; then
   (cd "$fx/node" && npm install --silent --no-audit --no-fund --prefix . playwright-core >/dev/null)

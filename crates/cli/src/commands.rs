@@ -128,7 +128,7 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
         &config,
         &control,
         Some(audit.clone()),
-        Some(Arc::new(audit)),
+        Some(Arc::new(audit.clone())),
         Some(control.snapshots()),
         Some(oauth),
     )
@@ -136,7 +136,7 @@ async fn stdio(global: &Global) -> anyhow::Result<ExitCode> {
     registry.apply_config(&config).await;
     // Hosts close stdin and soon after signal: commit the audit log before stopping servers.
     let served = tokio::select! {
-        served = serve_stdio(registry.clone()) => served,
+        served = serve_stdio(registry.clone(), Some(audit)) => served,
         _ = signal => Ok(()),
     };
     audit_task.finish().await;

@@ -22,10 +22,15 @@ pub enum ErrorKind {
     /// with its round, which the caller answers on a later request (the audit row of each
     /// leg but the last). Callers get the round itself, never this kind.
     InputRequired,
+    /// Not a failure: the upstream answered the call with a task (the tasks extension,
+    /// `resultType: "task"`); the caller polls the gateway's task id for its outcome, and the
+    /// task's end is audited on its own row.
+    #[serde(rename = "task")]
+    TaskCreated,
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 10] = [
+    pub const ALL: [ErrorKind; 11] = [
         ErrorKind::AuthUnavailable,
         ErrorKind::TransportError,
         ErrorKind::Timeout,
@@ -36,12 +41,14 @@ impl ErrorKind {
         ErrorKind::InvalidRequest,
         ErrorKind::AuditUnavailable,
         ErrorKind::InputRequired,
+        ErrorKind::TaskCreated,
     ];
 
     /// Whether the call failed: every kind but `input_required`, a call that ended asking
-    /// its caller (health, traces and error ratios leave it out).
+    /// its caller, and `task`, a call that goes on as a task (health, traces and error
+    /// ratios leave them out).
     pub fn is_failure(self) -> bool {
-        self != ErrorKind::InputRequired
+        !matches!(self, ErrorKind::InputRequired | ErrorKind::TaskCreated)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -56,6 +63,7 @@ impl ErrorKind {
             ErrorKind::InvalidRequest => "invalid_request",
             ErrorKind::AuditUnavailable => "audit_unavailable",
             ErrorKind::InputRequired => "input_required",
+            ErrorKind::TaskCreated => "task",
         }
     }
 }

@@ -2,22 +2,24 @@
 
 mod exposed;
 mod freshness;
+mod resources;
+mod skills;
 pub(crate) mod ui_uris;
 
 pub use exposed::{ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool};
 pub(crate) use exposed::{WireJson, WithheldTool};
 pub use freshness::{ListFreshness, ListKind};
+pub use skills::ExposedSkill;
 
 use rmcp::model::Tool;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use switchboard_core::names::NameConflict;
 use switchboard_core::{
     ActionId, CallGuard, Limits, NameTable, NamingTemplate, Owner, Review, ServerSlug, ServerSpec,
 };
 use switchboard_upstream::Snapshot;
 
-/// Prefix for resource URIs that more than one server offers.
-pub(crate) const RESOURCE_PREFIX: &str = "switchboard://";
+use resources::exposed_uris;
 
 /// An immutable catalogue, rebuilt whenever a server's snapshot changes.
 #[derive(Debug, Default)]
@@ -31,6 +33,11 @@ pub struct Catalog {
     pub withheld: Vec<WithheldTool>,
     /// How long each merged list may be cached (the servers' `ttlMs` and `cacheScope`).
     pub freshness: ListFreshness,
+    /// The extensions servers declared (`capabilities.extensions`): each one's servers and
+    /// their settings.
+    pub extensions: std::collections::BTreeMap<String, Vec<(ServerSlug, rmcp::model::JsonObject)>>,
+    /// Every server's skills (the skills extension) under the gateway's URIs.
+    skills: skills::Skills,
     tool_names: NameTable,
     prompt_names: NameTable,
     tool_index: HashMap<String, usize>,
@@ -126,7 +133,37 @@ impl Catalog {
         catalog.prompt_names = prompt_names;
         catalog.add_resources(servers, &kept, &uris);
         catalog.freshness = ListFreshness::of(servers.iter().map(|(_, snap)| *snap));
+        for (spec, snap) in servers {
+            for (id, settings) in &snap.extensions {
+                let declared = catalog.extensions.entry(id.clone()).or_default();
+                declared.push((spec.name.clone(), settings.clone()));
+            }
+        }
+        let named: Vec<_> = servers
+            .iter()
+            .map(|(spec, snap)| (&spec.name, *snap))
+            .collect();
+        catalog.skills = skills::Skills::build(&named);
         catalog
+    }
+
+    /// Every server's skills under the gateway's URIs.
+    pub fn skills(&self) -> &[ExposedSkill] {
+        &self.skills.exposed
+    }
+
+    /// `upstream_uri`, a URI within one of `server`'s skills, as callers name it.
+    pub fn exposed_skill_uri(&self, server: &ServerSlug, upstream_uri: &str) -> String {
+        self.skills.exposed_uri(server, upstream_uri)
+    }
+
+    /// Whether a server here declared the extension `id`, with a setting `key` of `true`
+    /// when one is named.
+    pub fn declares(&self, id: &str, key: Option<&str>) -> bool {
+        self.extensions.get(id).is_some_and(|servers| match key {
+            None => true,
+            Some(key) => (servers.iter()).any(|(_, s)| s.get(key) == Some(&true.into())),
+        })
     }
 
     /// The server's allowed tools within the limits: at most `max_tools_per_server`, schemas
@@ -233,46 +270,6 @@ impl Catalog {
         }
     }
 
-    fn add_resources(
-        &mut self,
-        servers: &[(&ServerSpec, &Snapshot)],
-        kept: &[Vec<Tool>],
-        uris: &ExposedUris,
-    ) {
-        for ((spec, snap), tools) in servers.iter().zip(kept) {
-            let exposed_as = |uri: &str| {
-                let key = (spec.name.clone(), uri.to_string());
-                uris.get(&key).cloned().unwrap_or_else(|| uri.to_string())
-            };
-            for r in &snap.resources {
-                let exposed = exposed_as(&r.uri);
-                if self.resource_routes.contains_key(&exposed) {
-                    continue;
-                }
-                self.resource_routes
-                    .insert(exposed.clone(), (spec.name.clone(), r.uri.clone()));
-                let mut def = r.clone();
-                def.uri = exposed;
-                self.resources.push(ExposedResource {
-                    server: spec.name.clone(),
-                    upstream_uri: r.uri.clone(),
-                    resource: def,
-                });
-            }
-            // An app's resource its server does not list (MCP Apps allows that) still routes.
-            for app in tools.iter().filter_map(ui_uris::app_of) {
-                let route = (spec.name.clone(), app.to_string());
-                self.resource_routes.entry(exposed_as(app)).or_insert(route);
-            }
-            for t in &snap.resource_templates {
-                self.resource_templates.push(ExposedResourceTemplate {
-                    server: spec.name.clone(),
-                    template: t.clone(),
-                });
-            }
-        }
-    }
-
     pub fn tool(&self, exposed: &str) -> Option<&ExposedTool> {
         self.tool_index.get(exposed).map(|&i| &self.tools[i])
     }
@@ -299,42 +296,6 @@ impl Catalog {
     pub fn route_prompt(&self, exposed: &str) -> Option<(&ServerSlug, &str)> {
         self.prompt_names.route(exposed)
     }
-
-    /// The server and upstream URI for a resource URI: a listed one, the prefixed form, or one
-    /// matching exactly one server's templates.
-    pub fn route_resource(&self, uri: &str) -> Option<(ServerSlug, String)> {
-        if let Some(route) = self.resource_routes.get(uri) {
-            return Some(route.clone());
-        }
-        if let Some(route) = ui_uris::route(uri) {
-            return Some(route);
-        }
-        if let Some(rest) = uri.strip_prefix(RESOURCE_PREFIX)
-            && let Some((server, upstream)) = rest.split_once('/')
-            && let Ok(server) = ServerSlug::parse(server)
-        {
-            return Some((server, upstream.to_string()));
-        }
-        let mut matching = self
-            .resource_templates
-            .iter()
-            .filter(|t| template_prefix_matches(&t.template.uri_template, uri))
-            .map(|t| &t.server);
-        match (matching.next(), matching.next()) {
-            (Some(server), None) => Some((server.clone(), uri.to_string())),
-            (Some(first), Some(second)) if first == second => {
-                Some((first.clone(), uri.to_string()))
-            }
-            _ => None,
-        }
-    }
-}
-
-pub(crate) fn prefixed_uri(server: &ServerSlug, uri: &str) -> String {
-    match uri.starts_with(ui_uris::UI_SCHEME) {
-        true => ui_uris::prefixed(server, uri),
-        false => format!("{RESOURCE_PREFIX}{server}/{uri}"),
-    }
 }
 
 /// A server's UI resources (MCP Apps) as discovery read them, by URI.
@@ -358,39 +319,6 @@ fn with_app(tool: &Tool, apps: &Apps) -> serde_json::Value {
         map.insert("uiResource".into(), ui);
     }
     json
-}
-
-/// What the gateway exposes each server's resource URIs as, by (server, upstream URI).
-type ExposedUris = HashMap<(ServerSlug, String), String>;
-
-/// Every resource URI each server offers (listed, or a `ui://` URI one of its kept tools names
-/// as its app) and its exposed form: itself, or prefixed when several servers offer it.
-fn exposed_uris(servers: &[(&ServerSpec, &Snapshot)], kept: &[Vec<Tool>]) -> ExposedUris {
-    let mut offers: Vec<(&ServerSlug, &str)> = Vec::new();
-    for ((spec, snap), tools) in servers.iter().zip(kept) {
-        let mut own: HashSet<&str> = snap.resources.iter().map(|r| r.uri.as_str()).collect();
-        own.extend(tools.iter().filter_map(ui_uris::app_of));
-        offers.extend(own.into_iter().map(|uri| (&spec.name, uri)));
-    }
-    let mut offered_by: HashMap<&str, usize> = HashMap::new();
-    for (_, uri) in &offers {
-        *offered_by.entry(uri).or_default() += 1;
-    }
-    (offers.iter())
-        .map(|&(server, uri)| {
-            let exposed = match offered_by[uri] > 1 {
-                true => prefixed_uri(server, uri),
-                false => uri.to_string(),
-            };
-            ((server.clone(), uri.to_string()), exposed)
-        })
-        .collect()
-}
-
-/// Whether `uri` starts with the literal part of an RFC 6570 template (before its first `{`).
-fn template_prefix_matches(template: &str, uri: &str) -> bool {
-    let literal = template.split('{').next().unwrap_or_default();
-    !literal.is_empty() && uri.starts_with(literal) && uri.len() > literal.len()
 }
 
 #[cfg(test)]

@@ -30,8 +30,8 @@ mod session_slots;
 mod watch;
 
 pub use catalog::{
-    Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedTool, ListFreshness,
-    ListKind,
+    Catalog, ExposedPrompt, ExposedResource, ExposedResourceTemplate, ExposedSkill, ExposedTool,
+    ListFreshness, ListKind,
 };
 pub use consent_waits::GrantWait;
 pub use entry::{ServerInfo, StatusChange};

@@ -4,6 +4,7 @@ mod authorization;
 mod calls;
 mod capabilities;
 mod end_users;
+mod extensions;
 mod items;
 mod options;
 mod session_requests;

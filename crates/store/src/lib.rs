@@ -16,6 +16,7 @@ mod sql_oauth;
 mod sql_orgs;
 mod sql_rounds;
 mod sql_servers;
+mod sql_tasks;
 mod writer;
 
 pub use anchors::{HEAD_LOG_EVERY, spawn_head_log};
@@ -164,6 +165,27 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn take_round(&self, id: &str, owner: &str) -> Result<Option<String>, StoreError>;
     /// Forgets expired rounds; returns how many.
     async fn prune_rounds(&self) -> Result<u64, StoreError>;
+
+    /// A task an upstream runs for `owner` under the gateway's id `id` (its record, JSON),
+    /// until `expires_ms`.
+    async fn save_task(
+        &self,
+        id: &str,
+        owner: &str,
+        record: &str,
+        expires_ms: i64,
+    ) -> Result<(), StoreError>;
+    /// `owner`'s task: its record and the terminal status it ended with, if it did; `None`
+    /// when unknown, another's or expired.
+    async fn load_task(
+        &self,
+        id: &str,
+        owner: &str,
+    ) -> Result<Option<(String, Option<String>)>, StoreError>;
+    /// Records that the task ended with `status`: `true` only for the first to record it.
+    async fn end_task(&self, id: &str, status: &str) -> Result<bool, StoreError>;
+    /// Forgets expired tasks; returns how many.
+    async fn prune_tasks(&self) -> Result<u64, StoreError>;
 
     /// A server's last discovery snapshot (JSON) under its fingerprint hash.
     async fn load_snapshot(&self, key: &str) -> Result<Option<String>, StoreError>;

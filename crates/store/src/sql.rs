@@ -427,6 +427,52 @@ impl Store for SqlStore {
 
     #[instrument(
         target = "switchboard::trace::store",
+        name = "store.save_task",
+        skip_all
+    )]
+    async fn save_task(
+        &self,
+        id: &str,
+        owner: &str,
+        record: &str,
+        expires_ms: i64,
+    ) -> Result<(), StoreError> {
+        self.put_task(id, owner, record, expires_ms).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.load_task",
+        skip_all
+    )]
+    async fn load_task(
+        &self,
+        id: &str,
+        owner: &str,
+    ) -> Result<Option<(String, Option<String>)>, StoreError> {
+        self.get_task(id, owner, now_ms()).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.end_task",
+        skip_all
+    )]
+    async fn end_task(&self, id: &str, status: &str) -> Result<bool, StoreError> {
+        self.set_task_ended(id, status).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.prune_tasks",
+        skip_all
+    )]
+    async fn prune_tasks(&self) -> Result<u64, StoreError> {
+        self.prune_task_rows(now_ms()).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
         name = "store.load_snapshot",
         skip_all
     )]

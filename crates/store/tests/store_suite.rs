@@ -298,6 +298,34 @@ async fn replicas_share_jobs_sessions_and_changes(a: Arc<dyn Store>, b: Arc<dyn 
     assert_eq!(b.take_round("rq2", "me").await.unwrap(), None);
     assert_eq!(b.prune_rounds().await.unwrap(), 1);
 
+    // A task saved through one replica is read through the other by its owner only; its end
+    // is recorded once, whichever replica races; an expired one is never read, and pruned.
+    a.save_task("task_1", "me", r#"{"server":"s"}"#, now_ms() + 60_000)
+        .await
+        .unwrap();
+    assert_eq!(b.load_task("task_1", "someone else").await.unwrap(), None);
+    assert_eq!(
+        b.load_task("task_1", "me").await.unwrap(),
+        Some((r#"{"server":"s"}"#.to_string(), None))
+    );
+    let (first, second) = tokio::join!(
+        a.end_task("task_1", "completed"),
+        b.end_task("task_1", "cancelled")
+    );
+    let ended = [first.unwrap(), second.unwrap()];
+    assert_eq!(ended.iter().filter(|e| **e).count(), 1, "{ended:?}");
+    let (_, status) = a.load_task("task_1", "me").await.unwrap().unwrap();
+    assert!(
+        matches!(status.as_deref(), Some("completed" | "cancelled")),
+        "{status:?}"
+    );
+    a.save_task("task_2", "me", "{}", now_ms() - 1)
+        .await
+        .unwrap();
+    assert_eq!(b.load_task("task_2", "me").await.unwrap(), None);
+    assert_eq!(b.prune_tasks().await.unwrap(), 1);
+    assert!(a.load_task("task_1", "me").await.unwrap().is_some());
+
     // OAuth token records are shared, replaced in place and deleted.
     assert_eq!(a.load_oauth_tokens("config:gh").await.unwrap(), None);
     a.save_oauth_tokens("config:gh", "sealed-1").await.unwrap();

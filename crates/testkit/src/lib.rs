@@ -1,6 +1,7 @@
 //! Test helpers: where the real fixture servers live, and starting them on loopback.
 
 pub mod balancer;
+mod extensions;
 pub mod oauth_fixture;
 pub mod oidc;
 pub mod otlp;
@@ -8,7 +9,10 @@ mod postgres;
 pub mod proxy;
 mod raw_http;
 
-pub use postgres::{TestSchema, postgres_addr, postgres_url, tamper};
+pub use extensions::{
+    Request2026, extensions_args, extensions_entry, extensions_http, node22, rpc_2026,
+};
+pub use postgres::{TestSchema, count, postgres_addr, postgres_url, tamper};
 pub use raw_http::{
     call_tool_answer, call_tool_as, eventually, initialize_request, initialize_with, metric,
     open_session, post_in_session, post_mcp, post_mcp_from, response_in, rest, rpc_answer,

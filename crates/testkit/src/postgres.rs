@@ -70,3 +70,17 @@ pub async fn tamper(url: &str, statement: &'static str) -> u64 {
     pool.close().await;
     done.rows_affected()
 }
+
+/// The count a `SELECT COUNT(*) …` query answers on the store at `url`.
+pub async fn count(url: &str, query: &'static str) -> i64 {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url)
+        .await
+        .expect("connect to the store");
+    let n: i64 = sqlx::query_scalar(query)
+        .fetch_one(&pool)
+        .await
+        .expect("run the query");
+    pool.close().await;
+    n
+}

@@ -44,7 +44,15 @@ impl CapabilitySet {
     /// What the caller declared, as far as the gateway relays it (nothing for a caller
     /// nobody can answer).
     pub fn of(caller: Option<&ClientCapabilities>) -> Self {
-        let mut set = Self::new(crate::relay::relayable_capabilities(caller));
+        let mut caps = crate::relay::relayable_capabilities(caller);
+        // Tasks are a 2026-07-28 extension: no reason for a session of its own here.
+        if let Some(extensions) = &mut caps.extensions {
+            extensions.remove(crate::relay::TASKS_EXTENSION);
+            if extensions.is_empty() {
+                caps.extensions = None;
+            }
+        }
+        let mut set = Self::new(caps);
         set.is_gateway = set.key == GATEWAY.key;
         set
     }

@@ -2,10 +2,12 @@
 
 mod calls;
 mod discovery;
+mod extensions;
 mod requests;
 
 pub use calls::result_size;
 pub use discovery::{Freshness, ListCache, ListHint};
+pub use extensions::{TaskAnswer, TaskRequest};
 
 use crate::direct::DirectHttp;
 use crate::events::EventHandler;
@@ -53,6 +55,12 @@ pub struct Snapshot {
     /// The UI resource (MCP Apps) of each tool that names one, read at discovery, by URI.
     #[serde(default)]
     pub apps: std::collections::BTreeMap<String, crate::apps::AppUi>,
+    /// The skills it serves (the skills extension, SEP-2640): every page of `skills/list`.
+    #[serde(default)]
+    pub skills: Vec<rmcp::model::Skill>,
+    /// The extensions it declared in `capabilities.extensions`, with their settings.
+    #[serde(default)]
+    pub extensions: rmcp::model::ExtensionCapabilities,
     /// How long each list may be cached, as the server said (not kept with a saved snapshot).
     #[serde(skip)]
     pub freshness: Freshness,

@@ -54,6 +54,9 @@ pub enum UpstreamError {
     /// ([`crate::Rounds::HandBack`]): the caller answers it on a later request.
     #[error("the server asks the caller for input")]
     InputRequired(Box<rmcp::model::InputRequiredResult>),
+    /// The server answered the call with a task (the tasks extension): the caller polls it.
+    #[error("the server runs the call as a task")]
+    TaskCreated(Box<rmcp::model::CreateTaskResult>),
     #[error("transport failure: {0}")]
     Transport(String),
     #[error("the server answered with an unexpected message type")]
@@ -93,6 +96,7 @@ impl UpstreamError {
             | UpstreamError::TooLarge { .. } => ErrorKind::ServerError,
             UpstreamError::Egress(_) => ErrorKind::PolicyDenied,
             UpstreamError::InputRequired(_) => ErrorKind::InputRequired,
+            UpstreamError::TaskCreated(_) => ErrorKind::TaskCreated,
             UpstreamError::Cancelled | UpstreamError::Unsupported(_) => ErrorKind::InvalidRequest,
             UpstreamError::Spawn { .. }
             | UpstreamError::StartRefused { .. }
@@ -140,6 +144,11 @@ impl From<UpstreamError> for CallError {
             // The round travels whole to the surface that hands it to the caller.
             UpstreamError::InputRequired(round) => CallError {
                 data: serde_json::to_value(round).ok().map(Box::new),
+                ..error
+            },
+            // So does the task, to the surface that registers it under the gateway's own id.
+            UpstreamError::TaskCreated(task) => CallError {
+                data: serde_json::to_value(task).ok().map(Box::new),
                 ..error
             },
             _ => error,

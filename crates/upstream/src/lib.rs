@@ -25,7 +25,8 @@ mod tap;
 pub use call::{CallOptions, Progress, RelayNotes, RoundAnswers, Rounds};
 pub use capability_set::CapabilitySet;
 pub use connection::{
-    ConnectOptions, Connection, Freshness, ListCache, ListHint, Snapshot, result_size,
+    ConnectOptions, Connection, Freshness, ListCache, ListHint, Snapshot, TaskAnswer, TaskRequest,
+    result_size,
 };
 pub use error::UpstreamError;
 pub use events::UpstreamEvent;
@@ -33,7 +34,8 @@ pub use http::UpstreamHttp;
 pub use input_rounds::{MAX_INPUT_ROUNDS, as_server_request};
 pub use log_level::{LogFloor, level_rank};
 pub use relay::{
-    Declined, Upcall, UpcallSender, declined, declined_round, method_name, relayable_capabilities,
+    Declined, TASKS_EXTENSION, Upcall, UpcallSender, declined, declined_round, method_name,
+    relayable_capabilities,
 };
 pub use sandboxed::{ProxySetup, SandboxSetup, ServerRefused};
 pub use session_processes::SessionProcesses;

@@ -28,8 +28,13 @@ pub enum Upcall {
 }
 
 /// Extensions a caller's opt-in may be passed on for: the gateway carries what they add (MCP
-/// Apps: tool `_meta` and `ui://` resources pass through unchanged).
-const RELAYED_EXTENSIONS: [&str; 1] = ["io.modelcontextprotocol/ui"];
+/// Apps: tool `_meta` and `ui://` resources pass through unchanged; tasks: a task's id is
+/// mapped to the gateway's own and its `tasks/*` requests routed back).
+const RELAYED_EXTENSIONS: [&str; 2] = ["io.modelcontextprotocol/ui", TASKS_EXTENSION];
+
+/// The tasks extension (SEP-2663), a 2026-07-28 extension: a session with an older server
+/// never declares it.
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 
 /// What a 2026-07-28 upstream is told the caller can answer: the caller's own capabilities, as
 /// far as the gateway relays them (sampling, elicitation, roots, and the extensions above).

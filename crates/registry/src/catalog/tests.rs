@@ -29,8 +29,7 @@ fn snapshot(tools: &[&str], resources: &[&str], templates: &[&str]) -> Snapshot 
             .map(|t| ResourceTemplate::new(*t, "t"))
             .collect(),
         prompts: vec![],
-        apps: Default::default(),
-        freshness: Default::default(),
+        ..Snapshot::default()
     }
 }
 

@@ -35,7 +35,7 @@ fn call_status(kind: ErrorKind) -> StatusCode {
         ErrorKind::InvalidRequest => StatusCode::BAD_REQUEST,
         ErrorKind::AuditUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         // REST calls relay no rounds, so none is handed back; were one, REST cannot answer.
-        ErrorKind::InputRequired => StatusCode::BAD_GATEWAY,
+        ErrorKind::InputRequired | ErrorKind::TaskCreated => StatusCode::BAD_GATEWAY,
     }
 }
 

@@ -4,11 +4,14 @@
 
 mod caching;
 mod consent;
+mod extensions;
 mod feeds;
+mod items;
 mod replies;
 mod rounds;
 mod search_mode;
 mod session;
+mod tasks;
 mod view;
 mod watches;
 mod wire;
@@ -18,12 +21,14 @@ use replies::{
     agents_get_actions_only, error_data, failed_call, new_instance, resource_error, visible_items,
 };
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ResultType,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, ErrorData, GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams,
+    GetSkillResult, GetTaskParams, GetTaskResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResponse, ResultType,
     ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
-    SubscriptionFilter, UnsubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
@@ -62,6 +67,8 @@ pub struct Gateway {
     /// gateway relays of them, made once (they are fixed for the session; a sessionless
     /// 2026-07-28 request carries its own).
     session_capabilities: std::sync::Arc<std::sync::OnceLock<view::Declared>>,
+    /// Where task ends are audited without a control plane (`switchboard stdio`).
+    audit: Option<switchboard_store::AuditWriter>,
 }
 
 /// Where a caller's `_meta` names its conversation (information-flow taint is kept per
@@ -81,7 +88,7 @@ impl rmcp::ServerHandler for Gateway {
             .enable_logging()
             .enable_completions()
             .build();
-        ServerConfig::new(capabilities)
+        ServerConfig::new(self.with_extensions(capabilities))
             .with_server_info(Implementation::new(
                 "switchboard",
                 env!("CARGO_PKG_VERSION"),
@@ -253,7 +260,14 @@ impl rmcp::ServerHandler for Gateway {
         }
         let mut result = match called {
             Ok(result) => result,
-            Err(error) => failed_call(error)?,
+            Err(error) => match tasks::created(&error) {
+                Some(task) => {
+                    let task =
+                        self.hand_task(registry, &request.name, task, &context, &view.caller);
+                    return task.await.map(CallToolResponse::Task);
+                }
+                None => failed_call(error)?,
+            },
         };
         // An upstream on an older revision sends no `resultType`; 2026-07-28 callers need
         // it (rmcp strips `complete` again for older callers).
@@ -264,119 +278,82 @@ impl rmcp::ServerHandler for Gateway {
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
+        context: Ctx,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let view = self.view(&context.extensions, Some(&context.meta));
-        if self.agent.is_some() {
-            return Ok(ListResourcesResult::default());
-        }
-        let items = visible_items(&view, |c| {
-            c.resources
-                .iter()
-                .map(|r| (r.server.clone(), r.resource.clone()))
-                .collect()
-        })
-        .await;
-        let result = ListResourcesResult::with_all_items(items);
-        Ok(result.cached_for(&context, || self.list_cache(&view, ListKind::Resources)))
+        self.list_resources_here(_request, context).await
     }
 
     async fn list_resource_templates(
         &self,
         _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
+        context: Ctx,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let view = self.view(&context.extensions, Some(&context.meta));
-        if self.agent.is_some() {
-            return Ok(ListResourceTemplatesResult::default());
-        }
-        let items = visible_items(&view, |c| {
-            c.resource_templates
-                .iter()
-                .map(|r| (r.server.clone(), r.template.clone()))
-                .collect()
-        })
-        .await;
-        let result = ListResourceTemplatesResult::with_all_items(items);
-        Ok(result.cached_for(&context, || {
-            self.list_cache(&view, ListKind::ResourceTemplates)
-        }))
+        self.list_resource_templates_here(_request, context).await
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
+        context: Ctx,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        if self.agent.is_some() {
-            return Err(agents_get_actions_only());
-        }
-        let view = self.view(&context.extensions, Some(&context.meta));
-        let registry = view.registry_for(|c| c.route_resource(&request.uri).is_some());
-        if is_stateless(&context) {
-            return self
-                .read_resource_in_rounds(registry.clone(), request, &view.caller, &context)
-                .await;
-        }
-        let mut result = self
-            .relayed(&context, &view, |opts| {
-                registry.read_resource(&request.uri, opts)
-            })
-            .await
-            .map_err(|e| resource_error(e, &request.uri))?;
-        result.result_type.get_or_insert(ResultType::COMPLETE);
-        Ok(ReadResourceResponse::Complete(caching::scoped_read(
-            result,
-            self.one_audience(),
-        )))
+        self.read_resource_here(request, context).await
     }
 
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
+        context: Ctx,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let view = self.view(&context.extensions, Some(&context.meta));
-        if self.agent.is_some() {
-            return Ok(ListPromptsResult::default());
-        }
-        let items = visible_items(&view, |c| {
-            c.prompts
-                .iter()
-                .map(|r| (r.server.clone(), r.prompt.clone()))
-                .collect()
-        })
-        .await;
-        let result = ListPromptsResult::with_all_items(items);
-        Ok(result.cached_for(&context, || self.list_cache(&view, ListKind::Prompts)))
+        self.list_prompts_here(_request, context).await
     }
 
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
+        context: Ctx,
     ) -> Result<GetPromptResponse, ErrorData> {
-        if self.agent.is_some() {
-            return Err(agents_get_actions_only());
-        }
-        let view = self.view(&context.extensions, Some(&context.meta));
-        let registry = view.registry_for(|c| c.route_prompt(&request.name).is_some());
-        if is_stateless(&context) {
-            return self
-                .get_prompt_in_rounds(registry.clone(), request, &view.caller, &context)
-                .await;
-        }
-        let arguments = request.arguments.map(Value::Object);
-        let mut result = self
-            .relayed(&context, &view, |opts| {
-                registry.get_prompt(&request.name, arguments, opts)
-            })
-            .await
-            .map_err(error_data)?;
-        result.result_type.get_or_insert(ResultType::COMPLETE);
-        Ok(GetPromptResponse::Complete(result))
+        self.get_prompt_here(request, context).await
+    }
+
+    async fn get_task(&self, r: GetTaskParams, cx: Ctx) -> Result<GetTaskResult, ErrorData> {
+        self.task_get(r.task_id, &cx).await
+    }
+
+    async fn update_task(&self, r: UpdateTaskParams, cx: Ctx) -> Result<(), ErrorData> {
+        self.task_update(r.task_id, r.input_responses, &cx).await
+    }
+
+    async fn cancel_task(&self, r: CancelTaskParams, cx: Ctx) -> Result<(), ErrorData> {
+        self.task_cancel(r.task_id, &cx).await
+    }
+
+    async fn list_skills(
+        &self,
+        r: Option<PaginatedRequestParams>,
+        cx: Ctx,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        self.skills_list(r, &cx).await
+    }
+
+    async fn get_skill(
+        &self,
+        r: GetSkillRequestParams,
+        cx: Ctx,
+    ) -> Result<GetSkillResult, ErrorData> {
+        self.skill_get(r, &cx).await
+    }
+
+    async fn read_resource_directory(
+        &self,
+        r: ReadResourceDirectoryRequestParams,
+        cx: Ctx,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        self.directory_read(r, &cx).await
     }
 }
+
+/// A request's context, as the extensions' handlers take it.
+type Ctx = RequestContext<RoleServer>;
 
 /// Whether the request speaks the stateless 2026-07-28 revision (answers may be rounds).
 pub(super) fn is_stateless(context: &RequestContext<RoleServer>) -> bool {

@@ -13,10 +13,18 @@ pub(crate) mod sessions;
 
 use switchboard_registry::Registry;
 
-/// Serves the aggregated endpoint on this process's stdin/stdout until the client hangs up.
-pub async fn serve_stdio(registry: Registry) -> Result<(), std::io::Error> {
+/// Serves the aggregated endpoint on this process's stdin/stdout until the client hangs up;
+/// what is audited besides calls (a task's end) goes to `audit`.
+pub async fn serve_stdio(
+    registry: Registry,
+    audit: Option<switchboard_store::AuditWriter>,
+) -> Result<(), std::io::Error> {
     use rmcp::ServiceExt;
-    let running = gateway::Gateway::new(registry)
+    let mut gateway = gateway::Gateway::new(registry);
+    if let Some(audit) = audit {
+        gateway = gateway.with_audit(audit);
+    }
+    let running = gateway
         .serve(rmcp::transport::stdio())
         .await
         .map_err(std::io::Error::other)?;

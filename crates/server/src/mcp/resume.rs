@@ -33,6 +33,8 @@ pub(crate) enum Outcome {
     HandedBack(InputRequiredResult),
     /// The gateway's own round: the end user's consent (see `mcp::gateway::consent`).
     Consent(InputRequiredResult),
+    /// The upstream runs the call as a task (the tasks extension).
+    Task(Box<rmcp::model::CreateTaskResult>),
 }
 
 impl Outcome {

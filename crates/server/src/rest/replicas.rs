@@ -325,13 +325,16 @@ async fn run_if_due(state: &ControlPlane, job: &str, every: Duration, options: &
                 .store
                 .prune_oauth_tokens(switchboard_upstream::auth::FLOW_KEY_PREFIX, flows_before)
                 .await;
-            // Input rounds their callers never answered.
+            // Input rounds their callers never answered, tasks past their upstream TTL.
             let rounds = state.store.prune_rounds().await;
-            match (sessions, flows, rounds) {
-                (Ok(s), Ok(f), Ok(r)) => Ok(format!(
-                    "{s} old session(s), {f} unfinished authorization(s) and {r} unanswered input round(s) forgotten"
+            let tasks = state.store.prune_tasks().await;
+            match (sessions, flows, rounds, tasks) {
+                (Ok(s), Ok(f), Ok(r), Ok(t)) => Ok(format!(
+                    "{s} old session(s), {f} unfinished authorization(s), {r} unanswered input round(s) and {t} expired task(s) forgotten"
                 )),
-                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(ApiError::from(e)),
+                (Err(e), ..) | (_, Err(e), ..) | (_, _, Err(e), _) | (.., Err(e)) => {
+                    Err(ApiError::from(e))
+                }
             }
         }
     };

@@ -35,6 +35,7 @@ impl Connection {
         };
         match answer {
             ServerResult::CallToolResult(result) => self.sized(result),
+            ServerResult::CreateTaskResult(task) => Err(UpstreamError::TaskCreated(Box::new(task))),
             _ => Err(UpstreamError::Unexpected),
         }
     }

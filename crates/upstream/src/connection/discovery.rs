@@ -84,6 +84,7 @@ page!(
     rmcp::model::ResourceTemplate
 );
 page!(ListPromptsResult, prompts, rmcp::model::Prompt);
+page!(rmcp::model::ListSkillsResult, skills, rmcp::model::Skill);
 
 /// Every page of one list, and the hint all its pages allow (none when a page gave none).
 async fn every_page<R: Page, F, Fut>(fetch: F) -> Result<(Vec<R::Item>, ListHint), ServiceError>
@@ -152,8 +153,17 @@ impl Connection {
                 )
             };
             let prompts = every_page_if(caps.prompts.is_some(), |p| peer.list_prompts(p));
-            let (tools, resources, templates, prompts) =
-                tokio::try_join!(tools, resources, templates, prompts)
+            let skills = async {
+                (every_page_if(caps.supports_skills(), |p| peer.list_skills(p)).await).or_else(
+                    |e| {
+                        // A skills listing that fails leaves the server's tools usable.
+                        tracing::warn!(server = %self.server, "skills/list: {e}");
+                        Ok((Vec::new(), ListHint::NotOffered))
+                    },
+                )
+            };
+            let (tools, resources, templates, prompts, skills) =
+                tokio::try_join!(tools, resources, templates, prompts, skills)
                     .map_err(UpstreamError::from_service)?;
             if self.asks_for_input {
                 *self.param_header_tools.lock() = tools
@@ -169,6 +179,8 @@ impl Connection {
             let apps = crate::apps::read(peer, &tools.0).await;
             Ok(Snapshot {
                 apps,
+                skills: skills.0,
+                extensions: caps.extensions.clone().unwrap_or_default(),
                 freshness: Freshness {
                     fetched: Some(fetched),
                     tools: tools.1,

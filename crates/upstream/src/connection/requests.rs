@@ -252,7 +252,7 @@ impl Connection {
     /// A request outside any tool call (rmcp's peer methods wait for ever), within the
     /// server's call timeout: a server that never answers cannot hold up a connect or the
     /// lock a subscription is made under.
-    async fn bounded<T>(
+    pub(super) async fn bounded<T>(
         &self,
         request: impl Future<Output = Result<T, rmcp::ServiceError>>,
     ) -> Result<T, UpstreamError> {

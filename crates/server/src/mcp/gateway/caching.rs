@@ -45,7 +45,8 @@ cacheable!(
     ListToolsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
-    ListPromptsResult
+    ListPromptsResult,
+    rmcp::model::ListSkillsResult
 );
 
 impl Gateway {

@@ -55,20 +55,32 @@ impl Gateway {
         let name = request.name;
         let arguments = request.arguments.map(Value::Object);
         let owner = format!("tool|{name}");
-        self.in_rounds(retry, &owner, caller, context, move |opts| async move {
+        let called = registry.clone();
+        let tool = name.clone();
+        let answer = self.in_rounds(retry, &owner, caller, context, move |opts| async move {
             let round_ok = ask_consent && consent::elicits_urls(&opts);
-            match registry.call_tool(&name, arguments, opts).await {
+            match called.call_tool(&name, arguments, opts).await {
                 Ok(result) => Ok(Outcome::Tool(result)),
                 Err(error) => match Outcome::handed_back(&error) {
                     Some(round) => Ok(round),
+                    None if error.kind == ErrorKind::TaskCreated => super::tasks::created(&error)
+                        .map(|task| Outcome::Task(Box::new(task)))
+                        .ok_or_else(|| error_data(error)),
                     None => match consent::round(&error).filter(|_| round_ok) {
                         Some(round) => Ok(Outcome::Consent(round)),
                         None => failed_call(error).map(Outcome::Tool),
                     },
                 },
             }
-        })
-        .await
+        });
+        match answer.await? {
+            // The upstream's task, under the gateway's own id for this caller.
+            CallToolResponse::Task(task) => (self
+                .hand_task(&registry, &tool, task, context, caller))
+            .await
+            .map(CallToolResponse::Task),
+            answer => Ok(answer),
+        }
     }
 
     /// A prompt from a 2026-07-28 caller.
@@ -267,7 +279,21 @@ macro_rules! answered {
     };
 }
 
-answered!(CallToolResponse, Tool);
+impl Answered for CallToolResponse {
+    fn asked(asked: InputRequiredResult) -> Self {
+        Self::InputRequired(asked)
+    }
+    fn done(outcome: Outcome) -> Option<Self> {
+        match outcome {
+            Outcome::Tool(mut result) => {
+                result.result_type.get_or_insert(ResultType::COMPLETE);
+                Some(Self::Complete(result))
+            }
+            Outcome::Task(task) => Some(Self::Task(*task)),
+            _ => None,
+        }
+    }
+}
 answered!(GetPromptResponse, Prompt);
 answered!(ReadResourceResponse, Resource);
 

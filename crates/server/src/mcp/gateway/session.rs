@@ -43,7 +43,14 @@ impl Gateway {
             live: None,
             found: Default::default(),
             session_capabilities: Default::default(),
+            audit: None,
         }
+    }
+
+    /// Task ends are audited to `audit` (a gateway without a control plane: `stdio`).
+    pub fn with_audit(mut self, audit: switchboard_store::AuditWriter) -> Self {
+        self.audit = Some(audit);
+        self
     }
 
     /// This gateway registers its session in `live` once initialized.
