@@ -271,6 +271,10 @@ pub(crate) async fn scan(
                 .map(|t| {
                     let mut definition = serde_json::to_value(&t.tool).unwrap_or_default();
                     definition["name"] = Value::String(t.upstream_name.clone());
+                    // Its UI as the gateway reviews it: the scan reads the HTML and its CSP.
+                    if let Some(app) = &t.app {
+                        definition["uiResource"] = (**app).clone();
+                    }
                     let others = catalog
                         .tools
                         .iter()

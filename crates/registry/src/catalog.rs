@@ -73,7 +73,7 @@ impl Catalog {
         let (tool_names, conflicts) = NameTable::build_tools(template, tool_entries);
         catalog.note(conflicts);
         let uris = exposed_uris(servers, &kept);
-        for (((spec, _), tools), reviews) in servers.iter().zip(&kept).zip(&reviews) {
+        for (((spec, snap), tools), reviews) in servers.iter().zip(&kept).zip(&reviews) {
             for (tool, review) in tools.iter().zip(reviews) {
                 let Some(exposed) = tool_names.exposed(&spec.name, &tool.name) else {
                     continue;
@@ -101,6 +101,7 @@ impl Catalog {
                     tool: def,
                     review: review.clone(),
                     wire: WireJson::default(),
+                    app: ui_resource(tool, &snap.apps).map(std::sync::Arc::new),
                 });
             }
         }
@@ -305,20 +306,31 @@ type Apps = std::collections::BTreeMap<String, switchboard_upstream::apps::AppUi
 /// `_meta.ui`) when it names one, so pins cover the HTML and the scanner reads it.
 fn with_app(tool: &Tool, apps: &Apps) -> serde_json::Value {
     let mut json = serde_json::to_value(tool).unwrap_or_default();
-    if let Some(uri) = ui_uris::app_of(tool)
-        && let Some(app) = apps.get(uri)
+    if let Some(ui) = ui_resource(tool, apps)
         && let Some(map) = json.as_object_mut()
     {
-        let ui = serde_json::json!({
-            "uri": uri,
-            "mimeType": app.mime_type,
-            "sha256": app.sha256,
-            "html": app.html,
-            "ui": app.ui,
-        });
         map.insert("uiResource".into(), ui);
     }
     json
+}
+
+/// The `uiResource` of a tool that names a UI discovery read: URI, MIME type, SHA-256, HTML
+/// and its `_meta.ui`.
+fn ui_resource(tool: &Tool, apps: &Apps) -> Option<serde_json::Value> {
+    let uri = ui_uris::app_of(tool)?;
+    let app = apps.get(uri)?;
+    let mut ui = serde_json::json!({
+        "uri": uri,
+        "mimeType": app.mime_type,
+        "sha256": app.sha256,
+        "html": app.html,
+        "ui": app.ui,
+    });
+    // Only where there is one: the pins of UIs kept whole stay as they were.
+    if let Some(text) = &app.text {
+        ui["text"] = text.as_str().into();
+    }
+    Some(ui)
 }
 
 #[cfg(test)]

@@ -23,6 +23,8 @@ pub(crate) enum Kind {
     Meta,
     /// Free text given to `scan_text`.
     FreeText,
+    /// What an MCP Apps UI shows, hides in comments, or holds as sentences in its scripts.
+    UiText,
 }
 
 impl Kind {
@@ -53,9 +55,9 @@ pub(crate) fn collect(tool: &Value) -> Vec<Field> {
             "description" => strings(value, "description", Kind::Description, &mut out),
             "annotations" => annotations(value, &mut out),
             "inputSchema" | "outputSchema" => schema(value, key, Kind::SchemaText, &mut out),
-            // An MCP Apps tool's UI (the gateway adds it for pinning) is not model-read text:
-            // an app bundle's inline scripts and data would read as hidden text and size.
-            "uiResource" => {}
+            // An MCP Apps tool's UI (the gateway adds it for pinning): its text, comments and
+            // script sentences, not its markup or code.
+            "uiResource" => crate::ui::collect(value, &mut out),
             _ => strings(value, key, Kind::Meta, &mut out),
         }
     }

@@ -24,10 +24,13 @@ mod secrecy;
 mod secrets;
 mod shadowing;
 mod size;
+mod ui;
 mod unicode;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+pub use ui::reduced_ui;
 
 /// How bad one finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -102,6 +105,9 @@ pub mod rules {
     pub const LOOKALIKE_NAME: &str = "lookalike_name";
     /// Oversized text, huge enums, long whitespace padding.
     pub const OVERSIZED: &str = "oversized";
+    /// An MCP Apps UI's content security policy opens an origin the gateway's egress guard
+    /// refuses (loopback, private, metadata, plain http) or every origin.
+    pub const UI_CSP_ORIGIN: &str = "ui_csp_origin";
 }
 
 /// Scans one tool definition (an MCP `Tool` as JSON). `other_names` are the names of tools
@@ -118,7 +124,15 @@ pub fn scan_tool(tool: &Value, other_names: &[&str]) -> ScanReport {
     for field in &fields {
         scan_field(field, &mut sink, 0);
     }
-    size::check_tool(&fields, &mut sink);
+    // An app's HTML is as long as its bundle: its size says nothing.
+    let read: Vec<_> = (fields.iter())
+        .filter(|f| f.kind != fields::Kind::UiText)
+        .cloned()
+        .collect();
+    size::check_tool(&read, &mut sink);
+    if let Some(ui) = tool.get("uiResource") {
+        ui::check_csp(ui, &mut sink);
+    }
     let findings = sink.finish();
     ScanReport {
         name,
@@ -186,8 +200,12 @@ pub(crate) fn scan_field(field: &fields::Field, sink: &mut Sink, depth: u8) {
     instructions::check(&text, &field.location, sink);
     secrecy::check(&text, &field.location, sink);
     shadowing::check(&text, &field.location, sink);
-    secrets::check(&text, &field.location, sink);
-    exfil::check(&text, &field.location, sink);
+    // A UI's own text speaks to its user (a form may ask for a key, a script builds URLs):
+    // only what would steer the model is read there.
+    if field.kind != fields::Kind::UiText {
+        secrets::check(&text, &field.location, sink);
+        exfil::check(&text, &field.location, sink);
+    }
     if depth == 0 {
         // Runs after the text families: invisible characters next to instructions weigh more.
         let text_high = sink.max_severity_since(before) == Some(Severity::High);

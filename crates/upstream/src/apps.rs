@@ -27,6 +27,10 @@ pub struct AppUi {
     pub sha256: String,
     /// The HTML, when at most 256 KiB.
     pub html: Option<String>,
+    /// Of a larger UI, what the poisoning scan reads (its text, comments and script
+    /// sentences as a small HTML document, at most 256 KiB): pinned and diffed instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     /// The content's `_meta.ui` (`csp`, `permissions`, `domain`, `prefersBorder`).
     pub ui: Option<Value>,
 }
@@ -58,10 +62,29 @@ impl AppUi {
             } => (mime_type, blob, meta),
             _ => return None,
         };
+        let whole = body.len() <= MAX_KEPT_BYTES;
+        let text = (!whole).then(|| {
+            let html = match &contents[0] {
+                ResourceContents::BlobResourceContents { .. } => {
+                    use base64::Engine;
+                    let bytes = base64::engine::general_purpose::STANDARD.decode(body);
+                    String::from_utf8_lossy(&bytes.unwrap_or_default()).into_owned()
+                }
+                _ => body.clone(),
+            };
+            let mut text = switchboard_scan::reduced_ui(&html);
+            let mut cut = text.len().min(MAX_KEPT_BYTES);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            text.truncate(cut);
+            text
+        });
         Some(Self {
             mime_type: mime_type.clone(),
             sha256: hex::encode(Sha256::digest(body.as_bytes())),
-            html: (body.len() <= MAX_KEPT_BYTES).then(|| body.clone()),
+            html: whole.then(|| body.clone()),
+            text,
             ui: meta.as_ref().and_then(|m| m.get("ui").cloned()),
         })
     }

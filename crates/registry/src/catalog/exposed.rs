@@ -15,6 +15,9 @@ pub struct ExposedTool {
     pub review: Review,
     /// `tool` as JSON, made the first time a `tools/list` needs it.
     pub wire: WireJson,
+    /// The UI it names (MCP Apps) as discovery read it, as the guard reviewed it
+    /// (`uiResource`: URI, MIME type, SHA-256, HTML, `_meta.ui`).
+    pub app: Option<std::sync::Arc<serde_json::Value>>,
 }
 
 /// A tool's JSON definition, made once and shared by every `tools/list` of its catalogue.
