@@ -89,10 +89,7 @@ async fn search_mode_offers_the_model_no_app_only_tool() {
     );
     std::fs::write(&config, toml).unwrap();
     let gateway = kit::Gateway::start(Path::new(BIN), &[], dir.path(), &config, 1).await;
-    let (session, _) = kit::post_mcp(&gateway.url, None, None, &kit::initialize_request()).await;
-    let session = session.expect("a session");
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    kit::post_mcp(&gateway.url, None, Some(&session), &done).await;
+    let session = session(&gateway.url).await;
     let call = |id: u64, name: &str, arguments: Value| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": name, "arguments": arguments}})
@@ -120,10 +117,7 @@ async fn search_mode_offers_the_model_no_app_only_tool() {
 
 /// The tool names a fresh MCP session lists.
 async fn tool_names(url: &str) -> Vec<String> {
-    let (session, _) = kit::post_mcp(url, None, None, &kit::initialize_request()).await;
-    let session = session.expect("a session");
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    kit::post_mcp(url, None, Some(&session), &done).await;
+    let session = session(url).await;
     let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
     let (_, body) = kit::post_mcp(url, None, Some(&session), &list).await;
     let answer = kit::rpc_answer(&body);
@@ -151,7 +145,25 @@ async fn a_changed_ui_holds_its_tools_until_approved() {
     let first = tool_names(&url).await;
     assert!(first.contains(&"a__clock".to_string()), "{first:?}");
 
+    let served = read_ui(&url).await;
+    assert!(served.to_string().contains("version one"), "{served}");
+    // Changed after discovery: the read is refused and the server reviewed again at once,
+    // which holds the tools (no refresh needed).
     std::fs::write(&html, "<!doctype html><p>version two</p>").unwrap();
+    let refused = read_ui(&url).await;
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("changed since its tools were reviewed"),
+        "{refused}"
+    );
+    kit::eventually(
+        "the tools of the changed UI held back at once",
+        async || !tool_names(&url).await.contains(&"a__clock".to_string()),
+    )
+    .await;
+    let held = read_ui(&url).await;
+    let message = held["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("held with its tools"), "{held}");
     let refresh = format!(
         "{}/api/integrations/mcp/servers/config:a/refresh",
         gateway.base()
@@ -184,7 +196,18 @@ async fn a_changed_ui_holds_its_tools_until_approved() {
         tool_names(&url).await.contains(&"a__clock".to_string())
     })
     .await;
+    let served = read_ui(&url).await;
+    assert!(served.to_string().contains("version two"), "{served}");
     gateway.stop().await;
+}
+
+/// `resources/read` of the clock's UI in a new session: the JSON-RPC answer.
+async fn read_ui(url: &str) -> Value {
+    let session = session(url).await;
+    let params = json!({"uri": "ui://clock/app.html"});
+    let read = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": params});
+    let (_, body) = kit::post_mcp(url, None, Some(&session), &read).await;
+    kit::rpc_answer(&body)
 }
 
 /// The scan reads an app's UI: the official ext-apps bundle inline is clean, a comment that
@@ -286,4 +309,13 @@ async fn the_scan_reads_an_apps_ui_and_its_csp() {
         "{clock}"
     );
     gateway.stop().await;
+}
+
+/// A new initialized session on `url`.
+async fn session(url: &str) -> String {
+    let (session, _) = kit::post_mcp(url, None, None, &kit::initialize_request()).await;
+    let session = session.expect("a session");
+    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    kit::post_mcp(url, None, Some(&session), &done).await;
+    session
 }

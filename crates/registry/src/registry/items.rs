@@ -6,6 +6,7 @@ use super::calls::object_arguments;
 use super::traced::{call_span, to_upstream, traced};
 use rmcp::model::{GetPromptResult, ReadResourceResult, ResourceContents};
 use serde_json::Value;
+use sha2::Digest;
 use switchboard_core::{CallError, ErrorKind};
 use switchboard_upstream::CallOptions;
 
@@ -45,6 +46,7 @@ impl Registry {
                 to_upstream("resources/read", &upstream_uri, server, request).await
             })
             .await?;
+        self.as_reviewed(server, &asked, &result)?;
         // The contents name the URI the caller read (a prefixed one, when it was).
         for contents in &mut result.contents {
             match contents {
@@ -58,6 +60,61 @@ impl Registry {
             }
         }
         Ok(result)
+    }
+
+    /// Refuses an MCP Apps UI whose content is not the one its tools were reviewed with (it
+    /// changed after discovery), and has the server discovered again, so the change is
+    /// reviewed (its tools held until approved) before the UI is served.
+    fn as_reviewed(
+        &self,
+        server: &str,
+        uri: &str,
+        read: &ReadResourceResult,
+    ) -> Result<(), CallError> {
+        if !uri.starts_with(crate::catalog::ui_uris::UI_SCHEME) {
+            return Ok(());
+        }
+        let catalog = self.catalog();
+        let naming: Vec<_> = (catalog.tools.iter())
+            .filter(|t| t.server.as_str() == server)
+            .filter(|t| t.app.as_ref().is_some_and(|app| app["uri"] == uri))
+            .collect();
+        let Some(reviewed) = (naming.first())
+            .and_then(|t| t.app.as_ref())
+            .and_then(|app| app["sha256"].as_str().map(String::from))
+        else {
+            return Ok(());
+        };
+        if naming.iter().all(|t| t.quarantined().is_some()) {
+            return Err(CallError::new(
+                ErrorKind::PolicyDenied,
+                format!(
+                    "the UI {uri} of server {server} is held with its tools until an operator approves them (switchboard tools diff {server} / tools approve)"
+                ),
+            ));
+        }
+        let body = match read.contents.first() {
+            Some(ResourceContents::TextResourceContents { text, .. }) => text,
+            Some(ResourceContents::BlobResourceContents { blob, .. }) => blob,
+            _ => return Ok(()),
+        };
+        let now = hex::encode(sha2::Sha256::digest(body.as_bytes()));
+        if now == reviewed {
+            return Ok(());
+        }
+        tracing::warn!(
+            server,
+            uri,
+            "an app's UI changed since its tools were reviewed; discovering the server again"
+        );
+        let (registry, name) = (self.clone(), server.to_string());
+        tokio::spawn(async move { registry.rediscover(&name).await });
+        Err(CallError::new(
+            ErrorKind::PolicyDenied,
+            format!(
+                "the UI {uri} of server {server} changed since its tools were reviewed: it is reviewed again now, and its tools are held until an operator approves the change (switchboard tools diff {server} / tools approve)"
+            ),
+        ))
     }
 
     /// Gets a prompt by its exposed name.
