@@ -69,4 +69,7 @@ debian() { # COMMAND PACKAGE WHY
 }
 debian chromium chromium "the dashboard test needs a browser"
 debian haproxy haproxy "the replica tests need a load balancer"
+debian prometheus prometheus "the deploy topology test scrapes the replicas with Prometheus"
+debian zsh zsh "the packaging test loads the zsh completions"
+debian fish fish "the packaging test loads the fish completions"
 echo "fixtures ready in $fx"

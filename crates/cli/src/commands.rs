@@ -79,6 +79,41 @@ pub(crate) async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Audit {
             command: AuditCommand::Anchor,
         } => audit_cmds::anchor(global).await,
+        Command::Audit {
+            command:
+                AuditCommand::List {
+                    filter,
+                    limit,
+                    json,
+                },
+        } => crate::audit_rows::list(global, &filter, limit, json).await,
+        Command::Audit {
+            command:
+                AuditCommand::Tail {
+                    filter,
+                    lines,
+                    json,
+                },
+        } => crate::audit_rows::tail(global, &filter, lines, json).await,
+        Command::Audit {
+            command:
+                AuditCommand::Export {
+                    filter,
+                    after,
+                    output,
+                },
+        } => crate::audit_rows::export(global, &filter, after, output.as_deref()).await,
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut command = crate::args::Cli::command();
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "switchboard", &mut script);
+            // A reader that stops early (`| head`) is not an error.
+            match std::io::Write::write_all(&mut std::io::stdout(), &script) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+                _ => Ok(ExitCode::SUCCESS),
+            }
+        }
         Command::Sandbox { command } => crate::sandbox_cmds::run(global, command).await,
         Command::Org { command } => tenancy_cmds::org(global, command).await,
         Command::Token { command } => tenancy_cmds::token(global, command).await,

@@ -22,6 +22,7 @@ fn heap_figures() -> Option<switchboard_metrics::HeapFigures> {
 mod admin;
 mod args;
 mod audit_cmds;
+mod audit_rows;
 mod commands;
 mod config_cmds;
 mod control;

@@ -99,6 +99,7 @@ pub(crate) async fn serve(
     let mut limits = g.limits();
     limits.max_connections = switchboard_listener::within_open_files(limits.max_connections);
     let options = HttpOptions::default()
+        .with_version(env!("CARGO_PKG_VERSION"), env!("SWITCHBOARD_COMMIT"))
         .with_shutdown(shutdown.clone())
         .with_in_flight(in_flight.clone())
         .with_park_sessions_after(match limits.session_park_secs {
@@ -140,6 +141,13 @@ pub(crate) async fn serve(
         )?),
         false => None,
     };
+    #[cfg(unix)]
+    let _hangups = crate::watch::reload_on_hangup(
+        global.clone(),
+        registry.clone(),
+        api.pipeline.clone(),
+        shutdown.clone(),
+    )?;
     // Listen before loading, so no change another replica makes meanwhile is missed.
     let listener = switchboard_server::spawn_change_listener(api.clone(), shutdown.clone())
         .await

@@ -1,5 +1,6 @@
-//! `serve --watch`: reloads the config files when they change, once edits settle; an edit
-//! with problems is reported and the running configuration kept.
+//! Config reloads while serving: on SIGHUP (`systemctl reload`, `kill -HUP`) always, and with
+//! `serve --watch` when the files change, once edits settle; an edit with problems is reported
+//! and the running configuration kept.
 
 use crate::args::Global;
 use crate::setup;
@@ -60,6 +61,28 @@ pub(crate) fn spawn(
                 event = rx.recv() => if event.is_none() { return },
             }
             while let Ok(Some(())) = tokio::time::timeout(SETTLE, rx.recv()).await {}
+            reload(&global, &registry, &pipeline).await;
+        }
+    }))
+}
+
+/// Reads the config files again on each SIGHUP until `shutdown`.
+#[cfg(unix)]
+pub(crate) fn reload_on_hangup(
+    global: Global,
+    registry: Registry,
+    pipeline: switchboard_policy::Pipeline,
+    shutdown: CancellationToken,
+) -> anyhow::Result<JoinHandle<()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut hangups = signal(SignalKind::hangup()).context("cannot listen for SIGHUP")?;
+    Ok(tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                hangup = hangups.recv() => if hangup.is_none() { return },
+            }
+            tracing::info!("SIGHUP: reading the config files again");
             reload(&global, &registry, &pipeline).await;
         }
     }))

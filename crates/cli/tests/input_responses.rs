@@ -50,6 +50,21 @@ async fn answers_without_the_gateways_handle_reach_the_server_as_they_are() {
     let (dir, path) = kit::write_mcp_json(json!({ "modern": kit::modern_entry() }));
     let mut gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
     gateway.ignore_log();
+    // No server behind it declares tasks or skills: the gateway offers neither.
+    let how = kit::Request2026 {
+        capabilities: json!({}),
+        end_user: None,
+    };
+    let discover = kit::rpc_2026(&gateway.url, "server/discover", json!({}), &how).await;
+    let extensions = &discover["result"]["capabilities"]["extensions"];
+    for extension in [
+        "io.modelcontextprotocol/tasks",
+        "io.modelcontextprotocol/skills",
+    ] {
+        assert!(extensions.get(extension).is_none(), "{discover}");
+    }
+    let refused = kit::rpc_2026(&gateway.url, "tasks/get", json!({"taskId": "task_1"}), &how).await;
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
     let answers = json!({"who": {"action": "accept", "content": {"name": "Zed"}}});
     let answer = call_2026(
         &gateway.url,

@@ -58,6 +58,8 @@ pub struct HttpOptions {
     /// The bounds on each request: body size and read time, requests in flight per session
     /// and per token, wrong tokens per client address.
     pub requests: Arc<RequestBounds>,
+    /// What `/version` answers: the package version and the commit built from.
+    pub version: (String, String),
 }
 
 impl Default for HttpOptions {
@@ -75,6 +77,7 @@ impl Default for HttpOptions {
             sessions: Default::default(),
             connections: Connections::new(connection_bounds(&Limits::default())),
             requests: Default::default(),
+            version: (env!("CARGO_PKG_VERSION").into(), "unknown".into()),
         }
     }
 }
@@ -90,6 +93,12 @@ impl std::fmt::Debug for HttpOptions {
 }
 
 impl HttpOptions {
+    /// `/version` names this version and commit.
+    pub fn with_version(mut self, version: &str, commit: &str) -> Self {
+        self.version = (version.into(), commit.into());
+        self
+    }
+
     pub fn with_shutdown(mut self, shutdown: CancellationToken) -> Self {
         self.shutdown = shutdown;
         self
@@ -238,6 +247,12 @@ pub fn router(registry: Registry, options: &HttpOptions) -> Router {
         true => routes.layer(axum::middleware::from_fn(crate::edge::traced::request_span)),
         false => routes,
     };
+    let (version, commit) = options.version.clone();
+    let version = serde_json::json!({"name": "switchboard", "version": version, "commit": commit});
+    let routes = routes.route(
+        "/version",
+        get(move || std::future::ready(axum::Json(version.clone()))),
+    );
     let routes = routes.route("/healthz", get(|| async { "ok" })).route(
         "/readyz",
         get(move || {
