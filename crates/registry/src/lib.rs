@@ -36,7 +36,7 @@ pub use catalog::{
 pub use consent_waits::GrantWait;
 pub use entry::{ServerInfo, StatusChange};
 pub use lifecycle::{MAX_FAILURES, SnapshotCache};
-pub use registry::{Registry, RegistryOptions, SHUTDOWN_GRACE, TestReport};
+pub use registry::{Registry, RegistryOptions, SHUTDOWN_GRACE, TASK_ORIGIN_KEY, TestReport};
 pub use search::{FoundItem, FoundTool};
 pub use switchboard_upstream::{
     CallOptions, EgressPolicy, Progress, ProxySetup, SandboxSetup, ServerRefused, UpstreamHttp,

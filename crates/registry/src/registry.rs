@@ -12,6 +12,7 @@ mod tasks;
 mod traced;
 mod visibility;
 
+pub use calls::TASK_ORIGIN_KEY;
 pub use options::{RegistryOptions, TestReport};
 use tasks::{reap_idle, refresh_periodically, retire, start_concurrency, watch_changes};
 

@@ -30,7 +30,7 @@ mod unicode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use ui::reduced_ui;
+pub use ui::{UI_TEXT_CUT, reduced_ui};
 
 /// How bad one finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -131,7 +131,7 @@ pub fn scan_tool(tool: &Value, other_names: &[&str]) -> ScanReport {
         .collect();
     size::check_tool(&read, &mut sink);
     if let Some(ui) = tool.get("uiResource") {
-        ui::check_csp(ui, &mut sink);
+        ui::check_ui(ui, &mut sink);
     }
     let findings = sink.finish();
     ScanReport {

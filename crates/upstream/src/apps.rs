@@ -73,11 +73,15 @@ impl AppUi {
                 _ => body.clone(),
             };
             let mut text = switchboard_scan::reduced_ui(&html);
-            let mut cut = text.len().min(MAX_KEPT_BYTES);
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
+            if text.len() > MAX_KEPT_BYTES {
+                let mut cut = MAX_KEPT_BYTES;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                text.truncate(cut);
+                // The scan says what it could not read.
+                text.push_str(switchboard_scan::UI_TEXT_CUT);
             }
-            text.truncate(cut);
             text
         });
         Some(Self {

@@ -116,7 +116,12 @@ pub(super) fn exposed_uris(
     }
     (offers.iter())
         .map(|&(server, uri)| {
-            let exposed = match offered_by[uri] > 1 {
+            // A URI already in one of the gateway's prefixed forms could pass for another
+            // server's: it is prefixed too.
+            let reserved = [RESOURCE_PREFIX, ui_uris::UI_PREFIX, skills::SKILL_PREFIX]
+                .iter()
+                .any(|prefix| uri.starts_with(prefix));
+            let exposed = match offered_by[uri] > 1 || reserved {
                 true => prefixed_uri(server, uri),
                 false => uri.to_string(),
             };

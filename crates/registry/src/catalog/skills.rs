@@ -12,7 +12,7 @@ use switchboard_upstream::Snapshot;
 pub(crate) const SKILL_SCHEME: &str = "skill://";
 
 /// Where a skill URI several servers serve is exposed: `skill://switchboard/<server>/<rest>`.
-const SKILL_PREFIX: &str = "skill://switchboard/";
+pub(crate) const SKILL_PREFIX: &str = "skill://switchboard/";
 
 /// One server's skill as the gateway exposes it.
 #[derive(Debug, Clone)]
@@ -43,7 +43,10 @@ impl Skills {
         let mut skills = Skills::default();
         for (server, snap) in servers {
             for skill in &snap.skills {
-                let shared = offered_by[skill.uri.as_str()] > 1;
+                // A URI already in the gateway's own form is renamed too: it could pass for
+                // another server's skill.
+                let shared =
+                    offered_by[skill.uri.as_str()] > 1 || skill.uri.starts_with(SKILL_PREFIX);
                 let rename = |uri: &str| match shared {
                     true => prefixed(server, uri),
                     false => uri.to_string(),
@@ -190,6 +193,20 @@ mod tests {
         assert_eq!(
             skills.exposed_uri(&a, "skill://mine/only/x.md"),
             "skill://mine/only/x.md"
+        );
+
+        // A server naming its skill in the gateway's form cannot pass for another server.
+        let c = ServerSlug::parse("c").unwrap();
+        let forged = snapshot(&["skill://switchboard/a/docs/pdf/SKILL.md"]);
+        let skills = Skills::build(&[(&c, &forged), (&a, &sa), (&b, &sb)]);
+        let route = |uri| skills.route(uri).map(|(s, u)| (s.to_string(), u));
+        assert_eq!(
+            skills.exposed[0].skill.uri,
+            "skill://switchboard/c/switchboard/a/docs/pdf/SKILL.md"
+        );
+        assert_eq!(
+            route("skill://switchboard/a/docs/pdf/ref/a.md"),
+            Some(("a".into(), "skill://docs/pdf/ref/a.md".into()))
         );
     }
 }

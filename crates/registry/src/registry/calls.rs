@@ -171,8 +171,14 @@ impl Registry {
             u64::MAX => None,
             nanos => Some(std::time::Duration::from_nanos(nanos)),
         };
+        // A task names where it runs, for the surface that keeps it (not the catalogue, which
+        // may have changed since the call started).
+        let outcome = outcome.map_err(|e| with_origin(e, server, &tool.upstream_name));
         if let Some(guard) = &guard {
-            let ok = matches!(&outcome, Ok(r) if r.is_error != Some(true));
+            // A task's result reaches the caller later, through the gateway: what the call's
+            // labels say about its data applies from now (information-flow taint).
+            let task = matches!(&outcome, Err(e) if e.kind == ErrorKind::TaskCreated);
+            let ok = task || matches!(&outcome, Ok(r) if r.is_error != Some(true));
             let json = match &outcome {
                 Ok(result) if guard.wants_results() => serde_json::to_value(result).ok(),
                 _ => None,
@@ -355,4 +361,25 @@ pub(super) fn object_arguments(arguments: Option<Value>) -> Result<Option<JsonOb
             format!("arguments must be a JSON object, got {other}"),
         )),
     }
+}
+
+/// The `_meta` key a task's result carries its origin under between the registry and the
+/// surface that keeps the task (removed before the caller sees it).
+pub const TASK_ORIGIN_KEY: &str = "switchboard/origin";
+
+/// A task (`TaskCreated`) with the server and upstream tool that made it, in its `_meta`.
+fn with_origin(mut error: CallError, server: &str, tool: &str) -> CallError {
+    if error.kind == ErrorKind::TaskCreated
+        && let Some(data) = error.data.as_deref_mut()
+        && let Some(task) = data.as_object_mut()
+    {
+        let meta = task.entry("_meta").or_insert_with(|| serde_json::json!({}));
+        if let Some(meta) = meta.as_object_mut() {
+            meta.insert(
+                TASK_ORIGIN_KEY.into(),
+                serde_json::json!({"server": server, "tool": tool}),
+            );
+        }
+    }
+    error
 }

@@ -62,9 +62,10 @@ impl Registry {
         Ok(result)
     }
 
-    /// Refuses an MCP Apps UI whose content is not the one its tools were reviewed with (it
-    /// changed after discovery), and has the server discovered again, so the change is
-    /// reviewed (its tools held until approved) before the UI is served.
+    /// Refuses an MCP Apps UI that is not the one its tools were reviewed with: content, MIME
+    /// type or `_meta.ui` (CSP, permissions) changed after discovery, or one that was never
+    /// reviewed (it could not be read at discovery). A change has the server discovered again
+    /// (at most once per [`REVIEW_AGAIN_EVERY`]), so it is reviewed and its tools held.
     fn as_reviewed(
         &self,
         server: &str,
@@ -75,45 +76,65 @@ impl Registry {
             return Ok(());
         }
         let catalog = self.catalog();
-        let naming: Vec<_> = (catalog.tools.iter())
-            .filter(|t| t.server.as_str() == server)
-            .filter(|t| t.app.as_ref().is_some_and(|app| app["uri"] == uri))
+        let of_server = (catalog.tools.iter()).filter(|t| t.server.as_str() == server);
+        let naming: Vec<_> = of_server
+            .filter(|t| {
+                crate::catalog::ui_uris::app_of(&t.tool).is_some_and(|app| {
+                    t.app
+                        .as_ref()
+                        .map_or(app == uri, |reviewed| reviewed["uri"] == uri)
+                })
+            })
             .collect();
-        let Some(reviewed) = (naming.first())
-            .and_then(|t| t.app.as_ref())
-            .and_then(|app| app["sha256"].as_str().map(String::from))
-        else {
-            return Ok(());
+        if naming.is_empty() {
+            return Ok(()); // no tool names it: not an app's UI
+        }
+        let refuse = |why: String| Err(CallError::new(ErrorKind::PolicyDenied, why));
+        let Some(reviewed) = naming.iter().find_map(|t| t.app.clone()) else {
+            return refuse(format!(
+                "the UI {uri} of server {server} was never reviewed (it could not be read at discovery): it is not served; `switchboard server refresh {server}` reads it again"
+            ));
         };
         if naming.iter().all(|t| t.quarantined().is_some()) {
-            return Err(CallError::new(
-                ErrorKind::PolicyDenied,
-                format!(
-                    "the UI {uri} of server {server} is held with its tools until an operator approves them (switchboard tools diff {server} / tools approve)"
-                ),
+            return refuse(format!(
+                "the UI {uri} of server {server} is held with its tools until an operator approves them (switchboard tools diff {server} / tools approve)"
             ));
         }
-        let body = match read.contents.first() {
-            Some(ResourceContents::TextResourceContents { text, .. }) => text,
-            Some(ResourceContents::BlobResourceContents { blob, .. }) => blob,
-            _ => return Ok(()),
+        let as_reviewed = |contents: &ResourceContents| {
+            let (body, mime, meta) = match contents {
+                ResourceContents::TextResourceContents {
+                    text,
+                    mime_type,
+                    meta,
+                    ..
+                } => (text, mime_type, meta),
+                ResourceContents::BlobResourceContents {
+                    blob,
+                    mime_type,
+                    meta,
+                    ..
+                } => (blob, mime_type, meta),
+                _ => return false,
+            };
+            let ui = meta.as_ref().and_then(|m| m.get("ui").cloned());
+            hex::encode(sha2::Sha256::digest(body.as_bytes())) == reviewed["sha256"]
+                && serde_json::to_value(mime).ok().as_ref() == Some(&reviewed["mimeType"])
+                && ui.unwrap_or(Value::Null) == reviewed["ui"]
         };
-        let now = hex::encode(sha2::Sha256::digest(body.as_bytes()));
-        if now == reviewed {
+        if !read.contents.is_empty() && read.contents.iter().all(as_reviewed) {
             return Ok(());
         }
-        tracing::warn!(
-            server,
-            uri,
-            "an app's UI changed since its tools were reviewed; discovering the server again"
-        );
-        let (registry, name) = (self.clone(), server.to_string());
-        tokio::spawn(async move { registry.rediscover(&name).await });
-        Err(CallError::new(
-            ErrorKind::PolicyDenied,
-            format!(
-                "the UI {uri} of server {server} changed since its tools were reviewed: it is reviewed again now, and its tools are held until an operator approves the change (switchboard tools diff {server} / tools approve)"
-            ),
+        if review_again_due(&self.owner().key(), server) {
+            tracing::warn!(
+                server,
+                uri,
+                "an app's UI changed since its tools were reviewed; discovering the server again"
+            );
+            let (registry, name) = (self.clone(), server.to_string());
+            tokio::spawn(async move { registry.rediscover(&name).await });
+        }
+        refuse(format!(
+            "the UI {uri} of server {server} changed since its tools were reviewed: it is reviewed again now, and its tools are held until an operator approves the change (switchboard tools diff {server} / tools approve)"
         ))
     }
 
@@ -163,4 +184,24 @@ impl Registry {
         })
         .await
     }
+}
+
+/// How often a changed UI may have its server discovered again (reads of it in between are
+/// refused without another discovery: a caller looping on reads cannot make work).
+pub(crate) const REVIEW_AGAIN_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Whether a rediscovery for a changed UI of `server` (of registry `owner`) may start now.
+fn review_again_due(owner: &str, server: &str) -> bool {
+    static LAST: std::sync::LazyLock<
+        switchboard_sync::Mutex<std::collections::HashMap<String, std::time::Instant>>,
+    > = std::sync::LazyLock::new(Default::default);
+    let mut last = LAST.lock();
+    let now = std::time::Instant::now();
+    last.retain(|_, at| now.duration_since(*at) < REVIEW_AGAIN_EVERY);
+    let key = format!("{owner}|{server}");
+    if last.contains_key(&key) {
+        return false;
+    }
+    last.insert(key, now);
+    true
 }

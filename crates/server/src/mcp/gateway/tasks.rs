@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 use std::time::Duration;
 use switchboard_core::{CallError, Caller, ErrorKind};
-use switchboard_registry::{CallOptions, Registry};
+use switchboard_registry::{CallOptions, Registry, TASK_ORIGIN_KEY};
 use switchboard_store::{AuditEntry, new_id, now_ms};
 use switchboard_sync::Mutex;
 use switchboard_upstream::{TaskAnswer, TaskRequest};
@@ -47,6 +47,10 @@ struct Found {
 /// owner, record, expiry, terminal status.
 type LocalTask = (String, Record, i64, Option<String>);
 static LOCAL: LazyLock<Mutex<HashMap<String, LocalTask>>> = LazyLock::new(Mutex::default);
+
+/// The most tasks a process without a store keeps at once; past it a new task is cancelled
+/// upstream and its call fails (the store has the scheduled clean-up instead).
+const MAX_LOCAL: usize = 10_000;
 
 /// Whether a call's error is its upstream's task, and the task.
 pub(super) fn created(error: &CallError) -> Option<CreateTaskResult> {
@@ -95,9 +99,27 @@ impl Gateway {
         caller: &Caller,
     ) -> Result<CreateTaskResult, ErrorData> {
         let opts = self.options(context, caller.clone());
-        let Some((server, upstream_tool)) =
-            (registry.catalog().route_tool(tool)).map(|(s, t)| (s.to_string(), t.to_string()))
-        else {
+        // Where the registry says the task runs; the catalogue's route for a library caller's
+        // task that names none.
+        let origin = (created.meta.as_mut())
+            .and_then(|meta| meta.remove(TASK_ORIGIN_KEY))
+            .and_then(|o| {
+                Some((
+                    o["server"].as_str()?.to_string(),
+                    o["tool"].as_str()?.to_string(),
+                ))
+            });
+        if created.meta.as_ref().is_some_and(|m| m.is_empty()) {
+            created.meta = None;
+        }
+        let routed = || {
+            registry
+                .catalog()
+                .route_tool(tool)
+                .map(|(s, t)| (s.to_string(), t.to_string()))
+        };
+        let Some((server, upstream_tool)) = origin.or_else(routed) else {
+            tracing::warn!(tool, task = %created.task.task_id, "a task from a server no longer known is dropped");
             return Err(ErrorData::internal_error(
                 format!("the task of {tool:?} came from a server no longer offering it"),
                 None,
@@ -275,6 +297,11 @@ impl Gateway {
                 let mut local = LOCAL.lock();
                 let now = now_ms();
                 local.retain(|_, (_, _, expires, _)| *expires > now);
+                if local.len() >= MAX_LOCAL {
+                    return Err(format!(
+                        "this process keeps {MAX_LOCAL} tasks already (without a store, tasks live in the process until they expire)"
+                    ));
+                }
                 let kept = (owner.to_string(), record.clone(), expires_ms, None);
                 local.insert(id.to_string(), kept);
                 Ok(())
