@@ -48,18 +48,6 @@ async fn call(url: &str, token: &str, tool: &str, end_user: Option<&str>) -> Res
     outcome
 }
 
-async fn tool_names(url: &str, token: &str) -> Vec<String> {
-    let (session, _) = kit::post_mcp(url, Some(token), None, &kit::initialize_request()).await;
-    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
-    let (_, body) = kit::post_mcp(url, Some(token), session.as_deref(), &list).await;
-    (kit::response_in(&body)["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter())
-    .map(|t| t["name"].as_str().unwrap().to_string())
-    .collect()
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
     let echo_bin = Path::new(BIN).with_file_name("echo-server");
@@ -85,7 +73,7 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
     let api = format!("{}/api", gw.base());
 
     // `billing` is listed with its discovery token; `strict` waits for a first grant.
-    let names = tool_names(&url, &platform).await;
+    let names = kit::tool_names(&url, Some(&platform)).await;
     assert!(names.contains(&"billing__headers".to_string()), "{names:?}");
     assert!(
         !names.iter().any(|n| n.starts_with("strict__")),
@@ -163,7 +151,7 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
     let route = format!("{api}/end-users/alice/credentials/strict");
     let (status, _) = kit::rest("PUT", &route, &platform, Some(json!({"secret": "alice-x"}))).await;
     assert_eq!(status, 200);
-    let names = tool_names(&url, &platform).await;
+    let names = kit::tool_names(&url, Some(&platform)).await;
     assert!(
         !names.iter().any(|n| n.starts_with("strict__")),
         "{names:?}"
@@ -184,7 +172,7 @@ async fn each_end_user_calls_with_their_own_credential_and_nobody_else_can() {
     let refresh = format!("{api}/integrations/mcp/servers/config:strict/refresh");
     let (status, body) = kit::rest("POST", &refresh, &operate, None).await;
     assert_eq!(status, 200, "{body}");
-    let names = tool_names(&url, &platform).await;
+    let names = kit::tool_names(&url, Some(&platform)).await;
     assert!(names.contains(&"strict__headers".to_string()), "{names:?}");
     // And it trusts no asserted end user.
     let strict = call(&url, &platform, "strict__headers", Some("alice"))

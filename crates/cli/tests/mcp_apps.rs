@@ -89,7 +89,7 @@ async fn search_mode_offers_the_model_no_app_only_tool() {
     );
     std::fs::write(&config, toml).unwrap();
     let gateway = kit::Gateway::start(Path::new(BIN), &[], dir.path(), &config, 1).await;
-    let session = session(&gateway.url).await;
+    let session = kit::open_session(&gateway.url).await;
     let call = |id: u64, name: &str, arguments: Value| {
         json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
             "params": {"name": name, "arguments": arguments}})
@@ -115,17 +115,6 @@ async fn search_mode_offers_the_model_no_app_only_tool() {
     gateway.stop().await;
 }
 
-/// The tool names a fresh MCP session lists.
-async fn tool_names(url: &str) -> Vec<String> {
-    let session = session(url).await;
-    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
-    let (_, body) = kit::post_mcp(url, None, Some(&session), &list).await;
-    let answer = kit::rpc_answer(&body);
-    (answer["result"]["tools"].as_array().unwrap().iter())
-        .map(|t| t["name"].as_str().unwrap().to_string())
-        .collect()
-}
-
 /// A UI's HTML is pinned with the tools that name it: changed under the same launch, those
 /// tools are held back until an operator approves, and `tools diff` shows the HTML change.
 #[tokio::test(flavor = "multi_thread")]
@@ -142,7 +131,7 @@ async fn a_changed_ui_holds_its_tools_until_approved() {
     let operator = kit::api_token(Path::new(BIN), &data, "ops", &["gateway:operate"]);
     let gateway = kit::Gateway::start(Path::new(BIN), &[], dir.path(), &config, 1).await;
     let url = gateway.url.clone();
-    let first = tool_names(&url).await;
+    let first = kit::tool_names(&url, None).await;
     assert!(first.contains(&"a__clock".to_string()), "{first:?}");
 
     let served = read_ui(&url).await;
@@ -158,7 +147,11 @@ async fn a_changed_ui_holds_its_tools_until_approved() {
     );
     kit::eventually(
         "the tools of the changed UI held back at once",
-        async || !tool_names(&url).await.contains(&"a__clock".to_string()),
+        async || {
+            !kit::tool_names(&url, None)
+                .await
+                .contains(&"a__clock".to_string())
+        },
     )
     .await;
     let held = read_ui(&url).await;
@@ -171,7 +164,7 @@ async fn a_changed_ui_holds_its_tools_until_approved() {
     let (status, body) = kit::rest("POST", &refresh, &operator, None).await;
     assert_eq!(status, 200, "{body}");
     kit::eventually("the tools of the changed UI held back", async || {
-        let names = tool_names(&url).await;
+        let names = kit::tool_names(&url, None).await;
         !names.contains(&"a__clock".to_string()) && !names.contains(&"a__tick".to_string())
     })
     .await;
@@ -193,7 +186,9 @@ async fn a_changed_ui_holds_its_tools_until_approved() {
     );
     assert_eq!(code, 0, "{approved}{err}");
     kit::eventually("the approved tools back", async || {
-        tool_names(&url).await.contains(&"a__clock".to_string())
+        kit::tool_names(&url, None)
+            .await
+            .contains(&"a__clock".to_string())
     })
     .await;
     let served = read_ui(&url).await;
@@ -203,7 +198,7 @@ async fn a_changed_ui_holds_its_tools_until_approved() {
 
 /// `resources/read` of the clock's UI in a new session: the JSON-RPC answer.
 async fn read_ui(url: &str) -> Value {
-    let session = session(url).await;
+    let session = kit::open_session(url).await;
     let params = json!({"uri": "ui://clock/app.html"});
     let read = json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": params});
     let (_, body) = kit::post_mcp(url, None, Some(&session), &read).await;
@@ -296,7 +291,7 @@ async fn the_scan_reads_an_apps_ui_and_its_csp() {
     let roles = ["gateway:operate", "integrations:view"];
     let operator = kit::api_token(Path::new(BIN), &data, "ops", &roles);
     let gateway = kit::Gateway::start(Path::new(BIN), &[], dir.path(), &config, 3).await;
-    let names = tool_names(&gateway.url).await;
+    let names = kit::tool_names(&gateway.url, None).await;
     assert!(names.contains(&"b__clock".to_string()), "{names:?}");
     assert!(!names.iter().any(|n| n.starts_with("c__")), "{names:?}");
     let tools = format!("{}/api/policy/tools", gateway.base());
@@ -309,13 +304,4 @@ async fn the_scan_reads_an_apps_ui_and_its_csp() {
         "{clock}"
     );
     gateway.stop().await;
-}
-
-/// A new initialized session on `url`.
-async fn session(url: &str) -> String {
-    let (session, _) = kit::post_mcp(url, None, None, &kit::initialize_request()).await;
-    let session = session.expect("a session");
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    kit::post_mcp(url, None, Some(&session), &done).await;
-    session
 }

@@ -23,14 +23,8 @@ fn head_commit() -> String {
 }
 
 fn run(data: &Path, args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .env("SWITCHBOARD_DATA", data)
-        .env_remove("SWITCHBOARD_DATABASE_URL")
-        .output()
-        .expect("run switchboard");
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.success(), text(&out.stdout), text(&out.stderr))
+    let (code, out, err) = kit::run_cli(Path::new(BIN), data, args);
+    (code == 0, out, err)
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -86,28 +80,17 @@ async fn version_names_the_commit_and_completions_load_in_each_shell() {
     gateway.stop().await;
 }
 
-/// The exposed tool names of a running gateway.
-async fn tool_names(url: &str) -> Vec<String> {
-    let (session, _) = kit::post_mcp(url, None, None, &kit::initialize_request()).await;
-    let session = session.expect("a session");
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    kit::post_mcp(url, None, Some(&session), &done).await;
-    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
-    let (_, body) = kit::post_mcp(url, None, Some(&session), &list).await;
-    (kit::rpc_answer(&body)["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter())
-    .map(|t| t["name"].as_str().unwrap().to_string())
-    .collect()
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn sighup_reads_the_config_again_and_the_audit_log_leaves_as_json_lines() {
     let (dir, config) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(10_000)}));
     let gateway = kit::Gateway::start(Path::new(BIN), &[], dir.path(), &config, 1).await;
     let url = gateway.url.clone();
-    assert!(!tool_names(&url).await.iter().any(|n| n.starts_with("fy__")));
+    assert!(
+        !kit::tool_names(&url, None)
+            .await
+            .iter()
+            .any(|n| n.starts_with("fy__"))
+    );
     // A second server in the file, then SIGHUP (what `systemctl reload` sends).
     let both = json!({"mcpServers": {
         "fx": kit::misbehaving_entry(10_000),
@@ -118,7 +101,10 @@ async fn sighup_reads_the_config_again_and_the_audit_log_leaves_as_json_lines() 
     let sent = Command::new("kill").args(["-HUP", &pid]).status().unwrap();
     assert!(sent.success());
     kit::eventually("the new server's tools after SIGHUP", async || {
-        tool_names(&url).await.iter().any(|n| n.starts_with("fy__"))
+        kit::tool_names(&url, None)
+            .await
+            .iter()
+            .any(|n| n.starts_with("fy__"))
     })
     .await;
     gateway.stop().await;

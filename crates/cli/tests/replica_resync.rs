@@ -15,27 +15,6 @@ use switchboard_testkit::proxy::TcpProxy;
 const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// The exposed tool names `tools/list` answers on `url` with `token` (a new session).
-async fn tool_names(url: &str, token: &str) -> Vec<String> {
-    let (session, _) = kit::post_mcp(url, Some(token), None, &kit::initialize_request()).await;
-    let session = session.expect("a session id");
-    let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    kit::post_mcp(url, Some(token), Some(&session), &done).await;
-    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
-    let (_, body) = kit::post_mcp(url, Some(token), Some(&session), &list).await;
-    let data = body
-        .lines()
-        .find_map(|l| l.strip_prefix("data: "))
-        .unwrap_or(&body);
-    let answer: Value = serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {body}"));
-    let tools = answer["result"]["tools"].as_array().cloned();
-    let tools = tools.unwrap_or_else(|| panic!("no tools in {body}"));
-    tools
-        .iter()
-        .filter_map(|t| t["name"].as_str().map(String::from))
-        .collect()
-}
-
 async fn echo(url: &str, session: &str, id: u64) -> Result<String, String> {
     let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
         "params": {"name": "fx__echo", "arguments": {"text": format!("echo {id}")}}});
@@ -103,13 +82,13 @@ async fn a_replica_cut_off_from_postgres_serves_on_and_catches_up_when_back() {
     assert!(response.status().is_success());
     let connected: Value = response.json().await.unwrap();
     assert_eq!(connected["status"], "ready", "{connected}");
-    let on_a = tool_names(&a.url, &token).await;
+    let on_a = kit::tool_names(&a.url, Some(&token)).await;
     assert!(on_a.contains(&"late__echo".to_string()), "{on_a:?}");
 
     // Back: B reads every server again and offers the one it missed.
     proxy.restore();
     let caught_up = tokio::time::timeout(PATIENCE, async {
-        while !tool_names(&b.url, &token)
+        while !kit::tool_names(&b.url, Some(&token))
             .await
             .contains(&"late__echo".to_string())
         {

@@ -16,7 +16,7 @@ pub use postgres::{TestSchema, count, postgres_addr, postgres_url, tamper};
 pub use raw_http::{
     call_tool_answer, call_tool_as, eventually, initialize_request, initialize_with, metric,
     open_session, post_in_session, post_mcp, post_mcp_from, response_in, rest, rpc_answer,
-    tool_outcome,
+    tool_names, tool_outcome,
 };
 
 use std::path::{Path, PathBuf};

@@ -117,6 +117,21 @@ pub async fn open_session(url: &str) -> String {
     session
 }
 
+/// The exposed tool names a new session (bearing `token`) lists on the MCP endpoint `url`.
+pub async fn tool_names(url: &str, token: Option<&str>) -> Vec<String> {
+    let (session, _) = post_mcp(url, token, None, &initialize_request()).await;
+    let session = session.expect("a session id");
+    let done = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post_mcp(url, token, Some(&session), &done).await;
+    let list = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let (_, body) = post_mcp(url, token, Some(&session), &list).await;
+    let answer = rpc_answer(&body);
+    let tools = answer["result"]["tools"].as_array();
+    (tools.unwrap_or_else(|| panic!("no tools in {body}")).iter())
+        .map(|t| t["name"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
 /// The value of the `/metrics` line of the gateway at `base` that starts with `prefix`, read
 /// from 127.0.0.2 (so it is never counted against a test's client on 127.0.0.1).
 pub async fn metric(base: &str, token: Option<&str>, prefix: &str) -> f64 {
