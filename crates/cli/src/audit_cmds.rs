@@ -100,12 +100,24 @@ pub(crate) async fn verify(
         bar.finish_and_clear();
     }
     match outcome {
-        Ok(rows) => {
+        Ok(verified) => {
+            let rows = verified.rows;
+            let kept = verified
+                .kept_from
+                .map(|(from, by)| json!({"kept_from_seq": from, "recorded_in_seq": by}));
             if json {
                 let head = newest.as_ref().map(Known::json);
-                println!("{}", json!({"ok": true, "rows": rows, "head": head}));
+                println!(
+                    "{}",
+                    json!({"ok": true, "rows": rows, "head": head, "retention": kept})
+                );
             } else {
                 println!("ok: {rows} audit rows verified");
+                if let Some((from, by)) = verified.kept_from {
+                    println!(
+                        "rows before {from} were deleted by the audit retention ([audit] retention_days), as row {by} records"
+                    );
+                }
                 match &newest {
                     Some(known) => println!("the newest rows checked against {}", known.said()),
                     None => println!("{}", unchecked_tail(&control)),

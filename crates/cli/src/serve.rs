@@ -164,7 +164,11 @@ pub(crate) async fn serve(
             .with_refresh_every(std::time::Duration::from_secs(refresh))
             .with_session_expiry(std::time::Duration::from_secs(
                 g.limits().session_expire_secs as u64,
-            )),
+            ))
+            .with_audit_retention(
+                (g.audit.retention_days)
+                    .map(|days| std::time::Duration::from_secs(days as u64 * 86_400)),
+            ),
         shutdown.clone(),
     );
     if switchboard_store::Store::backend(control.store.as_ref())

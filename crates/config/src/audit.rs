@@ -14,6 +14,9 @@ pub struct AuditSettings {
     pub strict_wait_ms: Option<usize>,
     /// How often each replica on Postgres logs the chain's signed head, in seconds.
     pub head_log_secs: Option<usize>,
+    /// Rows older than this many days are deleted (after a row that records the cut); `None`
+    /// keeps every row.
+    pub retention_days: Option<usize>,
 }
 
 impl AuditSettings {
@@ -23,6 +26,7 @@ impl AuditSettings {
         self.queue = later.queue.or(self.queue);
         self.strict_wait_ms = later.strict_wait_ms.or(self.strict_wait_ms);
         self.head_log_secs = later.head_log_secs.or(self.head_log_secs);
+        self.retention_days = later.retention_days.or(self.retention_days);
     }
 }
 
@@ -50,6 +54,14 @@ pub(crate) fn parse(section: &Value, r: &mut Reader<'_, '_>) -> AuditSettings {
             "queue" => audit.queue = r.number(key, value),
             "strict_wait_ms" => audit.strict_wait_ms = r.number(key, value),
             "head_log_secs" => audit.head_log_secs = r.number(key, value),
+            "retention_days" => match r.number(key, value) {
+                Some(0) => r.problem(
+                    key,
+                    "must be at least 1",
+                    "write retention_days = N to delete rows older than N days (a row records each cut, so `audit verify` still checks the chain), or leave it out to keep every row",
+                ),
+                days => audit.retention_days = days,
+            },
             _ => r.unknown(key),
         }
     }
@@ -72,13 +84,14 @@ mod tests {
     #[test]
     fn strict_durability_and_its_bounds_are_read_and_later_files_win() {
         let audit = load(
-            "[audit]\ndurability = \"strict\"\nqueue = 100\nstrict_wait_ms = 250\nhead_log_secs = 5\n",
+            "[audit]\ndurability = \"strict\"\nqueue = 100\nstrict_wait_ms = 250\nhead_log_secs = 5\nretention_days = 400\n",
         );
         let expected = AuditSettings {
             strict: Some(true),
             queue: Some(100),
             strict_wait_ms: Some(250),
             head_log_secs: Some(5),
+            retention_days: Some(400),
         };
         assert_eq!(audit.unwrap(), expected);
         assert_eq!(load("[gateway]\n").unwrap(), AuditSettings::default());
@@ -99,5 +112,7 @@ mod tests {
         assert!(problem.contains("\"buffered\""), "{problem}");
         let problem = load("[audit]\nqueue = 0\n").unwrap_err();
         assert!(problem.contains("audit.queue"), "{problem}");
+        let problem = load("[audit]\nretention_days = 0\n").unwrap_err();
+        assert!(problem.contains("audit.retention_days"), "{problem}");
     }
 }

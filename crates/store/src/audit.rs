@@ -184,6 +184,37 @@ pub struct Verifier {
     checked: u64,
     /// A head kept outside the database: the chain reaches it, through the row it names.
     head: Option<AuditHead>,
+    /// The first row found, when it is not the chain's first (older rows were removed), with
+    /// the hash it links to: a retention row must vouch for exactly that cut.
+    start: Option<(i64, String)>,
+    /// The retention row that vouches for `start`: its seq.
+    vouched: Option<i64>,
+}
+
+/// The action id of the row that records a retention cut (docs/cli.md "Audit"): its detail
+/// names the first row kept and the hash that row links to.
+pub const RETENTION_ACTION: &str = "audit.retention";
+
+/// The detail of a retention row for a cut that keeps rows from `seq` (which links to `prev`).
+pub fn retention_detail(seq: i64, prev: &str, cutoff_ms: i64) -> String {
+    format!("kept_from_seq={seq} kept_from_prev_hash={prev} cutoff_ms={cutoff_ms}")
+}
+
+/// The (first kept seq, its prev hash) a retention row's detail names.
+fn retention_of(entry: &AuditEntry) -> Option<(i64, &str)> {
+    if entry.action_id != RETENTION_ACTION {
+        return None;
+    }
+    let detail = entry.detail.as_deref()?;
+    let field = |name: &str| {
+        detail
+            .split_whitespace()
+            .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+    };
+    Some((
+        field("kept_from_seq")?.parse().ok()?,
+        field("kept_from_prev_hash")?,
+    ))
 }
 
 impl Verifier {
@@ -195,7 +226,15 @@ impl Verifier {
             pending: None,
             checked: 0,
             head: None,
+            start: None,
+            vouched: None,
         }
+    }
+
+    /// Where a retention cut left the chain starting: (first row kept, the retention row
+    /// that recorded the cut).
+    pub fn kept_from(&self) -> Option<(i64, i64)> {
+        Some((self.start.as_ref()?.0, self.vouched?))
     }
 
     /// Also checks that the chain reaches `head` (a checkpoint or an anchor, already
@@ -219,9 +258,18 @@ impl Verifier {
         Ok(())
     }
 
-    pub fn finish(mut self) -> Result<u64, ChainBreak> {
+    pub fn finish(&mut self) -> Result<u64, ChainBreak> {
         if let Some(held) = self.pending.take() {
             self.settle(held, None)?;
+        }
+        // Rows before the first were removed: only a retention row may have done that.
+        if let Some((first, _)) = &self.start
+            && self.vouched.is_none()
+        {
+            return Err(ChainBreak::Removed {
+                after: 0,
+                next: *first,
+            });
         }
         if let Some(head) = &self.head
             && self.last_seq < head.seq
@@ -246,6 +294,13 @@ impl Verifier {
                 ChainBreak::Altered { seq: row.seq }
             });
         }
+        // The first row found, later than the chain's first: older rows were cut, which a
+        // retention row further on must have recorded (checked at the end).
+        if self.checked == 0 && self.last_seq == 0 && row.seq > 1 {
+            self.start = Some((row.seq, row.prev_hash.clone()));
+            self.last_seq = row.seq - 1;
+            self.last_hash = row.prev_hash.clone();
+        }
         if row.seq != self.last_seq + 1 || row.prev_hash != self.last_hash {
             return Err(ChainBreak::Removed {
                 after: self.last_seq,
@@ -258,6 +313,13 @@ impl Verifier {
             .is_some_and(|h| h.seq == row.seq && h.hash != row.hash)
         {
             return Err(ChainBreak::Rewritten { seq: row.seq });
+        }
+        if let (Some((seq, prev)), Some((first, first_prev))) =
+            (retention_of(&row.entry), &self.start)
+            && seq == *first
+            && prev == first_prev
+        {
+            self.vouched = Some(row.seq);
         }
         self.last_seq = row.seq;
         self.last_hash = row.hash;
@@ -290,6 +352,36 @@ mod tests {
             v.push(row)?;
         }
         v.finish()
+    }
+
+    #[test]
+    fn a_retention_cut_recorded_in_the_chain_is_not_a_removal() {
+        let chain = Chain::new([5; 32]);
+        let mut all = rows(&chain, 5);
+        // The cut keeps rows from 3: recorded by row 6, then rows 1 and 2 deleted.
+        let cut = AuditEntry {
+            action_id: RETENTION_ACTION.into(),
+            detail: Some(retention_detail(3, &all[2].prev_hash, 1_003)),
+            ..entry(6)
+        };
+        all.extend(chain.link(5, &all[4].hash.clone(), &[cut]));
+        let kept: Vec<_> = all[2..].to_vec();
+        let mut v = Verifier::new(chain.clone());
+        for row in kept.clone() {
+            v.push(row).unwrap();
+        }
+        assert_eq!(v.finish(), Ok(4));
+        assert_eq!(v.kept_from(), Some((3, 6)));
+        // One more row gone than the record says: removed, not retention.
+        assert_eq!(
+            verify(&chain, kept[1..].to_vec()),
+            Err(ChainBreak::Removed { after: 0, next: 4 })
+        );
+        // Rows gone with no record at all: removed.
+        assert_eq!(
+            verify(&chain, rows(&chain, 5)[2..].to_vec()),
+            Err(ChainBreak::Removed { after: 0, next: 3 })
+        );
     }
 
     #[test]

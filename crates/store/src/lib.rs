@@ -7,6 +7,7 @@ pub mod audit;
 mod cluster;
 mod model;
 mod policy;
+mod retention;
 pub mod seal;
 mod sql;
 mod sql_audit;
@@ -22,11 +23,12 @@ mod writer;
 pub use anchors::{HEAD_LOG_EVERY, spawn_head_log};
 pub use audit::{
     Advance, AuditEntry, AuditHead, AuditRow, Chain, ChainBreak, GENESIS, HeadError, HeadFile,
-    Verifier, parse_head, read_head,
+    RETENTION_ACTION, Verifier, parse_head, read_head, retention_detail,
 };
 pub use cluster::{CHANNEL, Change, ChangeKind, ChangeListener, Heard, create_schema, drop_schema};
 pub use model::{ApiToken, AuditFilter, GrantRow, Org, ServerRow, StoreError, now_ms};
 pub use policy::{Admit, PinRow, PolicyStore};
+pub use retention::cut_audit_before;
 pub use seal::{SealError, Sealer};
 pub use sql::{Backend, SqlStore, new_id};
 pub use writer::{
@@ -132,6 +134,8 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     async fn audit(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, StoreError>;
     /// The chain's last row now, as (seq, MAC); `None` while it is empty.
     async fn audit_last(&self) -> Result<Option<(i64, String)>, StoreError>;
+    /// Deletes the rows before `seq` (a retention cut, recorded in the chain first); how many.
+    async fn delete_audit_before(&self, seq: i64) -> Result<u64, StoreError>;
 
     /// Tells every replica that a server changed (Postgres NOTIFY after the commit; nothing
     /// on SQLite, which serves one process).
@@ -252,7 +256,17 @@ pub async fn verify_audit(
     chain: &Chain,
     progress: impl FnMut(u64),
 ) -> Result<Result<u64, ChainBreak>, StoreError> {
-    verify_audit_to(store, chain, None, progress).await
+    let verified = verify_audit_to(store, chain, None, progress).await?;
+    Ok(verified.map(|v| v.rows))
+}
+
+/// What a walk of the audit chain found intact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Verified {
+    pub rows: u64,
+    /// Where a retention cut left the chain starting: (first row kept, the `audit.retention`
+    /// row that recorded the cut).
+    pub kept_from: Option<(i64, i64)>,
 }
 
 /// [`verify_audit`], and that the chain reaches `head` (read before the walk, so rows
@@ -262,7 +276,7 @@ pub async fn verify_audit_to(
     chain: &Chain,
     head: Option<AuditHead>,
     mut progress: impl FnMut(u64),
-) -> Result<Result<u64, ChainBreak>, StoreError> {
+) -> Result<Result<Verified, ChainBreak>, StoreError> {
     let mut verifier = Verifier::new(chain.clone());
     if let Some(head) = head {
         verifier = verifier.with_head(head);
@@ -285,7 +299,9 @@ pub async fn verify_audit_to(
         }
         progress(verifier.checked());
     }
-    Ok(verifier.finish())
+    let rows = verifier.finish();
+    let kept_from = verifier.kept_from();
+    Ok(rows.map(|rows| Verified { rows, kept_from }))
 }
 
 /// A new API token (shown once) and the hash under which it is stored.

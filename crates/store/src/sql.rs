@@ -596,6 +596,14 @@ impl Store for SqlStore {
         self.last_audit_row().await
     }
 
+    async fn delete_audit_before(&self, seq: i64) -> Result<u64, StoreError> {
+        let done = sqlx::query("DELETE FROM audit WHERE seq < $1")
+            .bind(seq)
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected())
+    }
+
     #[instrument(
         target = "switchboard::trace::store",
         name = "store.save_input",

@@ -26,6 +26,8 @@ pub struct JobOptions {
     pub refresh_every: Duration,
     /// How long a saved downstream session may go unused (`[limits] session_expire_secs`).
     pub session_expiry: Duration,
+    /// Audit rows older than this are deleted by the clean-up job (`[audit] retention_days`).
+    pub audit_retention: Option<Duration>,
 }
 
 impl Default for JobOptions {
@@ -35,6 +37,7 @@ impl Default for JobOptions {
             session_expiry: Duration::from_secs(
                 switchboard_core::Limits::default().session_expire_secs as u64,
             ),
+            audit_retention: None,
         }
     }
 }
@@ -46,6 +49,10 @@ impl JobOptions {
     }
     pub fn with_session_expiry(mut self, expiry: Duration) -> Self {
         self.session_expiry = expiry;
+        self
+    }
+    pub fn with_audit_retention(mut self, retention: Option<Duration>) -> Self {
+        self.audit_retention = retention;
         self
     }
 }
@@ -325,6 +332,24 @@ async fn run_if_due(state: &ControlPlane, job: &str, every: Duration, options: &
                 .store
                 .prune_oauth_tokens(switchboard_upstream::auth::FLOW_KEY_PREFIX, flows_before)
                 .await;
+            // Audit rows past the retention, the cut recorded in the chain first.
+            if let Some(retention) = options.audit_retention {
+                let cutoff = now_ms() - retention.as_millis() as i64;
+                match switchboard_store::cut_audit_before(
+                    state.store.as_ref(),
+                    &state.audit,
+                    cutoff,
+                )
+                .await
+                {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(
+                        rows = n,
+                        "audit rows past the retention deleted (the cut is recorded as audit.retention)"
+                    ),
+                    Err(e) => tracing::warn!("audit retention not applied: {e}"),
+                }
+            }
             // Input rounds their callers never answered, tasks past their upstream TTL.
             let rounds = state.store.prune_rounds().await;
             let tasks = state.store.prune_tasks().await;
