@@ -70,12 +70,7 @@ async fn newest(
 ) -> anyhow::Result<(Vec<AuditRow>, i64)> {
     let head = store.audit_last().await?.map_or(0, |(seq, _)| seq);
     // Unfiltered, the newest rows are the last seqs; filtered, every row is looked at.
-    let unfiltered = filter.org_id.is_none()
-        && filter.agent_id.is_none()
-        && filter.action_id.is_none()
-        && filter.server.is_none()
-        && filter.outcome.is_none()
-        && filter.since_ms.is_none();
+    let unfiltered = *filter == AuditFilter::default();
     let start = if unfiltered {
         (head - n as i64).max(0)
     } else {

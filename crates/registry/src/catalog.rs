@@ -35,7 +35,7 @@ pub struct Catalog {
     pub freshness: ListFreshness,
     /// The extensions servers declared (`capabilities.extensions`): each one's servers and
     /// their settings.
-    pub extensions: std::collections::BTreeMap<String, Vec<(ServerSlug, rmcp::model::JsonObject)>>,
+    extensions: std::collections::BTreeMap<String, Vec<(ServerSlug, rmcp::model::JsonObject)>>,
     /// Every server's skills (the skills extension) under the gateway's URIs.
     skills: skills::Skills,
     tool_names: NameTable,
@@ -55,11 +55,14 @@ impl Catalog {
     ) -> Self {
         let mut catalog = Catalog::default();
         let mut reviews: Vec<Vec<Review>> = Vec::with_capacity(servers.len());
+        // Each server's UIs as reviewed, made once and shared by every tool that names one.
+        let apps: Vec<UiResources> = servers.iter().map(|(_, snap)| ui_resources(snap)).collect();
         let kept: Vec<Vec<Tool>> = servers
             .iter()
-            .map(|(spec, snap)| {
+            .zip(&apps)
+            .map(|((spec, snap), apps)| {
                 let tools = catalog.bounded_tools(spec, &snap.tools, limits);
-                let (mut tools, review) = catalog.reviewed(spec, tools, &snap.apps, guard);
+                let (mut tools, review) = catalog.reviewed(spec, tools, apps, guard);
                 catalog.cut_descriptions(spec, &mut tools, limits);
                 reviews.push(review);
                 tools
@@ -73,7 +76,9 @@ impl Catalog {
         let (tool_names, conflicts) = NameTable::build_tools(template, tool_entries);
         catalog.note(conflicts);
         let uris = exposed_uris(servers, &kept);
-        for (((spec, snap), tools), reviews) in servers.iter().zip(&kept).zip(&reviews) {
+        for ((((spec, _), tools), reviews), apps) in
+            servers.iter().zip(&kept).zip(&reviews).zip(&apps)
+        {
             for (tool, review) in tools.iter().zip(reviews) {
                 let Some(exposed) = tool_names.exposed(&spec.name, &tool.name) else {
                     continue;
@@ -101,7 +106,7 @@ impl Catalog {
                     tool: def,
                     review: review.clone(),
                     wire: WireJson::default(),
-                    app: ui_resource(tool, &snap.apps).map(std::sync::Arc::new),
+                    app: ui_uris::app_of(tool).and_then(|uri| apps.get(uri)).cloned(),
                 });
             }
         }
@@ -232,7 +237,7 @@ impl Catalog {
         &mut self,
         spec: &ServerSpec,
         tools: Vec<Tool>,
-        apps: &Apps,
+        apps: &UiResources,
         guard: Option<(&dyn CallGuard, &Owner)>,
     ) -> (Vec<Tool>, Vec<Review>) {
         let Some((guard, owner)) = guard else {
@@ -299,38 +304,40 @@ impl Catalog {
     }
 }
 
-/// A server's UI resources (MCP Apps) as discovery read them, by URI.
-type Apps = std::collections::BTreeMap<String, switchboard_upstream::apps::AppUi>;
+/// A server's UI resources (MCP Apps) as the guard reviews them (`uiResource`), by URI.
+type UiResources = std::collections::BTreeMap<String, std::sync::Arc<serde_json::Value>>;
 
-/// A tool as the guard reviews it: with its app's UI (`uiResource`: URI, hash, HTML and its
-/// `_meta.ui`) when it names one, so pins cover the HTML and the scanner reads it.
-fn with_app(tool: &Tool, apps: &Apps) -> serde_json::Value {
-    let mut json = serde_json::to_value(tool).unwrap_or_default();
-    if let Some(ui) = ui_resource(tool, apps)
-        && let Some(map) = json.as_object_mut()
-    {
-        map.insert("uiResource".into(), ui);
-    }
-    json
+/// The `uiResource` of each UI discovery read: URI, MIME type, SHA-256, HTML (or, for a large
+/// one, its reduced text) and its `_meta.ui`.
+fn ui_resources(snap: &Snapshot) -> UiResources {
+    (snap.apps.iter())
+        .map(|(uri, app)| {
+            let mut ui = serde_json::json!({
+                "uri": uri,
+                "mimeType": app.mime_type,
+                "sha256": app.sha256,
+                "html": app.html,
+                "ui": app.ui,
+            });
+            // Only where there is one: the pins of UIs kept whole stay as they were.
+            if let Some(text) = &app.text {
+                ui["text"] = text.as_str().into();
+            }
+            (uri.clone(), std::sync::Arc::new(ui))
+        })
+        .collect()
 }
 
-/// The `uiResource` of a tool that names a UI discovery read: URI, MIME type, SHA-256, HTML
-/// and its `_meta.ui`.
-fn ui_resource(tool: &Tool, apps: &Apps) -> Option<serde_json::Value> {
-    let uri = ui_uris::app_of(tool)?;
-    let app = apps.get(uri)?;
-    let mut ui = serde_json::json!({
-        "uri": uri,
-        "mimeType": app.mime_type,
-        "sha256": app.sha256,
-        "html": app.html,
-        "ui": app.ui,
-    });
-    // Only where there is one: the pins of UIs kept whole stay as they were.
-    if let Some(text) = &app.text {
-        ui["text"] = text.as_str().into();
+/// A tool as the guard reviews it: with its app's UI (`uiResource`) when it names one, so pins
+/// cover the HTML and the scanner reads it.
+fn with_app(tool: &Tool, apps: &UiResources) -> serde_json::Value {
+    let mut json = serde_json::to_value(tool).unwrap_or_default();
+    if let Some(ui) = ui_uris::app_of(tool).and_then(|uri| apps.get(uri))
+        && let Some(map) = json.as_object_mut()
+    {
+        map.insert("uiResource".into(), (**ui).clone());
     }
-    Some(ui)
+    json
 }
 
 #[cfg(test)]

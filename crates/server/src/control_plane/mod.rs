@@ -97,6 +97,11 @@ impl OrgRegistries {
         Ok(())
     }
 
+    /// Runs `visit` on every org's registry, under the map's lock (nothing is cloned).
+    pub(crate) fn for_each(&self, mut visit: impl FnMut(&Registry)) {
+        self.map.lock().values().for_each(&mut visit);
+    }
+
     /// Every org's registry.
     pub fn all(&self) -> Vec<Registry> {
         let map = self.map.lock();

@@ -262,8 +262,7 @@ impl rmcp::ServerHandler for Gateway {
             Ok(result) => result,
             Err(error) => match tasks::created(&error) {
                 Some(task) => {
-                    let task =
-                        self.hand_task(registry, &request.name, task, &context, &view.caller);
+                    let task = self.hand_task(registry, task, &context, &view.caller);
                     return task.await.map(CallToolResponse::Task);
                 }
                 None => failed_call(error)?,

@@ -17,23 +17,19 @@ use switchboard_upstream::TASKS_EXTENSION;
 const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 
 impl Gateway {
-    /// Every registry this gateway may serve from (the operator's and each org's).
-    fn every_registry(&self) -> Vec<Registry> {
-        let mut all = vec![self.registry.clone()];
-        if let Some(control) = &self.orgs {
-            all.extend(control.orgs.all());
-        }
-        all
-    }
-
-    /// The gateway's capabilities with the extensions a server behind it declares.
+    /// The gateway's capabilities with the extensions a server behind it declares. Asked on
+    /// every stateless request (rmcp serves each one directly): no registry is cloned.
     pub(super) fn with_extensions(&self, caps: ServerCapabilities) -> ServerCapabilities {
         let (mut tasks, mut skills, mut directory_read) = (false, false, false);
-        for registry in self.every_registry() {
+        let mut offers = |registry: &Registry| {
             let catalog = registry.catalog();
             tasks |= catalog.declares(TASKS_EXTENSION, None);
             skills |= catalog.declares(SKILLS_EXTENSION, None);
             directory_read |= catalog.declares(SKILLS_EXTENSION, Some("directoryRead"));
+        };
+        offers(&self.registry);
+        if let Some(control) = &self.orgs {
+            control.orgs.for_each(&mut offers);
         }
         let mut builder = ServerCapabilities::builder();
         if tasks {

@@ -56,7 +56,6 @@ impl Gateway {
         let arguments = request.arguments.map(Value::Object);
         let owner = format!("tool|{name}");
         let called = registry.clone();
-        let tool = name.clone();
         let answer = self.in_rounds(retry, &owner, caller, context, move |opts| async move {
             let round_ok = ask_consent && consent::elicits_urls(&opts);
             match called.call_tool(&name, arguments, opts).await {
@@ -75,10 +74,9 @@ impl Gateway {
         });
         match answer.await? {
             // The upstream's task, under the gateway's own id for this caller.
-            CallToolResponse::Task(task) => (self
-                .hand_task(&registry, &tool, task, context, caller))
-            .await
-            .map(CallToolResponse::Task),
+            CallToolResponse::Task(task) => (self.hand_task(&registry, task, context, caller))
+                .await
+                .map(CallToolResponse::Task),
             answer => Ok(answer),
         }
     }

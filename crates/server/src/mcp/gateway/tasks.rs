@@ -87,20 +87,18 @@ fn terminal(status: TaskStatus) -> Option<&'static str> {
 }
 
 impl Gateway {
-    /// Keeps the upstream task `created` (made by a call of the exposed tool `tool` in
-    /// `registry`) under a new id of the gateway's, for this caller; the task as its caller
-    /// sees it. A task that cannot be kept is cancelled upstream and the call fails.
+    /// Keeps the upstream task `created` (made by a call in `registry`) under a new id of the
+    /// gateway's, for this caller; the task as its caller sees it. A task that cannot be kept
+    /// is cancelled upstream and the call fails.
     pub(super) async fn hand_task(
         &self,
         registry: &Registry,
-        tool: &str,
         mut created: CreateTaskResult,
         context: &RequestContext<RoleServer>,
         caller: &Caller,
     ) -> Result<CreateTaskResult, ErrorData> {
         let opts = self.options(context, caller.clone());
-        // Where the registry says the task runs; the catalogue's route for a library caller's
-        // task that names none.
+        // Where the registry says the task runs (it names it on every task it hands back).
         let origin = (created.meta.as_mut())
             .and_then(|meta| meta.remove(TASK_ORIGIN_KEY))
             .and_then(|o| {
@@ -112,16 +110,9 @@ impl Gateway {
         if created.meta.as_ref().is_some_and(|m| m.is_empty()) {
             created.meta = None;
         }
-        let routed = || {
-            registry
-                .catalog()
-                .route_tool(tool)
-                .map(|(s, t)| (s.to_string(), t.to_string()))
-        };
-        let Some((server, upstream_tool)) = origin.or_else(routed) else {
-            tracing::warn!(tool, task = %created.task.task_id, "a task from a server no longer known is dropped");
+        let Some((server, upstream_tool)) = origin else {
             return Err(ErrorData::internal_error(
-                format!("the task of {tool:?} came from a server no longer offering it"),
+                "the server's task came back without the server that runs it".to_string(),
                 None,
             ));
         };
