@@ -1,5 +1,5 @@
 // An end user signs in to the dashboard with the organisation's provider in a real browser
-// (Debian's chromium via playwright-core), sees their own grants ("Your grants") and revokes
+// (Debian's chromium via playwright-core), opens "My grants", sees their own grants and revokes
 // SERVER's with its button.
 // Usage: SWITCHBOARD_NODE_MODULES=… node my_grants.mjs BASE LOGIN SERVER
 // Prints what it saw as JSON (the servers listed before and after); exits 1 on a page error or
@@ -23,6 +23,8 @@ try {
   await page.waitForSelector("#provider-sign-in:not([hidden])", { timeout: 15000 });
   await page.click("#provider-link");
   await signInAtProvider(page, login);
+  // "My grants" is a section of its own, offered to a person whose identity is an end user.
+  await page.click('#nav a[data-page="grants"]', { timeout: 15000 });
   await page.waitForSelector(`#my-grants tr[data-server="${server}"]`, { timeout: 15000 });
   out.who = await page.textContent("#grants-who");
   out.before = await listed(page);

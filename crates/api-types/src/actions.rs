@@ -32,3 +32,26 @@ pub struct ApproveBody {
     /// The sha256 (or a prefix) of the definition that was reviewed.
     pub hash: Option<String>,
 }
+
+/// `PUT /api/agents/{agent}/actions`: many actions turned on or off at once.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BulkToggle {
+    pub enabled: bool,
+    pub action_ids: Vec<String>,
+}
+
+/// `POST /api/catalog/resources/read`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReadResource {
+    pub uri: String,
+}
+
+/// `POST /api/catalog/prompts/get`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GetPrompt {
+    pub name: String,
+    pub arguments: Option<serde_json::Map<String, Value>>,
+}

@@ -6,7 +6,7 @@ mod actions;
 mod credentials;
 mod servers;
 
-pub use actions::{ApproveBody, Invoke, Toggle};
+pub use actions::{ApproveBody, BulkToggle, GetPrompt, Invoke, ReadResource, Toggle};
 pub use credentials::{Credentials, MAX_SECRET, UpstreamAuth, upstream_auth};
 pub use servers::{CreateServer, MAX_NAME, UpdateServer, validate_name};
 

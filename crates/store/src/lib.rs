@@ -4,6 +4,7 @@
 
 mod anchors;
 pub mod audit;
+pub mod call_stats;
 mod cluster;
 mod model;
 mod policy;
@@ -17,6 +18,7 @@ mod sql_oauth;
 mod sql_orgs;
 mod sql_rounds;
 mod sql_servers;
+mod sql_stats;
 mod sql_tasks;
 mod writer;
 
@@ -26,7 +28,9 @@ pub use audit::{
     RETENTION_ACTION, Verifier, parse_head, read_head, retention_detail,
 };
 pub use cluster::{CHANNEL, Change, ChangeKind, ChangeListener, Heard, create_schema, drop_schema};
-pub use model::{ApiToken, AuditFilter, GrantRow, Org, ServerRow, StoreError, now_ms};
+pub use model::{
+    AgentSummary, ApiToken, AuditFilter, GrantRow, Org, ServerRow, StoreError, now_ms,
+};
 pub use policy::{Admit, PinRow, PolicyStore};
 pub use retention::cut_audit_before;
 pub use seal::{SealError, Sealer};
@@ -114,6 +118,8 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
         org_id: &str,
         agent_id: &str,
     ) -> Result<Vec<String>, StoreError>;
+    /// Every agent of `org_id` with an action toggled, with how many are on.
+    async fn agents(&self, org_id: &str) -> Result<Vec<AgentSummary>, StoreError>;
 
     /// Appends entries to the chain in one transaction and returns the rows written.
     async fn append_audit(
@@ -132,6 +138,13 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     ) -> Result<Vec<AuditRow>, StoreError>;
     /// Rows in `seq` order matching `filter`.
     async fn audit(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, StoreError>;
+    /// `org_id`'s calls since `since_ms`, grouped by server, `step_ms` slot and latency bucket.
+    async fn call_stats(
+        &self,
+        org_id: &str,
+        since_ms: i64,
+        step_ms: i64,
+    ) -> Result<Vec<call_stats::StatsCell>, StoreError>;
     /// The chain's last row now, as (seq, MAC); `None` while it is empty.
     async fn audit_last(&self) -> Result<Option<(i64, String)>, StoreError>;
     /// Deletes the rows before `seq` (a retention cut, recorded in the chain first); how many.

@@ -119,6 +119,12 @@ pub struct AuditFilter {
     pub outcome: Option<String>,
     /// Rows with `seq` greater than this.
     pub after_seq: Option<i64>,
+    /// Rows with `seq` less than this (the next page of a newest-first read).
+    #[serde(default)]
+    pub before_seq: Option<i64>,
+    /// Newest first (a request log) instead of in chain order.
+    #[serde(default)]
+    pub newest_first: bool,
     pub since_ms: Option<i64>,
     pub limit: Option<i64>,
 }
@@ -143,4 +149,12 @@ pub struct GrantRow {
     pub issued_at: i64,
     pub last_used_at: Option<i64>,
     pub expires_at: Option<i64>,
+}
+
+/// An agent an org has toggled actions for: how many are on now, and when it last changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentSummary {
+    pub agent_id: String,
+    pub enabled: i64,
+    pub updated_at: i64,
 }

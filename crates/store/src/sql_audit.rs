@@ -14,6 +14,11 @@ const AUDIT_ROWS_PER_INSERT: usize = 256;
 /// Arbitrary but fixed: the advisory lock that serialises audit appends across replicas.
 const AUDIT_LOCK: i64 = 0x5357_4244_4155_4454;
 
+/// The filtered read, in chain order or newest first; an empty string is "no filter"
+/// (portable across both databases).
+const AUDIT_IN_ORDER: &str = "SELECT * FROM audit WHERE seq < $1 AND seq > $2 AND at >= $3 AND ($4 = '' OR org_id = $5) AND ($6 = '' OR agent_id = $7) AND ($8 = '' OR action_id = $9) AND ($10 = '' OR outcome = $11) AND ($12 = '' OR server = $13) ORDER BY seq LIMIT $14";
+const AUDIT_NEWEST_FIRST: &str = "SELECT * FROM audit WHERE seq < $1 AND seq > $2 AND at >= $3 AND ($4 = '' OR org_id = $5) AND ($6 = '' OR agent_id = $7) AND ($8 = '' OR action_id = $9) AND ($10 = '' OR outcome = $11) AND ($12 = '' OR server = $13) ORDER BY seq DESC LIMIT $14";
+
 const LAST_ROW: &str = "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1";
 
 fn seq_and_hash(row: &AnyRow) -> Result<(i64, String), StoreError> {
@@ -134,25 +139,28 @@ impl SqlStore {
     }
 
     pub(crate) async fn audit_rows(&self, f: &AuditFilter) -> Result<Vec<AuditRow>, StoreError> {
-        // An empty string stands for "no filter" (portable across both databases).
-        let rows = sqlx::query(
-            "SELECT * FROM audit WHERE seq > $1 AND at >= $2 AND ($3 = '' OR org_id = $4) AND ($5 = '' OR agent_id = $6) AND ($7 = '' OR action_id = $8) AND ($9 = '' OR outcome = $10) AND ($11 = '' OR server = $12) ORDER BY seq LIMIT $13",
-        )
-        .bind(f.after_seq.unwrap_or(0))
-        .bind(f.since_ms.unwrap_or(0))
-        .bind(f.org_id.clone().unwrap_or_default())
-        .bind(f.org_id.clone().unwrap_or_default())
-        .bind(f.agent_id.clone().unwrap_or_default())
-        .bind(f.agent_id.clone().unwrap_or_default())
-        .bind(f.action_id.clone().unwrap_or_default())
-        .bind(f.action_id.clone().unwrap_or_default())
-        .bind(f.outcome.clone().unwrap_or_default())
-        .bind(f.outcome.clone().unwrap_or_default())
-        .bind(f.server.clone().unwrap_or_default())
-        .bind(f.server.clone().unwrap_or_default())
-        .bind(f.limit.unwrap_or(1000))
-        .fetch_all(self.pool())
-        .await?;
+        let sql = if f.newest_first {
+            AUDIT_NEWEST_FIRST
+        } else {
+            AUDIT_IN_ORDER
+        };
+        let rows = sqlx::query(sql)
+            .bind(f.before_seq.unwrap_or(i64::MAX))
+            .bind(f.after_seq.unwrap_or(0))
+            .bind(f.since_ms.unwrap_or(0))
+            .bind(f.org_id.clone().unwrap_or_default())
+            .bind(f.org_id.clone().unwrap_or_default())
+            .bind(f.agent_id.clone().unwrap_or_default())
+            .bind(f.agent_id.clone().unwrap_or_default())
+            .bind(f.action_id.clone().unwrap_or_default())
+            .bind(f.action_id.clone().unwrap_or_default())
+            .bind(f.outcome.clone().unwrap_or_default())
+            .bind(f.outcome.clone().unwrap_or_default())
+            .bind(f.server.clone().unwrap_or_default())
+            .bind(f.server.clone().unwrap_or_default())
+            .bind(f.limit.unwrap_or(1000))
+            .fetch_all(self.pool())
+            .await?;
         rows.iter().map(audit_from).collect()
     }
 }

@@ -13,7 +13,7 @@ const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 
 /// Every file the page loads: path, content type, contents (compiled in).
-const FILES: [(&str, &str, &str); 11] = [
+const FILES: [(&str, &str, &str); 15] = [
     (
         "/",
         "text/html; charset=utf-8",
@@ -25,9 +25,9 @@ const FILES: [(&str, &str, &str); 11] = [
         include_str!("dashboard/dashboard.js"),
     ),
     (
-        "/dashboard/console.js",
+        "/dashboard/servers.js",
         JS,
-        include_str!("dashboard/console.js"),
+        include_str!("dashboard/servers.js"),
     ),
     (
         "/dashboard/connect.js",
@@ -35,14 +35,34 @@ const FILES: [(&str, &str, &str); 11] = [
         include_str!("dashboard/connect.js"),
     ),
     (
+        "/dashboard/console.js",
+        JS,
+        include_str!("dashboard/console.js"),
+    ),
+    (
+        "/dashboard/catalog.js",
+        JS,
+        include_str!("dashboard/catalog.js"),
+    ),
+    (
+        "/dashboard/agents.js",
+        JS,
+        include_str!("dashboard/agents.js"),
+    ),
+    (
         "/dashboard/approvals.js",
         JS,
         include_str!("dashboard/approvals.js"),
     ),
     (
-        "/dashboard/grants.js",
+        "/dashboard/audit.js",
         JS,
-        include_str!("dashboard/grants.js"),
+        include_str!("dashboard/audit.js"),
+    ),
+    (
+        "/dashboard/overview.js",
+        JS,
+        include_str!("dashboard/overview.js"),
     ),
     (
         "/dashboard/tokens.js",
@@ -50,9 +70,9 @@ const FILES: [(&str, &str, &str); 11] = [
         include_str!("dashboard/tokens.js"),
     ),
     (
-        "/dashboard/server.js",
+        "/dashboard/grants.js",
         JS,
-        include_str!("dashboard/server.js"),
+        include_str!("dashboard/grants.js"),
     ),
     (
         "/dashboard/dashboard.css",

@@ -73,20 +73,9 @@ pub(super) async fn set(
         .store
         .set_agent_action(&caller.org.id, &agent, &action_id, toggle.enabled)
         .await?;
-    state.audit.record_now(AuditEntry {
-        at: now_ms(),
-        org_id: Some(caller.org.id.clone()),
-        agent_id: Some(agent.clone()),
-        token_id: Some(caller.token.id.clone()),
-        action_id: format!(
-            "config.{}",
-            if toggle.enabled { "enable" } else { "disable" }
-        ),
-        verdict: "allowed".into(),
-        outcome: "ok".into(),
-        detail: Some(format!("{} action={action_id}", Surface::Rest.detail())),
-        ..Default::default()
-    });
+    state
+        .audit
+        .record_now(toggle_entry(&caller, &agent, &action_id, toggle.enabled));
     Ok(Json(
         json!({"agent": agent, "action_id": action_id, "enabled": toggle.enabled}),
     ))
@@ -125,23 +114,53 @@ pub(super) async fn invoke(
         (None, Some(asserted)) => (Some(asserted), Some(EndUserSource::Asserted)),
         (None, None) => (None, None),
     };
-    let mut opts = CallOptions::default().with_caller(Caller {
-        org_id: Some(caller.org.id.clone()),
-        agent_id: Some(agent),
-        token_id: Some(caller.token.id.clone()),
-        surface: Some(switchboard_core::Surface::Rest),
-        session: Some(session),
-        end_user_source: source,
-        asserts_end_users: caller.has_role(switchboard_core::end_user::ASSERT_ROLE),
-        subject: caller.token.id.strip_prefix("oauth:").map(String::from),
-        // The caller's own access token, where its issuer may exchange it.
-        inbound: caller.inbound.clone(),
-    });
+    let mut opts = rest_options(&caller, Some(agent), session);
+    opts.caller.end_user_source = source;
     if let Some(user) = end_user {
         opts = opts.with_end_user(user);
     }
     match registry.call_tool(&exposed, body.arguments, opts).await {
         Ok(result) => Ok((StatusCode::OK, Json(json!({"result": result}))).into_response()),
         Err(e) => Err(ApiError::Call(e)),
+    }
+}
+
+/// A REST call's options: the org, its token and (for a tool) the agent, on `session`.
+pub(super) fn rest_options(
+    caller: &ApiCaller,
+    agent: Option<String>,
+    session: String,
+) -> CallOptions {
+    CallOptions::default().with_caller(Caller {
+        org_id: Some(caller.org.id.clone()),
+        agent_id: agent,
+        token_id: Some(caller.token.id.clone()),
+        surface: Some(switchboard_core::Surface::Rest),
+        session: Some(session),
+        asserts_end_users: caller.has_role(switchboard_core::end_user::ASSERT_ROLE),
+        subject: caller.token.id.strip_prefix("oauth:").map(String::from),
+        // The caller's own access token, where its issuer may exchange it.
+        inbound: caller.inbound.clone(),
+        ..Default::default()
+    })
+}
+
+/// The audit row of one action turned on or off for an agent over REST.
+pub(super) fn toggle_entry(
+    caller: &ApiCaller,
+    agent: &str,
+    action_id: &str,
+    enabled: bool,
+) -> AuditEntry {
+    AuditEntry {
+        at: now_ms(),
+        org_id: Some(caller.org.id.clone()),
+        agent_id: Some(agent.to_string()),
+        token_id: Some(caller.token.id.clone()),
+        action_id: format!("config.{}", if enabled { "enable" } else { "disable" }),
+        verdict: "allowed".into(),
+        outcome: "ok".into(),
+        detail: Some(format!("{} action={action_id}", Surface::Rest.detail())),
+        ..Default::default()
     }
 }

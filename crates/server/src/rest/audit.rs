@@ -18,6 +18,8 @@ pub(super) struct AuditQuery {
     server: Option<String>,
     outcome: Option<String>,
     after_seq: Option<i64>,
+    before_seq: Option<i64>,
+    newest_first: Option<bool>,
     since_ms: Option<i64>,
     limit: Option<i64>,
 }
@@ -41,12 +43,20 @@ pub(super) async fn list(
             server: q.server,
             outcome: q.outcome,
             after_seq: q.after_seq,
+            before_seq: q.before_seq,
+            newest_first: q.newest_first.unwrap_or(false),
             since_ms: q.since_ms,
             limit: Some(limit),
         })
         .await?;
+    // The next page starts after the last row read (`after_seq`, or `before_seq` newest first).
     let next = rows.last().map(|r| r.seq);
-    Ok(Json(json!({"rows": rows, "next_after_seq": next})))
+    let next_key = if q.newest_first == Some(true) {
+        "next_before_seq"
+    } else {
+        "next_after_seq"
+    };
+    Ok(Json(json!({"rows": rows, next_key: next})))
 }
 
 /// Walks the audit chain from its first row: `{"ok": true, "rows": N}`, or where it breaks

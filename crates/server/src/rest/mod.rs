@@ -4,10 +4,12 @@
 mod agents;
 mod audit;
 pub(crate) mod auth;
+mod console;
 mod end_users;
 mod events;
 mod identity;
 mod openapi;
+mod openapi_console;
 mod openapi_tenancy;
 mod operations;
 mod policy;
@@ -39,7 +41,15 @@ pub(crate) fn router(state: ControlPlane) -> Router {
         .route("/api/audit", get(audit::list))
         .route("/api/audit/verify", get(audit::verify))
         .route("/api/me", get(auth::me))
-        .route("/api/agents/{agent}/actions", get(agents::list))
+        .route("/api/stats", get(console::stats))
+        .route("/api/agents", get(console::list_agents))
+        .route(
+            "/api/agents/{agent}/actions",
+            get(agents::list).put(console::set_many),
+        )
+        .route("/api/catalog", get(console::catalog))
+        .route("/api/catalog/resources/read", post(console::read_resource))
+        .route("/api/catalog/prompts/get", post(console::get_prompt))
         .route(
             "/api/agents/{agent}/actions/{action_id}",
             axum::routing::put(agents::set),

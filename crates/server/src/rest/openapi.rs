@@ -19,10 +19,13 @@ pub(super) async fn document() -> Json<Value> {
         .iter()
         .map(|n| json!({"name": n, "in": "query", "schema": {"type": "string"}}))
         .chain(
-            ["after_seq", "since_ms", "limit"]
+            ["after_seq", "before_seq", "since_ms", "limit"]
                 .iter()
                 .map(|n| json!({"name": n, "in": "query", "schema": {"type": "integer"}})),
         )
+        .chain(std::iter::once(
+            json!({"name": "newest_first", "in": "query", "schema": {"type": "boolean"}}),
+        ))
         .collect();
     let with = |mut base: Value| {
         if let (Some(b), Some(e)) = (base.as_object_mut(), errors.as_object()) {
@@ -80,6 +83,13 @@ pub(super) async fn document() -> Json<Value> {
                 "get": {
                     "summary": "The actions an agent may be given (the org's API servers, then config-file servers; `source` says which), grouped by integration mcp_<slug>, with this agent's toggles",
                     "responses": with(json!({"200": {"description": "Integrations and actions"}}))
+                },
+                "put": {
+                    "summary": "Many actions on or off in one request; an unknown action turned on refuses the whole request with nothing changed; one audit row per action",
+                    "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["enabled", "action_ids"], "properties": {
+                        "enabled": {"type": "boolean"},
+                        "action_ids": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 1000}}}}}},
+                    "responses": with(json!({"200": {"description": "{agent, enabled, action_ids}"}, "404": {"description": "An action that does not exist (nothing changed)"}}))
                 }
             },
             "/api/agents/{agent}/actions/{action_id}": {
@@ -181,7 +191,7 @@ pub(super) async fn document() -> Json<Value> {
             },
             "/api/audit": {
                 "get": {
-                    "summary": "The org's audit rows in chain order",
+                    "summary": "The org's audit rows in chain order (next page: after_seq = next_after_seq), or newest first with newest_first=true (next page: before_seq = next_before_seq)",
                     "parameters": audit_parameters,
                     "responses": with(json!({"200": {"description": "Rows and the cursor for the next page"}}))
                 }
@@ -279,6 +289,7 @@ pub(super) async fn document() -> Json<Value> {
     });
     if let Some(paths) = doc["paths"].as_object_mut() {
         paths.extend(super::openapi_tenancy::paths(&with));
+        paths.extend(super::openapi_console::paths(&with));
     }
     Json(doc)
 }

@@ -472,6 +472,25 @@ impl Store for SqlStore {
         self.audit_rows(f).await
     }
 
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.call_stats",
+        skip_all
+    )]
+    async fn call_stats(
+        &self,
+        org_id: &str,
+        since_ms: i64,
+        step_ms: i64,
+    ) -> Result<Vec<crate::call_stats::StatsCell>, StoreError> {
+        self.stats_cells(org_id, since_ms, step_ms).await
+    }
+
+    #[instrument(target = "switchboard::trace::store", name = "store.agents", skip_all)]
+    async fn agents(&self, org_id: &str) -> Result<Vec<crate::AgentSummary>, StoreError> {
+        self.agent_summaries(org_id).await
+    }
+
     async fn audit_last(&self) -> Result<Option<(i64, String)>, StoreError> {
         self.last_audit_row().await
     }

@@ -1,64 +1,99 @@
-// Switchboard console: each tool's definition and schemas, a playground that calls a tool
-// through the full pipeline (as an agent, optionally for an end user), an agent's actions
-// toggled in place, live figures per server, and the audit log with filters and paging.
-// Shares dashboard.js's globals ($, el, api, say, token).
+// Switchboard console, tools: every tool of every server with a filter, one tool's definition
+// (#tools/NAME) with why the policy holds it back if it does, and a playground that calls it
+// through the full pipeline as an agent (optionally for an end user). The agent's toggle for
+// the tool sits beside the call button, so the first try works: a tool not yet enabled for the
+// agent is enabled, as the button says, then called.
+// Shares the globals of dashboard.js ($, el, api, can, notice, pages, current) and servers.js
+// (allTools, whyHidden, annotationText).
 "use strict";
 
-let toolDefs = []; // tools this org's endpoint lists, with their definitions
-let allTools = []; // every tool of every server, exposed or not, with why not
-let auditNext = null; // the last seq shown, for the next page
-let auditAsked = 0; // loads started: only the latest one's answer is shown
-const AUDIT_PAGE = 50;
+let shownTool = null; // the tool whose definition is shown
+let enabledFor = null; // { agent, actions: Set } of the agent the playground calls as
 
-// Called by dashboard.js with /api/policy/tools' list.
-function setTools(list) {
-  allTools = list;
-  toolDefs = list.filter((t) => t.name && t.visible).sort((a, b) => a.name.localeCompare(b.name));
-  const select = $("tool-select");
-  const current = select.value;
-  select.replaceChildren(...toolDefs.map((t) => el("option", { value: t.name, textContent: t.name })));
-  if (toolDefs.some((t) => t.name === current)) select.value = current;
-  $("console-section").hidden = toolDefs.length === 0;
-  $("audit-section").hidden = false;
-  // The chain spans every org: checking it is offered to operators only.
-  $("chain-line").hidden = !can("gateway:operate");
-  $("agents-section").hidden = false;
-  if ($("figures-section").hidden) {
-    $("figures-section").hidden = false;
-    followFigures();
+function toolKey(tool) { return tool.name || tool.action_id; }
+
+// Called by servers.js whenever /api/policy/tools was read again.
+function toolsChanged() {
+  if (current === "tools") drawToolList();
+}
+
+function drawToolList() {
+  const filter = $("tool-filter").value.trim().toLowerCase();
+  const tools = [...allTools].sort((a, b) => toolKey(a).localeCompare(toolKey(b)));
+  const shown = tools.filter((t) => !filter || `${toolKey(t)} ${t.description || ""} ${t.server}`.toLowerCase().includes(filter));
+  $("tools-count").textContent = `${tools.filter((t) => t.visible).length} exposed of ${tools.length}`;
+  $("tool-list").replaceChildren(...shown.map((tool) => {
+    const link = el("a", { href: `#tools/${encodeURIComponent(toolKey(tool))}` }, [
+      el("span", { textContent: toolKey(tool) }),
+      el("small", { className: tool.visible ? "muted" : "held-back", textContent: tool.visible ? tool.server : `${tool.server} · held back` }),
+    ]);
+    const item = el("li", {}, [link]);
+    if (shownTool && toolKey(shownTool) === toolKey(tool)) {
+      link.setAttribute("aria-current", "true");
+      requestAnimationFrame(() => link.scrollIntoView({ block: "nearest" }));
+    }
+    item.dataset.tool = toolKey(tool);
+    return item;
+  }));
+}
+
+function showTool(name) {
+  const tools = [...allTools].sort((a, b) => toolKey(a).localeCompare(toolKey(b)));
+  const tool = tools.find((t) => toolKey(t) === name) || (name ? null : tools.find((t) => t.visible));
+  shownTool = tool || null;
+  drawToolList();
+  const pane = document.querySelector("#console-section .detail-pane");
+  pane.hidden = !tool;
+  if (!tool) {
+    if (name) notice("tools", `No tool ${name} (GET /api/policy/tools lists them).`);
+    return;
   }
-  if (select.value !== current) showTool();
-}
-
-function selectedTool() {
-  return toolDefs.find((t) => t.name === $("tool-select").value);
-}
-
-function annotationText(tool) {
-  const a = tool.annotations || {};
-  const flags = [];
-  if (a.readOnlyHint) flags.push("read-only");
-  if (a.destructiveHint) flags.push("destructive");
-  if (a.idempotentHint) flags.push("idempotent");
-  if (a.openWorldHint) flags.push("open world");
-  const title = tool.title || a.title;
-  const labels = (tool.labels || []).length ? `labels ${tool.labels.join(", ")}` : "";
-  const findings = (tool.findings || []).length ? `${tool.findings.length} scanner finding(s)` : "";
-  return [title ? `“${title}”` : "", flags.join(", "), `action ${tool.action_id}`, labels, findings]
-    .filter(Boolean).join(" · ");
-}
-
-function showTool() {
-  const tool = selectedTool();
-  if (!tool) return;
+  $("tool-name").textContent = toolKey(tool);
   $("tool-description").textContent = tool.description || "(no description)";
   $("tool-annotations").textContent = annotationText(tool);
+  $("tool-exposure").className = tool.visible ? "ok" : "held-back";
+  $("tool-exposure").textContent = tool.visible ? `exposed by ${tool.server}`
+    : `held back: ${whyHidden(tool)} — review it under Policy & approvals`;
   $("tool-input-schema").textContent = JSON.stringify(tool.input_schema || {}, null, 2);
   $("tool-output-schema").textContent = tool.output_schema ? JSON.stringify(tool.output_schema, null, 2) : "(none declared)";
   $("tool-form").replaceChildren(...fields(tool.input_schema || {}, ""));
   $("raw-args").value = "{}";
   $("result").replaceChildren();
   delete $("result").dataset.outcome;
+  const manage = can("integrations:manage");
+  $("call-form").hidden = !tool.visible;
+  $("call-button").hidden = !manage;
+  $("call-note").hidden = manage;
+  $("call-enabled").disabled = !manage;
+  return refreshEnabled();
+}
+
+// Whether the playground's agent has the shown tool's action on: its checkbox and the button.
+async function refreshEnabled() {
+  const agent = $("call-agent").value.trim() || "dashboard";
+  if (!enabledFor || enabledFor.agent !== agent) {
+    const body = await api("GET", `/api/agents/${encodeURIComponent(agent)}/actions`);
+    const on = body.integrations.flatMap((g) => g.actions.filter((a) => a.enabled).map((a) => a.action_id));
+    enabledFor = { agent, actions: new Set(on) };
+  }
+  drawEnabled();
+}
+
+function drawEnabled() {
+  if (!shownTool || !enabledFor) return;
+  const on = enabledFor.actions.has(shownTool.action_id);
+  $("call-enabled").checked = on;
+  $("call-enabled-text").textContent = `${shownTool.action_id} enabled for agent ${enabledFor.agent}`;
+  $("call-button").textContent = on ? "Call through the pipeline" : `Enable for ${enabledFor.agent} and call`;
+}
+
+async function setEnabled(on) {
+  const agent = enabledFor.agent;
+  const path = `/api/agents/${encodeURIComponent(agent)}/actions/${encodeURIComponent(shownTool.action_id)}`;
+  await api("PUT", path, { enabled: on });
+  if (on) enabledFor.actions.add(shownTool.action_id);
+  else enabledFor.actions.delete(shownTool.action_id);
+  drawEnabled();
 }
 
 // Form fields for an object schema: strings, numbers, booleans, enums and nested objects;
@@ -141,8 +176,9 @@ function contentParts(result) {
 
 async function callTool(event) {
   event.preventDefault();
-  const tool = selectedTool();
+  const tool = shownTool;
   if (!tool) return;
+  notice("tools", "");
   let args;
   try {
     args = $("raw-mode").checked ? JSON.parse($("raw-args").value || "{}") : formArguments();
@@ -150,13 +186,15 @@ async function callTool(event) {
     showResult("invalid_arguments", [el("p", { className: "error", textContent: `the arguments are not JSON: ${e.message}` })], 0);
     return;
   }
-  const agent = $("call-agent").value.trim() || "dashboard";
+  await refreshEnabled();
+  // The button said so: the agent gets the tool, then the call goes through the pipeline.
+  if (!enabledFor.actions.has(tool.action_id)) await setEnabled(true);
   const body = { arguments: args };
   const user = $("call-end-user").value.trim();
   if (user) body.end_user_id = user;
   const started = performance.now();
   const response = await fetch(
-    `/api/agents/${encodeURIComponent(agent)}/actions/${encodeURIComponent(tool.action_id)}/invoke`,
+    `/api/agents/${encodeURIComponent(enabledFor.agent)}/actions/${encodeURIComponent(tool.action_id)}/invoke`,
     { method: "POST", headers: { ...credentials(), "Content-Type": "application/json" }, body: JSON.stringify(body) },
   );
   const millis = performance.now() - started;
@@ -167,7 +205,6 @@ async function callTool(event) {
     const error = payload.error || {};
     showResult(error.kind || `http_${response.status}`, [el("p", { className: "error", textContent: error.message || response.statusText })], millis);
   }
-  loadAudit(false).catch((e) => say(e.message));
 }
 
 function setRawMode() {
@@ -183,161 +220,17 @@ function setRawMode() {
   $("raw-args").hidden = !raw;
 }
 
-// Loads overlap (a call reloads the table while the operator filters it); an answer that
-// arrives after a newer load started is dropped, and the table names the filters it shows.
-async function loadAudit(more) {
-  const asked = ++auditAsked;
-  const shown = new URLSearchParams();
-  const filters = [["server", "audit-server"], ["action_id", "audit-action"], ["agent_id", "audit-agent"], ["outcome", "audit-outcome"]];
-  for (const [param, id] of filters) {
-    const value = $(id).value.trim();
-    if (value) shown.set(param, value);
-  }
-  const q = new URLSearchParams(shown);
-  q.set("limit", String(AUDIT_PAGE));
-  const since = Number($("audit-since").value);
-  if (since) q.set("since_ms", String(Date.now() - since * 60000));
-  if (!more) auditNext = null;
-  if (more && auditNext !== null) q.set("after_seq", String(auditNext));
-  const body = await api("GET", `/api/audit?${q}`);
-  if (asked !== auditAsked) return;
-  const rows = body.rows.map((r) => {
-    const tr = el("tr", {}, [
-      el("td", { textContent: String(r.seq) }),
-      el("td", { textContent: new Date(r.at).toLocaleTimeString() }),
-      el("td", { textContent: r.action_id }),
-      el("td", { textContent: r.agent_id || "" }),
-      el("td", { textContent: r.end_user_id || "" }),
-      el("td", { textContent: r.verdict }),
-      el("td", { textContent: r.outcome }),
-      el("td", { textContent: (r.duration_us / 1000).toFixed(1) }),
-    ]);
-    tr.dataset.action = r.action_id;
-    tr.dataset.outcome = r.outcome;
-    return tr;
-  });
-  const tbody = $("audit").tBodies[0];
-  if (more) tbody.append(...rows);
-  else tbody.replaceChildren(...rows);
-  $("audit").dataset.filters = shown.toString();
-  if (body.next_after_seq !== null && body.next_after_seq !== undefined) auditNext = body.next_after_seq;
-  $("audit-more").hidden = body.rows.length < AUDIT_PAGE;
-  $("audit-count").textContent = `${tbody.rows.length} row(s)`;
-}
-
-// The whole audit chain checked from its first row: intact, or where it breaks.
-async function verifyChain() {
-  const state = $("chain-state");
-  state.className = "muted";
-  state.textContent = "checking…";
-  const body = await api("GET", "/api/audit/verify");
-  state.className = body.ok ? "ok" : "error";
-  state.textContent = body.ok ? `intact: ${body.rows} row(s) checked` : `broken: ${body.problem}`;
-}
-
-// An agent's actions, grouped by integration (mcp_<server>), each toggled in place.
-async function loadAgent(event) {
-  if (event) event.preventDefault();
-  const agent = $("agent-name").value.trim();
-  if (!agent) return;
-  const body = await api("GET", `/api/agents/${encodeURIComponent(agent)}/actions`);
-  const groups = body.integrations.map((group) => el("fieldset", {}, [
-    el("legend", { textContent: `${group.integration} (${group.source})` }),
-    ...group.actions.map((action) => {
-      const box = el("input", { type: "checkbox", checked: action.enabled, disabled: !can("integrations:manage") });
-      box.dataset.action = action.action_id;
-      box.addEventListener("change", () => toggleAction(agent, action.action_id, box));
-      return el("label", { className: "inline", title: action.description || "" }, [box, ` ${action.name}`]);
-    }),
-  ]));
-  $("agent-actions").replaceChildren(...groups);
-  $("agent-actions").dataset.agent = agent;
-}
-
-async function toggleAction(agent, actionId, box) {
-  box.disabled = true;
-  try {
-    const path = `/api/agents/${encodeURIComponent(agent)}/actions/${encodeURIComponent(actionId)}`;
-    await api("PUT", path, { enabled: box.checked });
-    say("");
-    box.dataset.saved = String(box.checked);
-  } catch (e) {
-    box.checked = !box.checked;
-    say(e.message);
-  } finally {
-    box.disabled = false;
-  }
-}
-
-// Live figures per server over the last five minutes, from the audit rows: calls per second,
-// p50 and p99 of the call time, and errors. Read again every five seconds while shown.
-const FIGURES_WINDOW_MS = 5 * 60000;
-let figuresTimer = null;
-
-function percentile(sorted, p) {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function loadFigures() {
-  const since = Date.now() - FIGURES_WINDOW_MS;
-  const byServer = new Map();
-  let after = null;
-  // At most 5,000 rows (five pages): enough for the figures of a dashboard.
-  for (let page = 0; page < 5; page++) {
-    const q = new URLSearchParams({ limit: "1000", since_ms: String(since) });
-    if (after !== null) q.set("after_seq", String(after));
-    const body = await api("GET", `/api/audit?${q}`);
-    for (const r of body.rows) {
-      if (!r.action_id.startsWith("mcp.") || !r.server) continue;
-      const s = byServer.get(r.server) || { calls: 0, errors: 0, times: [] };
-      s.calls += 1;
-      // A call that ended asking its caller for input (input_required) did not fail.
-      if (r.outcome !== "ok" && r.outcome !== "input_required") s.errors += 1;
-      s.times.push(r.duration_us / 1000);
-      byServer.set(r.server, s);
-    }
-    if (body.rows.length < 1000) break;
-    after = body.next_after_seq;
-  }
-  const seconds = FIGURES_WINDOW_MS / 1000;
-  const rows = [...byServer.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([server, s]) => {
-    const times = s.times.sort((a, b) => a - b);
-    const tr = el("tr", {}, [
-      el("td", { textContent: server }),
-      el("td", { textContent: String(s.calls) }),
-      el("td", { textContent: (s.calls / seconds).toFixed(2) }),
-      el("td", { textContent: percentile(times, 50).toFixed(1) }),
-      el("td", { textContent: percentile(times, 99).toFixed(1) }),
-      el("td", { textContent: String(s.errors) }),
-    ]);
-    tr.dataset.server = server;
-    tr.dataset.calls = String(s.calls);
-    tr.dataset.errors = String(s.errors);
-    return tr;
-  });
-  $("figures").tBodies[0].replaceChildren(...rows);
-  $("figures-empty").hidden = rows.length > 0;
-}
-
-function followFigures() {
-  clearTimeout(figuresTimer);
-  if (!token && !csrf) return;
-  loadFigures()
-    .catch((e) => say(e.message))
-    .finally(() => { figuresTimer = setTimeout(followFigures, 5000); });
-}
+pages.tools = { load: (name) => showTool(name) };
 
 window.addEventListener("DOMContentLoaded", () => {
-  $("agent-form").addEventListener("submit", (e) => loadAgent(e).catch((err) => say(err.message)));
-  $("tool-select").addEventListener("change", showTool);
-  $("call-form").addEventListener("submit", (e) => callTool(e).catch((err) => say(err.message)));
+  $("tool-filter").addEventListener("input", drawToolList);
+  $("call-form").addEventListener("submit", (e) => guarded("tools", () => callTool(e)));
   $("raw-mode").addEventListener("change", setRawMode);
-  $("audit-filters").addEventListener("submit", (e) => {
-    e.preventDefault();
-    auditNext = null;
-    loadAudit(false).catch((err) => say(err.message));
+  $("call-agent").addEventListener("change", () => guarded("tools", refreshEnabled));
+  $("call-enabled").addEventListener("change", () => {
+    const box = $("call-enabled");
+    box.disabled = true;
+    guarded("tools", () => setEnabled(box.checked).catch((e) => { box.checked = !box.checked; throw e; }))
+      .finally(() => { box.disabled = !can("integrations:manage"); });
   });
-  $("audit-more").addEventListener("click", () => loadAudit(true).catch((e) => say(e.message)));
-  $("chain-verify").addEventListener("click", () => verifyChain().catch((e) => say(e.message)));
 });

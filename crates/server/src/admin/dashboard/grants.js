@@ -1,11 +1,9 @@
 // Switchboard grants: a signed-in end user's own credentials for per-end-user servers (GET
 // /api/me/grants), each with when it was given and last used, and a button that revokes it on
-// every replica. Shares dashboard.js's globals ($, el, api, me, say).
+// every replica. Shares dashboard.js's globals ($, el, api, me, notice, pages).
 "use strict";
 
 async function loadMyGrants() {
-  const section = $("grants-section");
-  section.hidden = !me.end_user;
   if (!me.end_user) return;
   $("grants-who").textContent = `(as ${me.end_user})`;
   const body = await api("GET", "/api/me/grants");
@@ -24,7 +22,7 @@ function grantRow(grant) {
       await loadMyGrants();
     } catch (e) {
       revoke.disabled = false;
-      say(e.message);
+      notice("grants", e.message);
     }
   });
   const cells = [grant.server, grant.kind, when(grant.issued_at), when(grant.last_used_at),
@@ -34,3 +32,5 @@ function grantRow(grant) {
   tr.append(el("td", {}, [revoke]));
   return tr;
 }
+
+pages.grants = { load: loadMyGrants };
