@@ -76,7 +76,13 @@ const PAGES = ["overview", "servers", "server", "tools", "catalog", "agents", "p
 
 // `#tools/time__get_current_time` → ["tools", "time__get_current_time"].
 function route() {
-  const [name, ...rest] = decodeURIComponent(location.hash.slice(1)).split("/");
+  let hash = location.hash.slice(1);
+  try {
+    hash = decodeURIComponent(hash);
+  } catch {
+    // A hand-typed address with a stray "%": read as written.
+  }
+  const [name, ...rest] = hash.split("/");
   return [PAGES.includes(name) ? name : "overview", rest.join("/")];
 }
 
@@ -220,7 +226,8 @@ async function enter() {
   document.querySelector('#nav a[data-page="grants"]').hidden = !me.end_user;
   fitNav();
   // Lists every section uses (servers, tools, approvals), then the page asked for.
-  if (views) await guarded("servers", loadServers);
+  // Every section reads these; a refusal here (an org without the feature) is the page's.
+  if (views) await loadServers().catch((e) => say(e.message));
   if (!views && me.end_user && !location.hash) location.hash = "grants";
   show();
   if (views) follow();
