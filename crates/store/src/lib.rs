@@ -6,6 +6,7 @@ mod anchors;
 pub mod audit;
 pub mod call_stats;
 mod cluster;
+mod migrations;
 mod model;
 mod policy;
 mod retention;

@@ -91,7 +91,7 @@ impl SqlStore {
             url: redact_url(url),
             message: e.to_string(),
         })?;
-        sqlx::migrate!("./migrations")
+        crate::migrations::migrator()
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migrate(e.to_string()))?;
