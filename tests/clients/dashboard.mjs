@@ -191,7 +191,7 @@ try {
   await page.evaluate(async ([a, body]) => api("POST", `/api/agents/dashboard/actions/${a}/invoke`, { arguments: body }), [action, args]);
   await page.waitForFunction((sel) => document.querySelectorAll(sel).length >= 2, okRow, T);
   seen.audit_live = await page.$$eval(okRow, (r) => r.length);
-  await page.focus(okRow);
+  await page.focus(`${okRow} button`);
   await page.keyboard.press("Enter");
   await page.waitForSelector("#audit tr.record dl", T);
   seen.record = await page.textContent("#audit tr.record");
@@ -245,6 +245,11 @@ try {
   await page.click(`${connected} button:text("disconnect")`);
   await page.waitForSelector('tr[data-server="everything"]', { state: "detached", timeout: 20000 });
 
+  // The skip link moves to the page without leaving the section; no section says an error.
+  await page.focus(".skip");
+  await page.keyboard.press("Enter");
+  seen.after_skip = await page.$eval("main > section:not([hidden])", (s) => s.dataset.page);
+  seen.notices = await page.$$eval("[data-notice]", (n) => n.map((x) => x.textContent).filter(Boolean));
   // A narrow window: the sections behind a Menu button that opens and closes.
   await page.setViewportSize({ width: 420, height: 900 });
   await page.waitForSelector("#nav-toggle:not([hidden])", T);
@@ -261,6 +266,9 @@ try {
   // A viewer's page: states and tools, but no operation, connect form or call button.
   const view = await browser.newPage();
   view.on("pageerror", (e) => problems.push(`viewer page error: ${e.message}`));
+  view.on("console", (m) => {
+    if (m.type() === "error" && !/^Failed to load resource/.test(m.text())) problems.push(`viewer console: ${m.text()}`);
+  });
   await view.goto(`${base}/#token=${encodeURIComponent(viewer)}`);
   await view.waitForSelector('section[data-page="overview"]:not([hidden])', T);
   await view.click('#nav a[data-page="servers"]');

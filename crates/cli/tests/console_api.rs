@@ -116,6 +116,14 @@ async fn console_routes_compute_figures_toggle_in_bulk_and_browse_resources() {
     let (_, agents) = api.send("GET", "/api/agents", &viewer, None).await;
     assert_eq!(agents["agents"][0]["agent_id"], "billing", "{agents}");
     assert_eq!(agents["agents"][0]["enabled"], 2, "{agents}");
+    // An id given twice is one change and one audit row; turning off accepts ids no server
+    // offers any more (to clear them).
+    let twice = json!({"enabled": false, "action_ids": ["mcp.gone.tool", "mcp.gone.tool"]});
+    let (status, body) = api
+        .send("PUT", "/api/agents/support/actions", &manager, Some(twice))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["action_ids"], json!(["mcp.gone.tool"]), "{body}");
     let (_, actions) = api
         .send("GET", "/api/agents/billing/actions", &viewer, None)
         .await;
@@ -190,6 +198,8 @@ async fn console_routes_compute_figures_toggle_in_bulk_and_browse_resources() {
     let outsider = kit::api_token(Path::new(BINARY), &data, "other", &["integrations:view"]);
     let (_, theirs) = api.send("GET", "/api/stats", &outsider, None).await;
     assert_eq!(theirs["servers"], json!([]), "{theirs}");
+    let (_, theirs) = api.send("GET", "/api/agents", &outsider, None).await;
+    assert_eq!(theirs["agents"], json!([]), "{theirs}");
 
     // Resources and prompts: listed for a viewer, read and got with manage only.
     let (status, catalog) = api.send("GET", "/api/catalog", &viewer, None).await;
@@ -197,6 +207,7 @@ async fn console_routes_compute_figures_toggle_in_bulk_and_browse_resources() {
     let resource = &catalog["resources"][0];
     assert_eq!(resource["server"], "everything", "{catalog}");
     assert_eq!(resource["source"], "config", "{catalog}");
+    assert_eq!(resource["visible"], true, "{catalog}");
     let uri = resource["uri"].as_str().unwrap();
     let read = json!({"uri": uri});
     let (status, _) = api

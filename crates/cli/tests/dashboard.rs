@@ -272,6 +272,8 @@ fn console_sections_work(seen: &Value, shots: &Path, base: &str) {
     assert_eq!(seen["secret_in_table"], false);
     assert_eq!(seen["revoked_token_status"], 401, "{seen}");
     assert_eq!(seen["orgs"], serde_json::json!(["acme"]), "{seen}");
+    assert_eq!(seen["after_skip"], "servers", "{seen}");
+    assert_eq!(seen["notices"], serde_json::json!([]), "{seen}");
     // A narrow window.
     assert_eq!(seen["narrow_nav_hidden"], true);
     assert_eq!(seen["narrow_nav_closed"], true);

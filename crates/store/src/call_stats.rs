@@ -20,8 +20,10 @@ const NOT_ERRORS: &str = "'ok', 'input_required', 'task'";
 
 /// The grouped query: one row per (server, slot, latency bucket). Calls are `mcp.` actions
 /// with a server; a task's end (`task_completed`…) is a second row of one call, not counted.
+/// A call the policy refused (verdict `denied`) is bucket -1: counted, and an error, but its
+/// near-zero time would pull the percentiles of calls that ran down.
 pub(crate) static STATS_SQL: LazyLock<String> = LazyLock::new(|| {
-    let mut bucket = String::from("CASE");
+    let mut bucket = String::from("CASE WHEN verdict = 'denied' THEN -1");
     for (i, bound) in LATENCY_BOUNDS_US.iter().enumerate() {
         bucket.push_str(&format!(" WHEN duration_us < {bound} THEN {i}"));
     }
@@ -41,12 +43,14 @@ pub(crate) static STATS_SQL: LazyLock<String> = LazyLock::new(|| {
 pub struct StatsCell {
     pub server: String,
     pub slot: i64,
-    pub bucket: usize,
+    /// The latency bucket; `None` for calls the policy refused.
+    pub bucket: Option<usize>,
     pub calls: i64,
     pub errors: i64,
 }
 
-/// Calls, errors and call-time percentiles of one slot or of the whole window.
+/// Calls, errors and call-time percentiles (of the calls that ran) of one slot or of the
+/// whole window.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Figures {
     pub calls: i64,
@@ -84,12 +88,16 @@ pub struct Window {
 #[derive(Default, Clone)]
 struct Histogram {
     counts: BTreeMap<usize, i64>,
+    refused: i64,
     errors: i64,
 }
 
 impl Histogram {
     fn add(&mut self, cell: &StatsCell) {
-        *self.counts.entry(cell.bucket).or_default() += cell.calls;
+        match cell.bucket {
+            Some(bucket) => *self.counts.entry(bucket).or_default() += cell.calls,
+            None => self.refused += cell.calls,
+        }
         self.errors += cell.errors;
     }
 
@@ -97,12 +105,13 @@ impl Histogram {
         for (bucket, count) in &other.counts {
             *self.counts.entry(*bucket).or_default() += count;
         }
+        self.refused += other.refused;
         self.errors += other.errors;
     }
 
     fn figures(&self) -> Figures {
         Figures {
-            calls: self.counts.values().sum(),
+            calls: self.counts.values().sum::<i64>() + self.refused,
             errors: self.errors,
             p50_ms: self.percentile(0.50),
             p99_ms: self.percentile(0.99),
@@ -200,7 +209,7 @@ mod tests {
             .map(|(bucket, (calls, errors))| StatsCell {
                 server: server.into(),
                 slot,
-                bucket,
+                bucket: Some(bucket),
                 calls,
                 errors,
             })
@@ -250,9 +259,20 @@ mod tests {
         };
         let mut all = cells("b", 9, &[300, 300], 0);
         all.extend(cells("a", 0, &[50], 1));
+        // Two calls of `a` the policy refused: counted and errors, not in its call times.
+        all.push(StatsCell {
+            server: "a".into(),
+            slot: 0,
+            bucket: None,
+            calls: 2,
+            errors: 2,
+        });
         let figures = summarize(&all, window);
         assert_eq!(figures[0].server, "a");
-        assert_eq!(figures[0].total.errors, 1);
+        assert_eq!((figures[0].total.calls, figures[0].total.errors), (3, 3));
+        // Its one call that ran, 50 µs, in the bucket [50, 63) µs: the refused ones add nothing.
+        let p99 = figures[0].total.p99_ms.unwrap();
+        assert!((p99 - 0.063).abs() < 1e-9, "{p99}");
         assert_eq!(figures[1].series[4].figures.calls, 2);
         assert_eq!(summarize(&[], window), Vec::new());
     }

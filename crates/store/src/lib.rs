@@ -6,20 +6,19 @@ mod anchors;
 pub mod audit;
 pub mod call_stats;
 mod cluster;
-mod migrations;
 mod model;
 mod policy;
 mod retention;
 pub mod seal;
 mod sql;
 mod sql_audit;
+mod sql_console;
 mod sql_grants;
 mod sql_inputs;
 mod sql_oauth;
 mod sql_orgs;
 mod sql_rounds;
 mod sql_servers;
-mod sql_stats;
 mod sql_tasks;
 mod writer;
 
@@ -121,6 +120,14 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
     ) -> Result<Vec<String>, StoreError>;
     /// Every agent of `org_id` with an action toggled, with how many are on.
     async fn agents(&self, org_id: &str) -> Result<Vec<AgentSummary>, StoreError>;
+    /// Turns many actions on or off for an agent in one transaction: all or none.
+    async fn set_agent_actions(
+        &self,
+        org_id: &str,
+        agent_id: &str,
+        action_ids: &[String],
+        enabled: bool,
+    ) -> Result<(), StoreError>;
 
     /// Appends entries to the chain in one transaction and returns the rows written.
     async fn append_audit(

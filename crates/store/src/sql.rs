@@ -91,7 +91,7 @@ impl SqlStore {
             url: redact_url(url),
             message: e.to_string(),
         })?;
-        crate::migrations::migrator()
+        sqlx::migrate!("./migrations")
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migrate(e.to_string()))?;

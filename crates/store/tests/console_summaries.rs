@@ -34,6 +34,10 @@ async fn summaries(store: Arc<SqlStore>) {
         rows.push(call(&acme.id, "time", since + i, 1_000, "ok"));
     }
     rows.push(call(&acme.id, "time", since + 500, 100_000, "timeout"));
+    // And one the policy refused, in no time: counted, an error, not a call time.
+    let mut refused = call(&acme.id, "time", since + 600, 0, "policy_denied");
+    refused.verdict = "denied".into();
+    rows.push(refused);
     // Slot 2 of `git`: a task begun and its end (one call), a question back (not an error).
     rows.push(call(&acme.id, "git", since + 20_500, 3_000, "task"));
     rows.push(call(&acme.id, "git", since + 20_600, 0, "task_completed"));
@@ -63,8 +67,8 @@ async fn summaries(store: Arc<SqlStore>) {
     let names: Vec<&str> = figures.iter().map(|f| f.server.as_str()).collect();
     assert_eq!(names, ["git", "time"]);
     let (git, time) = (&figures[0], &figures[1]);
-    assert_eq!((time.total.calls, time.total.errors), (100, 1));
-    assert_eq!(time.series[0].figures.calls, 100);
+    assert_eq!((time.total.calls, time.total.errors), (101, 2));
+    assert_eq!(time.series[0].figures.calls, 101);
     let p50 = time.total.p50_ms.unwrap();
     // 1 ms falls in the bucket [1.0, 1.259) ms.
     assert!((1.0..1.259).contains(&p50), "p50 {p50} ms of 1 ms calls");
@@ -76,9 +80,16 @@ async fn summaries(store: Arc<SqlStore>) {
     assert_eq!((git.total.calls, git.total.errors), (2, 0));
     assert_eq!(git.series[2].figures.calls, 2);
     assert_eq!(git.series[2].at_ms, since + 20_000);
-    assert!(cells.iter().all(|c| c.bucket == bucket_of(1_000)
-        || c.bucket == bucket_of(100_000)
-        || c.bucket == bucket_of(3_000)));
+    let buckets = [
+        Some(bucket_of(1_000)),
+        Some(bucket_of(100_000)),
+        Some(bucket_of(3_000)),
+        None,
+    ];
+    assert!(
+        cells.iter().all(|c| buckets.contains(&c.bucket)),
+        "{cells:?}"
+    );
 
     // The request log reads newest first, a page at a time.
     let newest = |before: Option<i64>| AuditFilter {

@@ -99,14 +99,21 @@ pub(super) async fn set_many(
     caller.require(MANAGE)?;
     check_agent(&agent)?;
     let Json(bulk) = body.map_err(|e| ApiError::Invalid(e.body_text()))?;
+    // Each action once, in the order given.
+    let mut seen = std::collections::HashSet::new();
+    let action_ids: Vec<String> = bulk
+        .action_ids
+        .iter()
+        .filter(|id| seen.insert(id.as_str()))
+        .cloned()
+        .collect();
     if bulk.action_ids.is_empty() || bulk.action_ids.len() > MAX_BULK {
         return Err(ApiError::Invalid(format!(
             "action_ids holds 1 to {MAX_BULK} action ids"
         )));
     }
     if bulk.enabled {
-        let unknown: Vec<&str> = bulk
-            .action_ids
+        let unknown: Vec<&str> = action_ids
             .iter()
             .filter(|id| state.find_action(&caller.org.id, id).is_none())
             .map(String::as_str)
@@ -119,11 +126,12 @@ pub(super) async fn set_many(
             )));
         }
     }
-    for action_id in &bulk.action_ids {
-        state
-            .store
-            .set_agent_action(&caller.org.id, &agent, action_id, bulk.enabled)
-            .await?;
+    // One transaction: every action changes, or none does.
+    state
+        .store
+        .set_agent_actions(&caller.org.id, &agent, &action_ids, bulk.enabled)
+        .await?;
+    for action_id in &action_ids {
         state
             .audit
             .record_now(toggle_entry(&caller, &agent, action_id, bulk.enabled));
@@ -131,8 +139,13 @@ pub(super) async fn set_many(
     Ok(Json(json!({
         "agent": agent,
         "enabled": bulk.enabled,
-        "action_ids": bulk.action_ids,
+        "action_ids": action_ids,
     })))
+}
+
+/// The session the console's reads run in (taint and limits): no agent id can name it.
+fn console_session(caller: &ApiCaller) -> String {
+    format!("{}|console", caller.org.id)
 }
 
 /// The registries an org's console browses: its own API servers, then the config file's.
@@ -144,18 +157,30 @@ fn registries(state: &ControlPlane, org_id: &str) -> [(Registry, Source); 2] {
 }
 
 /// `GET /api/catalog`: the resources, resource templates and prompts of every server the org
-/// reaches, each with its server and source.
+/// reaches, each with its server, source and whether the org's policy shows its server.
 pub(super) async fn catalog(
     State(state): State<ControlPlane>,
     caller: ApiCaller,
 ) -> Result<Json<Value>, ApiError> {
     caller.require(VIEW)?;
     let (mut resources, mut templates, mut prompts) = (Vec::new(), Vec::new(), Vec::new());
+    let opts = rest_options(&caller, None, console_session(&caller));
     for (registry, source) in registries(&state, &caller.org.id) {
         let catalog = registry.catalog();
+        // Whether the org's policy lets it see each server (reading a hidden one is refused).
+        let mut visible = std::collections::HashMap::new();
+        let servers = catalog.resources.iter().map(|r| &r.server);
+        let servers = servers.chain(catalog.resource_templates.iter().map(|t| &t.server));
+        for server in servers.chain(catalog.prompts.iter().map(|p| &p.server)) {
+            if !visible.contains_key(server.as_str()) {
+                let shown = registry.server_visible(&opts.caller, server.as_str()).await;
+                visible.insert(server.as_str(), shown);
+            }
+        }
         let tag = |mut item: Value, server: &str| {
             item["server"] = json!(server);
             item["source"] = json!(source.as_str());
+            item["visible"] = json!(visible.get(server).copied().unwrap_or(false));
             item
         };
         for r in &catalog.resources {
@@ -197,7 +222,7 @@ pub(super) async fn read_resource(
     let registry = routing(&state, &caller.org.id, |r| {
         r.catalog().route_resource(&read.uri).is_some()
     });
-    let opts = rest_options(&caller, None, format!("{}|rest:console", caller.org.id));
+    let opts = rest_options(&caller, None, console_session(&caller));
     let result = registry
         .read_resource(&read.uri, opts)
         .await
@@ -216,7 +241,7 @@ pub(super) async fn get_prompt(
     let registry = routing(&state, &caller.org.id, |r| {
         r.catalog().route_prompt(&get.name).is_some()
     });
-    let opts = rest_options(&caller, None, format!("{}|rest:console", caller.org.id));
+    let opts = rest_options(&caller, None, console_session(&caller));
     let result = registry
         .get_prompt(&get.name, get.arguments.map(Value::Object), opts)
         .await

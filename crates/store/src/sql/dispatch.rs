@@ -1,5 +1,5 @@
 //! [`Store`] for [`SqlStore`]: each method traced (`switchboard::trace::store`) and handed to
-//! the module that owns its tables (`sql_orgs`, `sql_servers`, `sql_audit`, `sql_rounds`,
+//! the module that owns its tables (`sql_orgs`, `sql_servers`, `sql_audit`, `sql_console`, `sql_rounds`,
 //! `sql_tasks`, `sql_oauth`, `sql_grants`, `sql_inputs`, `cluster`, `policy`).
 
 use super::{Backend, SqlStore};
@@ -489,6 +489,22 @@ impl Store for SqlStore {
     #[instrument(target = "switchboard::trace::store", name = "store.agents", skip_all)]
     async fn agents(&self, org_id: &str) -> Result<Vec<crate::AgentSummary>, StoreError> {
         self.agent_summaries(org_id).await
+    }
+
+    #[instrument(
+        target = "switchboard::trace::store",
+        name = "store.set_agent_actions",
+        skip_all
+    )]
+    async fn set_agent_actions(
+        &self,
+        org_id: &str,
+        agent_id: &str,
+        action_ids: &[String],
+        enabled: bool,
+    ) -> Result<(), StoreError> {
+        self.agent_actions_set(org_id, agent_id, action_ids, enabled)
+            .await
     }
 
     async fn audit_last(&self) -> Result<Option<(i64, String)>, StoreError> {

@@ -6,6 +6,7 @@
 "use strict";
 
 let agentShown = null; // { agent, integrations } of the agent whose actions are shown
+let agentAsked = 0; // reads started: only the newest one's answer is shown
 
 async function loadAgents(agent) {
   const body = await api("GET", "/api/agents");
@@ -29,7 +30,9 @@ async function loadAgents(agent) {
 }
 
 async function showAgent(agent) {
+  const asked = ++agentAsked;
   const body = await api("GET", `/api/agents/${encodeURIComponent(agent)}/actions`);
+  if (asked !== agentAsked) return;
   agentShown = body;
   $("agent-title").textContent = `Agent ${agent}`;
   $("action-filter").hidden = false;
@@ -47,8 +50,8 @@ function drawActions() {
       const box = el("input", { type: "checkbox", checked: action.enabled, disabled: !manage });
       box.dataset.action = action.action_id;
       box.addEventListener("change", () => toggle(agent, [action.action_id], box.checked, [box]));
-      return el("label", { className: "inline", title: action.description || "" }, [box, ` ${action.name}`,
-        el("small", { className: "muted", textContent: ` ${action.action_id}` })]);
+      return el("label", { className: "inline" }, [box, ` ${action.name}`,
+        el("small", { className: "muted", textContent: ` ${action.action_id}${action.description ? ` — ${action.description}` : ""}` })]);
     });
     const on = actions.filter((a) => a.enabled).length;
     const bulk = (enabled) => el("button", {
@@ -79,10 +82,12 @@ async function toggle(agent, actionIds, enabled, boxes) {
   notice("agents", "");
   try {
     await api("PUT", `/api/agents/${encodeURIComponent(agent)}/actions`, { enabled, action_ids: actionIds });
+    enabledFor = null;
+    // Another agent opened meanwhile: its boxes are not these.
+    if (agentShown.agent !== agent) return;
     for (const group of agentShown.integrations) {
       for (const action of group.actions) if (actionIds.includes(action.action_id)) action.enabled = enabled;
     }
-    enabledFor = null;
     drawActions();
     for (const id of actionIds) {
       const box = document.querySelector(`#agent-actions input[data-action="${CSS.escape(id)}"]`);

@@ -85,7 +85,7 @@ async function loadApprovals() {
   $("approvals").replaceChildren(...pending.map(([change, owner]) => approval(change, owner)));
   $("approvals-empty").hidden = pending.length > 0;
   $("approvals-count").textContent = pending.length ? `(${pending.length})` : "";
-  badge("badge-policy", pending.length);
+  badge("badge-policy", pending.length, "waiting for approval");
   drawHeldBack();
 }
 

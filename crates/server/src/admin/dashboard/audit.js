@@ -1,6 +1,6 @@
 // Switchboard console, audit: the org's request log, newest first, shown on arrival and kept
 // live (new rows every 3 s while the page is open), filtered by server, action, agent and
-// outcome, with older pages on demand; a row opens to its whole record; an operator checks
+// outcome, with older pages on demand; a row opens (its number is a button) to its whole record; an operator checks
 // the whole chain. Shares dashboard.js's globals ($, el, api, can, notice, pages).
 "use strict";
 
@@ -9,6 +9,7 @@ let auditOldest = null; // the smallest seq shown, for the next older page
 let auditNewest = null; // the largest seq shown, for live rows
 let auditAsked = 0; // loads started: only the latest one's answer is shown
 let auditTimer = null;
+let auditShown = new URLSearchParams(); // the filters the table shows, as last submitted
 
 function auditQuery() {
   const shown = new URLSearchParams();
@@ -21,8 +22,12 @@ function auditQuery() {
 }
 
 function auditRow(r) {
-  const tr = el("tr", { tabIndex: 0, className: "openable" }, [
-    el("td", { textContent: String(r.seq) }),
+  // The row's number is a disclosure button: it opens the whole record under the row.
+  const button = el("button", { type: "button", className: "link", textContent: String(r.seq) });
+  button.setAttribute("aria-expanded", "false");
+  button.setAttribute("aria-label", `Row ${r.seq}: open the whole record`);
+  const tr = el("tr", { className: "openable" }, [
+    el("td", {}, [button]),
     el("td", { textContent: new Date(r.at).toLocaleTimeString() }),
     el("td", { textContent: r.action_id }),
     el("td", { textContent: r.agent_id || "" }),
@@ -37,7 +42,11 @@ function auditRow(r) {
   tr.title = "Open the whole record";
   const open = () => {
     const next = tr.nextElementSibling;
-    if (next && next.classList.contains("record")) return next.remove();
+    if (next && next.classList.contains("record")) {
+      button.setAttribute("aria-expanded", "false");
+      return next.remove();
+    }
+    button.setAttribute("aria-expanded", "true");
     const facts = [["when", new Date(r.at).toLocaleString()], ["server", r.server], ["token", r.token_id],
       ["request bytes", r.request_bytes], ["response bytes", r.response_bytes], ["detail", r.detail],
       ["policy", r.policy], ["hash", r.hash]].filter(([, v]) => v !== null && v !== undefined && v !== "");
@@ -45,7 +54,6 @@ function auditRow(r) {
     tr.after(el("tr", { className: "record" }, [el("td", { colSpan: 8 }, [list])]));
   };
   tr.addEventListener("click", open);
-  tr.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); open(); } });
   return tr;
 }
 
@@ -54,7 +62,7 @@ function auditRow(r) {
 // started is dropped, and the table names the filters it shows.
 async function loadAudit(older) {
   const asked = ++auditAsked;
-  const shown = auditQuery();
+  const shown = older ? auditShown : auditQuery();
   const q = new URLSearchParams(shown);
   q.set("limit", String(AUDIT_PAGE));
   q.set("newest_first", "true");
@@ -68,6 +76,7 @@ async function loadAudit(older) {
   if (older) tbody.append(...rows);
   else tbody.replaceChildren(...rows);
   $("audit").dataset.filters = shown.toString();
+  auditShown = shown;
   if (body.rows.length) {
     auditOldest = body.rows[body.rows.length - 1].seq;
     if (!older) auditNewest = body.rows[0].seq;
@@ -82,7 +91,8 @@ async function loadAudit(older) {
 async function liveAudit() {
   if (auditNewest === null) return loadAudit(false);
   const asked = auditAsked;
-  const q = auditQuery();
+  // The filters the table shows, not what is half typed in the boxes.
+  const q = new URLSearchParams(auditShown);
   q.set("limit", "1000");
   q.set("after_seq", String(auditNewest));
   const body = await api("GET", `/api/audit?${q}`);

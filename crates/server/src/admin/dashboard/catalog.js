@@ -29,16 +29,19 @@ function pick(list, id, items, href, label, note) {
   return shown.length;
 }
 
+// A server the org's policy hides: listed for the operator, refused to read.
+function hiddenNote(item) { return item.visible === false ? " · hidden by the policy" : ""; }
+
 function drawCatalog() {
   const link = (kind, key) => `#catalog/${kind}/${encodeURIComponent(key)}`;
   const count = (id, shown, all) => { $(id).textContent = shown === all ? `(${all})` : `(${shown} of ${all})`; };
   count("resources-count", pick("resource-list", (r) => r.uri, catalog.resources, (r) => link("resource", r.uri),
-    (r) => r.title || r.name || r.uri, (r) => `${r.server} · ${r.uri}`), catalog.resources.length);
+    (r) => r.title || r.name || r.uri, (r) => `${r.server}${hiddenNote(r)} · ${r.uri}`), catalog.resources.length);
   count("templates-count", pick("template-list", (t) => t.uriTemplate, catalog.resource_templates,
-    (t) => link("template", t.uriTemplate), (t) => t.title || t.name || t.uriTemplate, (t) => `${t.server} · ${t.uriTemplate}`),
+    (t) => link("template", t.uriTemplate), (t) => t.title || t.name || t.uriTemplate, (t) => `${t.server}${hiddenNote(t)} · ${t.uriTemplate}`),
   catalog.resource_templates.length);
   count("prompts-count", pick("prompt-list", (p) => p.name, catalog.prompts, (p) => link("prompt", p.name),
-    (p) => p.title || p.name, (p) => `${p.server} · ${p.name}`), catalog.prompts.length);
+    (p) => p.title || p.name, (p) => `${p.server}${hiddenNote(p)} · ${p.name}`), catalog.prompts.length);
 }
 
 function detail(parts) {

@@ -68,7 +68,7 @@ function connectionSettled(event) {
     const server = servers.get(event.id) || event;
     if (editing !== event.id) editServer({ ...server, slug: event.server }, true);
     $("connect-error").textContent = `${event.server} did not connect: ${event.last_error || "error"}. Change what is wrong and save, or disconnect it from its row.`;
-  } else if (event.status === "authenticating" && event.authorize_url) {
+  } else if (event.status === "authenticating" && /^https?:\/\//.test(event.authorize_url || "")) {
     status.replaceChildren(`${event.server} waits for authorization: `,
       el("a", { href: event.authorize_url, target: "_blank", rel: "noopener", textContent: "Authorize…" }));
   } else {

@@ -89,6 +89,8 @@ function route() {
 function show() {
   if (!token && !csrf) return;
   const [name, argument] = route();
+  // An anchor that is not a section (the skip link's #main) leaves the page as it is.
+  if (location.hash.length > 1 && !PAGES.includes(location.hash.slice(1).split("/")[0])) return;
   if (current && current !== name && pages[current]?.leave) pages[current].leave();
   const changed = current !== name;
   current = name;
@@ -101,6 +103,7 @@ function show() {
     else link.removeAttribute("aria-current");
   }
   closeNav();
+  notice(name, "");
   if (pages[name]) guarded(name, () => pages[name].load(argument));
   // Keyboard and screen-reader users land on the new section's heading.
   if (changed) document.querySelector(`section[data-page="${name}"] h2`)?.focus({ preventScroll: true });
@@ -124,9 +127,20 @@ function fitNav() {
   if (!narrow) $("nav").classList.remove("open");
 }
 
-function badge(id, count) {
+function badge(id, count, what) {
   $(id).textContent = String(count);
+  $(id).setAttribute("aria-label", `${count} ${what}`);
+  $(id).title = `${count} ${what}`;
   $(id).hidden = !count;
+}
+
+// What one session showed, cleared at sign-out: secrets, results, rows, cached toggles.
+function forgetSession() {
+  for (const id of ["token-secret", "result", "catalog-detail", "agent-actions", "server-tools"]) $(id).replaceChildren();
+  $("token-secret").hidden = true;
+  for (const id of ["audit", "tokens", "orgs", "servers", "figures", "held-back", "my-grants"]) $(id).tBodies[0].replaceChildren();
+  $("approvals").replaceChildren();
+  enabledFor = null;
 }
 
 // --- the events stream ---------------------------------------------------------------
@@ -244,6 +258,8 @@ async function signOut() {
   if (stream) stream.abort();
   sessionStorage.removeItem("switchboard-token");
   me = { roles: [], features: [] };
+  // Nothing of this session stays for whoever signs in next in this tab.
+  if (typeof forgetSession === "function") forgetSession();
   for (const section of document.querySelectorAll("main > section")) section.hidden = true;
   $("nav").hidden = true;
   $("nav").classList.remove("open");
@@ -265,6 +281,11 @@ window.addEventListener("DOMContentLoaded", () => {
     if (open) $("nav").querySelector("a:not([hidden])")?.focus();
   });
   window.addEventListener("hashchange", show);
+  $("nav").addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || $("nav-toggle").hidden) return;
+    closeNav();
+    $("nav-toggle").focus();
+  });
   window.matchMedia("(max-width: 48em)").addEventListener("change", fitNav);
   // `/#token=…` signs in at once (the fragment never reaches the server) and is then removed.
   const fromLink = new URLSearchParams(location.hash.slice(1)).get("token");

@@ -9,6 +9,7 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 let statsTimer = null;
 let lastStats = null;
+let statsAsked = 0; // reads started: an answer older than the newest one asked is dropped
 
 function svg(tag, attrs = {}, children = []) {
   const node = document.createElementNS(SVG_NS, tag);
@@ -77,9 +78,13 @@ function chart(box, series, marks, kind, unit) {
   });
   if (kind === "lines") {
     for (const m of marks) {
-      const points = series.map((s, i) => (s[m.key] === null || s[m.key] === undefined ? null : `${left + i * step + step / 2},${y(s[m.key])}`));
-      const runs = points.join(" ").split(/\s*null\s*/).filter(Boolean);
-      for (const run of runs) parts.push(svg("polyline", { points: run, class: m.css }));
+      // One line per run of slots with calls: an empty slot breaks the line.
+      const runs = [[]];
+      series.forEach((s, i) => {
+        if (s[m.key] === null || s[m.key] === undefined) runs.push([]);
+        else runs[runs.length - 1].push(`${left + i * step + step / 2},${y(s[m.key])}`);
+      });
+      for (const run of runs.filter((r) => r.length)) parts.push(svg("polyline", { points: run.join(" "), class: m.css }));
       series.forEach((s, i) => {
         if (s[m.key] === null || s[m.key] === undefined) return;
         parts.push(svg("circle", { cx: left + i * step + step / 2, cy: y(s[m.key]), r: 2, class: m.css },
@@ -122,7 +127,10 @@ function drawStats(stats) {
 
 async function loadStats() {
   const [seconds, step] = $("figures-window").value.split(":");
-  lastStats = await api("GET", `/api/stats?window_s=${seconds}&step_s=${step}`);
+  const asked = ++statsAsked;
+  const stats = await api("GET", `/api/stats?window_s=${seconds}&step_s=${step}`);
+  if (asked !== statsAsked) return;
+  lastStats = stats;
   drawStats(lastStats);
   drawCards();
   notice("overview", "");
@@ -131,7 +139,9 @@ async function loadStats() {
 function followStats() {
   clearTimeout(statsTimer);
   if (current !== "overview") return;
-  statsTimer = setTimeout(() => guarded("overview", loadStats).finally(followStats), 5000);
+  // Every 5 s for five minutes; a longer window's slots move slower, and so does its refresh.
+  const step = Number($("figures-window").value.split(":")[1]);
+  statsTimer = setTimeout(() => guarded("overview", loadStats).finally(followStats), Math.max(5000, step * 500));
 }
 
 pages.overview = {

@@ -82,7 +82,7 @@ function render() {
   $("servers").tBodies[0].replaceChildren(...rows.map(row));
   const ready = rows.filter((r) => r.status === "ready").length;
   $("summary").textContent = `${ready} of ${rows.length} ready`;
-  badge("badge-servers", rows.filter((r) => r.status === "error").length);
+  badge("badge-servers", rows.filter((r) => r.status === "error").length, "in error");
   if (current === "server" && openServer) showServer(openServer);
   if (current === "overview" && typeof drawCards === "function") drawCards();
 }
@@ -121,7 +121,7 @@ function row(server) {
   const details = [];
   if (rowErrors.has(server.id)) details.push(el("div", { className: "error", role: "alert", textContent: rowErrors.get(server.id) }));
   if (server.last_error) details.push(el("div", { className: "error", textContent: server.last_error }));
-  if (server.authorize_url) {
+  if (/^https?:\/\//.test(server.authorize_url || "")) {
     details.push(el("a", { href: server.authorize_url, target: "_blank", rel: "noopener", textContent: "Authorize…" }));
   }
   if (tools.length) details.push(el("div", { className: "tools", textContent: tools.join(", ") }));

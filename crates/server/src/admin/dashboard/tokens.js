@@ -131,7 +131,8 @@ async function loadTokensPage() {
   await loadTokens();
 }
 
-pages.tokens = { load: loadTokensPage };
+// The secret shown once is gone when the operator leaves the section.
+pages.tokens = { load: loadTokensPage, leave: () => { $("token-secret").replaceChildren(); $("token-secret").hidden = true; } };
 
 window.addEventListener("DOMContentLoaded", () => {
   $("token-form").addEventListener("submit", (e) => guarded("tokens", () => createToken(e)));

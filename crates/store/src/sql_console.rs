@@ -1,5 +1,5 @@
-//! Read-only summaries in SQL for the console: call figures grouped by the database, and the
-//! agents an org has given actions to.
+//! What the console reads and changes in SQL: call figures grouped by the database, the agents
+//! an org has given actions to, and many of an agent's actions toggled in one transaction.
 
 use crate::call_stats::{STATS_SQL, StatsCell};
 use crate::model::{AgentSummary, StoreError};
@@ -26,7 +26,8 @@ impl SqlStore {
                 Ok(StatsCell {
                     server: row.try_get("server")?,
                     slot: row.try_get("slot")?,
-                    bucket: usize::try_from(bucket).unwrap_or_default(),
+                    // -1: refused by the policy, so no call time to count.
+                    bucket: usize::try_from(bucket).ok(),
                     calls: row.try_get("calls")?,
                     errors: row.try_get("errors")?,
                 })
@@ -53,5 +54,29 @@ impl SqlStore {
                 })
             })
             .collect()
+    }
+
+    pub(crate) async fn agent_actions_set(
+        &self,
+        org_id: &str,
+        agent_id: &str,
+        action_ids: &[String],
+        enabled: bool,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool().begin().await?;
+        for action_id in action_ids {
+            sqlx::query(
+                "INSERT INTO agent_actions (org_id, agent_id, action_id, enabled, updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (org_id, agent_id, action_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
+            )
+            .bind(org_id)
+            .bind(agent_id)
+            .bind(action_id)
+            .bind(i64::from(enabled))
+            .bind(crate::now_ms())
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 }
