@@ -23,11 +23,10 @@ const NOT_ERRORS: &str = "'ok', 'input_required', 'task'";
 /// A call the policy refused (verdict `denied`) is bucket -1: counted, and an error, but its
 /// near-zero time would pull the percentiles of calls that ran down.
 pub(crate) static STATS_SQL: LazyLock<String> = LazyLock::new(|| {
-    let mut bucket = String::from("CASE WHEN verdict = 'denied' THEN -1");
-    for (i, bound) in LATENCY_BOUNDS_US.iter().enumerate() {
-        bucket.push_str(&format!(" WHEN duration_us < {bound} THEN {i}"));
-    }
-    bucket.push_str(&format!(" ELSE {} END", LATENCY_BOUNDS_US.len()));
+    let bucket = format!(
+        "CASE WHEN verdict = 'denied' THEN -1 ELSE {} END",
+        bucket_search(0, LATENCY_BOUNDS_US.len())
+    );
     format!(
         "SELECT server, CAST((at - $1) / $2 AS BIGINT) AS slot, CAST({bucket} AS BIGINT) AS bucket, \
          CAST(COUNT(*) AS BIGINT) AS calls, \
@@ -37,6 +36,21 @@ pub(crate) static STATS_SQL: LazyLock<String> = LazyLock::new(|| {
          GROUP BY server, slot, bucket"
     )
 });
+
+/// The bucket of `duration_us` among buckets `low..=high` as nested CASEs that halve the range:
+/// seven comparisons a row instead of up to 71 in a flat CASE (a third of the query's time).
+fn bucket_search(low: usize, high: usize) -> String {
+    if low == high {
+        return low.to_string();
+    }
+    let middle = (low + high) / 2;
+    format!(
+        "CASE WHEN duration_us < {} THEN {} ELSE {} END",
+        LATENCY_BOUNDS_US[middle],
+        bucket_search(low, middle),
+        bucket_search(middle + 1, high)
+    )
+}
 
 /// One row of the grouped query.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -91,6 +91,32 @@ async fn summaries(store: Arc<SqlStore>) {
         "{cells:?}"
     );
 
+    // The database puts each call time in the bucket bucket_of says, edges included.
+    let durations = [
+        0,
+        9,
+        10,
+        11,
+        99,
+        100,
+        101,
+        12_345,
+        1_000_000,
+        99_999_999,
+        100_000_000,
+        1 << 40,
+    ];
+    let edges = store.create_org("edges", &[]).await.unwrap();
+    for (i, d) in durations.iter().enumerate() {
+        let row = call(&edges.id, &format!("s{i:02}"), since + i as i64, *d, "ok");
+        writer.record_committed(row).await.unwrap();
+    }
+    let mut edge_cells = store.call_stats(&edges.id, since, 10_000).await.unwrap();
+    edge_cells.sort_by(|a, b| a.server.cmp(&b.server));
+    let seen: Vec<Option<usize>> = edge_cells.iter().map(|c| c.bucket).collect();
+    let wanted: Vec<Option<usize>> = durations.iter().map(|d| Some(bucket_of(*d))).collect();
+    assert_eq!(seen, wanted);
+
     // The request log reads newest first, a page at a time.
     let newest = |before: Option<i64>| AuditFilter {
         org_id: Some(acme.id.clone()),
