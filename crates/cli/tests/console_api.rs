@@ -9,9 +9,9 @@ use switchboard_testkit as kit;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_switchboard");
 
+/// A gateway's REST API at `base`: `kit::rest` on a path.
 struct Api {
     base: String,
-    client: reqwest::Client,
 }
 
 impl Api {
@@ -22,17 +22,7 @@ impl Api {
         token: &str,
         body: Option<Value>,
     ) -> (u16, Value) {
-        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let mut request = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(token);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        kit::rest(method, &format!("{}{path}", self.base), token, body).await
     }
 }
 
@@ -53,7 +43,6 @@ async fn console_routes_compute_figures_toggle_in_bulk_and_browse_resources() {
     let gateway = kit::Gateway::start(Path::new(BINARY), &[], dir.path(), &config, 2).await;
     let api = Api {
         base: gateway.base().to_string(),
-        client: reqwest::Client::new(),
     };
 
     // A window that is not a whole number of steps, or has too many of them, is refused

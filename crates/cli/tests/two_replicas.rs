@@ -145,18 +145,6 @@ async fn next_line(log: &mut mpsc::Receiver<String>) -> String {
         .expect("switchboard exited")
 }
 
-async fn rest(method: &str, url: String, token: &str, body: Option<Value>) -> (u16, Value) {
-    let mut request = reqwest::Client::new()
-        .request(method.parse().unwrap(), url)
-        .bearer_auth(token);
-    if let Some(body) = body {
-        request = request.json(&body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
-
 /// An MCP client that reports `tools/list_changed` notifications.
 struct Watcher(mpsc::Sender<Instant>);
 
@@ -236,9 +224,9 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
     assert!(agent_on_b.list_all_tools().await.unwrap().is_empty());
 
     // Connected through A ...
-    let (status, created) = rest(
+    let (status, created) = kit::rest(
         "POST",
-        format!("{}/api/integrations/mcp/servers", a.base),
+        &format!("{}/api/integrations/mcp/servers", a.base),
         &token,
         Some(json!({"name": "Everything", "slug": "everything", "url": upstream.url})),
     )
@@ -257,9 +245,9 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
         "propagation A → B (NOTIFY, B connects and discovers, list_changed): {:?}",
         heard_at.duration_since(connected_at)
     );
-    let (status, _) = rest(
+    let (status, _) = kit::rest(
         "PUT",
-        format!("{}/api/agents/bot/actions/mcp.everything.echo", b.base),
+        &format!("{}/api/agents/bot/actions/mcp.everything.echo", b.base),
         &token,
         Some(json!({"enabled": true})),
     )
@@ -354,9 +342,9 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
     let disabled: Value = serde_json::from_str(&disabled).unwrap();
     assert_eq!(disabled["status"], "disabled", "{disabled}");
     b.wait_for("applied a change from another replica").await;
-    let (status, body) = rest(
+    let (status, body) = kit::rest(
         "POST",
-        format!(
+        &format!(
             "{}/api/agents/bot/actions/mcp.everything.echo/invoke",
             b.base
         ),
@@ -390,9 +378,9 @@ async fn two_replicas_on_one_postgres_act_as_one_service() {
     let removed: Value = serde_json::from_str(&removed).unwrap();
     assert_eq!(removed["status"], "deleted", "{removed}");
     a.wait_for("applied a change from another replica").await;
-    let (status, body) = rest(
+    let (status, body) = kit::rest(
         "POST",
-        format!(
+        &format!(
             "{}/api/agents/bot/actions/mcp.everything.echo/invoke",
             a.base
         ),

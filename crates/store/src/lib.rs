@@ -144,7 +144,7 @@ pub trait Store: PolicyStore + Send + Sync + 'static {
         batch: &BatchMark,
         entries: &[AuditEntry],
     ) -> Result<Vec<AuditRow>, StoreError>;
-    /// Rows in `seq` order matching `filter`.
+    /// Rows matching `filter`, in `seq` order (newest first when it says so).
     async fn audit(&self, filter: &AuditFilter) -> Result<Vec<AuditRow>, StoreError>;
     /// `org_id`'s calls since `since_ms`, grouped by server, `step_ms` slot and latency bucket.
     async fn call_stats(

@@ -14,10 +14,15 @@ const AUDIT_ROWS_PER_INSERT: usize = 256;
 /// Arbitrary but fixed: the advisory lock that serialises audit appends across replicas.
 const AUDIT_LOCK: i64 = 0x5357_4244_4155_4454;
 
-/// The filtered read, in chain order or newest first; an empty string is "no filter"
-/// (portable across both databases).
-const AUDIT_IN_ORDER: &str = "SELECT * FROM audit WHERE seq < $1 AND seq > $2 AND at >= $3 AND ($4 = '' OR org_id = $5) AND ($6 = '' OR agent_id = $7) AND ($8 = '' OR action_id = $9) AND ($10 = '' OR outcome = $11) AND ($12 = '' OR server = $13) ORDER BY seq LIMIT $14";
-const AUDIT_NEWEST_FIRST: &str = "SELECT * FROM audit WHERE seq < $1 AND seq > $2 AND at >= $3 AND ($4 = '' OR org_id = $5) AND ($6 = '' OR agent_id = $7) AND ($8 = '' OR action_id = $9) AND ($10 = '' OR outcome = $11) AND ($12 = '' OR server = $13) ORDER BY seq DESC LIMIT $14";
+/// The filtered read; an empty string is "no filter" (portable across both databases).
+macro_rules! audit_filtered {
+    () => {
+        "SELECT * FROM audit WHERE seq < $1 AND seq > $2 AND at >= $3 AND ($4 = '' OR org_id = $5) AND ($6 = '' OR agent_id = $7) AND ($8 = '' OR action_id = $9) AND ($10 = '' OR outcome = $11) AND ($12 = '' OR server = $13)"
+    };
+}
+/// In chain order, or newest first (a request log).
+const AUDIT_IN_ORDER: &str = concat!(audit_filtered!(), " ORDER BY seq LIMIT $14");
+const AUDIT_NEWEST_FIRST: &str = concat!(audit_filtered!(), " ORDER BY seq DESC LIMIT $14");
 
 const LAST_ROW: &str = "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1";
 

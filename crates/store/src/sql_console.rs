@@ -6,6 +6,9 @@ use crate::model::{AgentSummary, StoreError};
 use crate::sql::SqlStore;
 use sqlx::Row;
 
+/// One agent's one action on or off (one toggle, or each of a bulk toggle's).
+pub(crate) const UPSERT_AGENT_ACTION: &str = "INSERT INTO agent_actions (org_id, agent_id, action_id, enabled, updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (org_id, agent_id, action_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at";
+
 impl SqlStore {
     pub(crate) async fn stats_cells(
         &self,
@@ -65,16 +68,14 @@ impl SqlStore {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool().begin().await?;
         for action_id in action_ids {
-            sqlx::query(
-                "INSERT INTO agent_actions (org_id, agent_id, action_id, enabled, updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (org_id, agent_id, action_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
-            )
-            .bind(org_id)
-            .bind(agent_id)
-            .bind(action_id)
-            .bind(i64::from(enabled))
-            .bind(crate::now_ms())
-            .execute(&mut *tx)
-            .await?;
+            sqlx::query(UPSERT_AGENT_ACTION)
+                .bind(org_id)
+                .bind(agent_id)
+                .bind(action_id)
+                .bind(i64::from(enabled))
+                .bind(crate::now_ms())
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())

@@ -12,68 +12,36 @@ const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; conn
 const JS: &str = "text/javascript; charset=utf-8";
 const SVG: &str = "image/svg+xml";
 
-/// Every file the page loads: path, content type, contents (compiled in).
+/// One of the page's scripts, `dashboard/NAME.js`, served at `/dashboard/NAME.js`.
+macro_rules! script {
+    ($name:literal) => {
+        (
+            concat!("/dashboard/", $name, ".js"),
+            JS,
+            include_str!(concat!("dashboard/", $name, ".js")),
+        )
+    };
+}
+
+/// Every file the page loads: path, content type, contents (compiled in). The scripts run in
+/// this order (`defer`, as index.html lists them).
 const FILES: [(&str, &str, &str); 15] = [
     (
         "/",
         "text/html; charset=utf-8",
         include_str!("dashboard/index.html"),
     ),
-    (
-        "/dashboard/dashboard.js",
-        JS,
-        include_str!("dashboard/dashboard.js"),
-    ),
-    (
-        "/dashboard/servers.js",
-        JS,
-        include_str!("dashboard/servers.js"),
-    ),
-    (
-        "/dashboard/connect.js",
-        JS,
-        include_str!("dashboard/connect.js"),
-    ),
-    (
-        "/dashboard/console.js",
-        JS,
-        include_str!("dashboard/console.js"),
-    ),
-    (
-        "/dashboard/catalog.js",
-        JS,
-        include_str!("dashboard/catalog.js"),
-    ),
-    (
-        "/dashboard/agents.js",
-        JS,
-        include_str!("dashboard/agents.js"),
-    ),
-    (
-        "/dashboard/approvals.js",
-        JS,
-        include_str!("dashboard/approvals.js"),
-    ),
-    (
-        "/dashboard/audit.js",
-        JS,
-        include_str!("dashboard/audit.js"),
-    ),
-    (
-        "/dashboard/overview.js",
-        JS,
-        include_str!("dashboard/overview.js"),
-    ),
-    (
-        "/dashboard/tokens.js",
-        JS,
-        include_str!("dashboard/tokens.js"),
-    ),
-    (
-        "/dashboard/grants.js",
-        JS,
-        include_str!("dashboard/grants.js"),
-    ),
+    script!("dashboard"),
+    script!("servers"),
+    script!("connect"),
+    script!("console"),
+    script!("catalog"),
+    script!("agents"),
+    script!("approvals"),
+    script!("audit"),
+    script!("overview"),
+    script!("tokens"),
+    script!("grants"),
     (
         "/dashboard/dashboard.css",
         "text/css; charset=utf-8",

@@ -205,38 +205,35 @@ impl ControlPlane {
         }
     }
 
+    /// The registries `org_id` reaches, each with its source: its own API servers, then the
+    /// operator's config-file servers.
+    pub fn registries_of(&self, org_id: &str) -> [(Registry, Source); 2] {
+        [
+            (self.org_registry(org_id), Source::Api),
+            (self.registry.clone(), Source::Config),
+        ]
+    }
+
     /// The tools an agent of `org_id` may be given: the org's API servers, then the
     /// operator's config-file servers.
     pub fn agent_tools(&self, org_id: &str) -> Vec<(ExposedTool, Source)> {
-        let mut tools: Vec<_> = self
-            .org_registry(org_id)
-            .tools()
-            .into_iter()
-            .map(|t| (t, Source::Api))
-            .collect();
-        tools.extend(
-            self.registry
-                .tools()
-                .into_iter()
-                .map(|t| (t, Source::Config)),
-        );
-        tools
+        (self.registries_of(org_id).into_iter())
+            .flat_map(|(registry, source)| registry.tools().into_iter().map(move |t| (t, source)))
+            .collect()
     }
 
     /// The registry serving `action_id` for `org_id`, and the tool's exposed name there.
     pub fn find_action(&self, org_id: &str, action_id: &str) -> Option<(Registry, String)> {
-        [self.org_registry(org_id), self.registry.clone()]
-            .into_iter()
-            .find_map(|registry| {
-                let exposed = registry
-                    .catalog()
-                    .tools
-                    .iter()
-                    .find(|t| t.action_id.as_str() == action_id)?
-                    .exposed_name
-                    .clone();
-                Some((registry, exposed))
-            })
+        (self.registries_of(org_id).into_iter()).find_map(|(registry, _)| {
+            let exposed = registry
+                .catalog()
+                .tools
+                .iter()
+                .find(|t| t.action_id.as_str() == action_id)?
+                .exposed_name
+                .clone();
+            Some((registry, exposed))
+        })
     }
 
     /// The registry of `org_id`'s API-connected servers.

@@ -4,7 +4,7 @@
 
 use super::agents::{rest_options, toggle_entry};
 use crate::control_plane::callers::{ApiCaller, MANAGE, VIEW, check_agent};
-use crate::control_plane::{ApiError, ControlPlane, Source};
+use crate::control_plane::{ApiError, ControlPlane};
 use axum::Json;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
@@ -148,14 +148,6 @@ fn console_session(caller: &ApiCaller) -> String {
     format!("{}|console", caller.org.id)
 }
 
-/// The registries an org's console browses: its own API servers, then the config file's.
-fn registries(state: &ControlPlane, org_id: &str) -> [(Registry, Source); 2] {
-    [
-        (state.org_registry(org_id), Source::Api),
-        (state.registry.clone(), Source::Config),
-    ]
-}
-
 /// `GET /api/catalog`: the resources, resource templates and prompts of every server the org
 /// reaches, each with its server, source and whether the org's policy shows its server.
 pub(super) async fn catalog(
@@ -165,7 +157,7 @@ pub(super) async fn catalog(
     caller.require(VIEW)?;
     let (mut resources, mut templates, mut prompts) = (Vec::new(), Vec::new(), Vec::new());
     let opts = rest_options(&caller, None, console_session(&caller));
-    for (registry, source) in registries(&state, &caller.org.id) {
+    for (registry, source) in state.registries_of(&caller.org.id) {
         let catalog = registry.catalog();
         // Whether the org's policy lets it see each server (reading a hidden one is refused).
         let mut visible = std::collections::HashMap::new();
@@ -204,8 +196,7 @@ pub(super) async fn catalog(
 
 /// The registry whose catalogue routes `found`, else the org's own (which answers "none").
 fn routing(state: &ControlPlane, org_id: &str, found: impl Fn(&Registry) -> bool) -> Registry {
-    registries(state, org_id)
-        .into_iter()
+    (state.registries_of(org_id).into_iter())
         .map(|(registry, _)| registry)
         .find(|r| found(r))
         .unwrap_or_else(|| state.org_registry(org_id))

@@ -160,16 +160,14 @@ impl Store for SqlStore {
         action_id: &str,
         enabled: bool,
     ) -> Result<(), StoreError> {
-        sqlx::query(
-            "INSERT INTO agent_actions (org_id, agent_id, action_id, enabled, updated_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (org_id, agent_id, action_id) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
-        )
-        .bind(org_id)
-        .bind(agent_id)
-        .bind(action_id)
-        .bind(i64::from(enabled))
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(crate::sql_console::UPSERT_AGENT_ACTION)
+            .bind(org_id)
+            .bind(agent_id)
+            .bind(action_id)
+            .bind(i64::from(enabled))
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 

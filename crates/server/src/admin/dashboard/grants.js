@@ -1,6 +1,6 @@
 // Switchboard grants: a signed-in end user's own credentials for per-end-user servers (GET
 // /api/me/grants), each with when it was given and last used, and a button that revokes it on
-// every replica. Shares dashboard.js's globals ($, el, api, me, notice, pages).
+// every replica. Shares dashboard.js's globals ($, el, api, me, notice, pages, when).
 "use strict";
 
 async function loadMyGrants() {
@@ -12,7 +12,6 @@ async function loadMyGrants() {
 }
 
 function grantRow(grant) {
-  const when = (ms) => (ms ? new Date(ms).toLocaleString() : "never");
   const revoke = el("button", { type: "button", textContent: "Revoke" });
   revoke.setAttribute("aria-label", `Revoke ${grant.server}`);
   revoke.addEventListener("click", async () => {
@@ -25,8 +24,8 @@ function grantRow(grant) {
       notice("grants", e.message);
     }
   });
-  const cells = [grant.server, grant.kind, when(grant.issued_at), when(grant.last_used_at),
-    grant.expires_at ? when(grant.expires_at) : "—"];
+  const cells = [grant.server, grant.kind, when(grant.issued_at, "never"), when(grant.last_used_at, "never"),
+    when(grant.expires_at)];
   const tr = el("tr", {}, cells.map((text) => el("td", { textContent: text })));
   tr.dataset.server = grant.server;
   tr.append(el("td", {}, [revoke]));
