@@ -22,4 +22,11 @@ if cargo tree -q -p switchboard-registry --no-default-features -e normal --prefi
   exit 1
 fi
 cargo test -q -p switchboard-search --no-default-features --lib
+# The scanner without its learned classifier: no model in the policy crate's build, and the
+# rules alone meet their own floors.
+if cargo tree -q -p switchboard-policy --no-default-features -f '{p} [{f}]' --prefix none | grep -q '^switchboard-scan .*classifier'; then
+  echo "switchboard-policy --no-default-features still builds the scanner's classifier" >&2
+  exit 1
+fi
+cargo test -q -p switchboard-scan --no-default-features
 bash scripts/conformance.sh

@@ -275,6 +275,25 @@ impl Pipeline {
     }
 
     /// Skeletons of every other server's tool names (all owners): (server, tool) by skeleton.
+    /// The owner's tools on its other servers, by lower-case name: `server.tool`.
+    fn other_servers_tools(&self, owner: &Owner, server: &ServerSlug) -> HashMap<String, String> {
+        let (owner_key, server) = (owner.key(), server.as_str());
+        let known = self.inner.known.read();
+        let mut out = HashMap::new();
+        for (s, actions) in known.get(&owner_key).into_iter().flatten() {
+            if s == server {
+                continue;
+            }
+            for action in actions.keys() {
+                if let Some((_, tool)) = switchboard_core::ActionId::parse(action) {
+                    out.entry(tool.to_lowercase())
+                        .or_insert_with(|| format!("{s}.{tool}"));
+                }
+            }
+        }
+        out
+    }
+
     fn lookalike_index(
         &self,
         owner: &Owner,
@@ -357,9 +376,11 @@ impl CallGuard for Pipeline {
                 .filter(|(_, other)| !other.eq_ignore_ascii_case(name))
                 .map(|(server, other)| format!("{server}.{other}"))
         };
+        let siblings = self.other_servers_tools(owner, server);
+        let mentions = |word: &str| siblings.get(&word.to_lowercase()).cloned();
         self.inner
             .reviewer
-            .review(owner, server, launch, tools, &elsewhere)
+            .review(owner, server, launch, tools, &elsewhere, &mentions)
     }
 
     /// A server is seen when its rule sets and the agent's server list allow it; an agent's

@@ -97,7 +97,8 @@ impl Reviewer {
     }
 
     /// `elsewhere` maps name skeletons to a tool of another server (`server.tool`), for
-    /// look-alike names across servers.
+    /// look-alike names across servers; `mentions` answers `server.tool` for the exact name of
+    /// a tool on another of the owner's servers, for definitions that refer to it.
     pub(crate) fn review(
         &self,
         owner: &Owner,
@@ -105,6 +106,7 @@ impl Reviewer {
         launch: &str,
         tools: &[&Value],
         elsewhere: &dyn Fn(&str) -> Option<String>,
+        mentions: &dyn Fn(&str) -> Option<String>,
     ) -> Vec<Review> {
         let settings = self.settings();
         let owner_key = owner.key();
@@ -139,8 +141,14 @@ impl Reviewer {
                         evidence: format!("name: {name} looks like {other}"),
                     }
                 });
+                // Names of the owner's other servers' tools in this one's text (not cached: it
+                // depends on what else is connected).
+                let across = match settings.scan {
+                    true => switchboard_scan::other_servers(tool, mentions),
+                    false => Vec::new(),
+                };
                 if let Some(report) = &report {
-                    for f in report.findings.iter().chain(&lookalike) {
+                    for f in report.findings.iter().chain(&lookalike).chain(&across) {
                         review.findings.push(format!("{} ({:?})", f.rule, f.severity).to_lowercase());
                         if worst.is_none_or(|(s, _)| f.severity > s) {
                             worst = Some((f.severity, f));

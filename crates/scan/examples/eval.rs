@@ -1,9 +1,9 @@
 //! Evaluates the scanner on the labelled corpus (tune and held-out splits).
-//! `cargo run -p switchboard-scan --release --example eval -- [--json]`
+//! `cargo run -p switchboard-scan --release --example eval -- [--json] [--table]`
 
 use std::path::Path;
 
-use switchboard_scan::eval::{Metrics, evaluate, parse_jsonl};
+use switchboard_scan::eval::{Metrics, evaluate, evaluate_with, parse_jsonl};
 
 fn load(name: &str) -> Vec<switchboard_scan::eval::Case> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -54,8 +54,74 @@ fn print(name: &str, m: &Metrics, list_misses: bool) {
     }
 }
 
+/// Every set, its role, and what the rules alone and the rules with the classifier score.
+const SETS: &[(&str, &str)] = &[
+    ("tune.jsonl", "rules tuned, classifier trained"),
+    ("fresh.jsonl", "one rule pass, classifier trained"),
+    ("train_a.jsonl", "classifier trained"),
+    ("train_b.jsonl", "classifier trained"),
+    ("train_b_results.jsonl", "classifier trained (call texts)"),
+    ("train_c.jsonl", "classifier trained"),
+    ("train_d.jsonl", "classifier trained"),
+    ("train_d_results.jsonl", "classifier trained (call texts)"),
+    ("heldout.jsonl", "held out: never tuned or trained on"),
+    ("fresh2.jsonl", "blind: after the last rule change"),
+    ("blind3.jsonl", "blind: issue 39, before any change"),
+];
+
+fn table(json: bool) {
+    let mut rows = Vec::new();
+    for (name, role) in SETS {
+        let cases = load(name);
+        let rules = evaluate_with(&cases, false);
+        let both = evaluate_with(&cases, true);
+        rows.push(serde_json::json!({
+            "set": name, "role": role,
+            "poisoned": rules.flagged.tp + rules.flagged.fn_,
+            "benign": rules.flagged.fp + rules.flagged.tn,
+            "hard_benign": rules.hard_benign,
+            "rules": {"precision": rules.precision, "recall": rules.recall, "hard_benign_fp_rate": rules.hard_benign_fp_rate},
+            "with_classifier": {"precision": both.precision, "recall": both.recall, "hard_benign_fp_rate": both.hard_benign_fp_rate},
+        }));
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows).unwrap());
+        return;
+    }
+    println!(
+        "| set | role | poisoned / benign (hard) | rules: precision, recall, hard-benign FP | with the classifier |"
+    );
+    println!("|---|---|---|---|---|");
+    for r in &rows {
+        let f = |k: &str| {
+            let m = &r[k];
+            format!(
+                "{:.3}, {:.3}, {:.3}",
+                m["precision"].as_f64().unwrap(),
+                m["recall"].as_f64().unwrap(),
+                m["hard_benign_fp_rate"].as_f64().unwrap()
+            )
+        };
+        println!(
+            "| {} | {} | {} / {} ({}) | {} | {} |",
+            r["set"].as_str().unwrap(),
+            r["role"].as_str().unwrap(),
+            r["poisoned"],
+            r["benign"],
+            r["hard_benign"],
+            f("rules"),
+            f("with_classifier")
+        );
+    }
+}
+
 fn main() {
     let json = std::env::args().any(|a| a == "--json");
+    if std::env::args().any(|a| a == "--table") {
+        // One table of every set: `--table [--json]`.
+        table(json);
+        return;
+    }
     let show_tune = std::env::args().any(|a| a == "--tune-misses");
     if let Some(i) = std::env::args().position(|a| a == "--dump") {
         // Every verdict and finding of one split, for rule work: `--dump tune.jsonl`.

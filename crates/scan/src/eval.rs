@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Verdict, scan_tool};
+use crate::{ScanReport, Verdict, rules, scan_text, scan_tool, verdict_for};
 
 /// One labelled tool definition.
 #[derive(Debug, Clone, Deserialize)]
@@ -21,7 +21,11 @@ pub struct Case {
     pub lang: Option<String>,
     #[serde(default)]
     pub other_names: Vec<String>,
+    /// A tool definition, or (for call arguments and results) `text`.
+    #[serde(default)]
     pub tool: Value,
+    #[serde(default)]
+    pub text: Option<String>,
 }
 
 impl Case {
@@ -83,10 +87,37 @@ fn ratio(a: usize, b: usize) -> f64 {
 
 /// Scans every case and tallies the results.
 pub fn evaluate(cases: &[Case]) -> Metrics {
+    evaluate_with(cases, true)
+}
+
+/// The scanner's report on one case; without `learned`, the rules' findings alone.
+pub fn report(c: &Case, learned: bool) -> ScanReport {
+    let mut report = match &c.text {
+        Some(text) => {
+            let findings = scan_text(text);
+            ScanReport {
+                name: c.id.clone(),
+                verdict: verdict_for(&findings),
+                findings,
+            }
+        }
+        None => {
+            let others: Vec<&str> = c.other_names.iter().map(String::as_str).collect();
+            scan_tool(&c.tool, &others)
+        }
+    };
+    if !learned {
+        (report.findings).retain(|f| f.rule != rules::LEARNED_POISONING);
+        report.verdict = verdict_for(&report.findings);
+    }
+    report
+}
+
+/// [`evaluate`], with or without the learned classifier's findings.
+pub fn evaluate_with(cases: &[Case], learned: bool) -> Metrics {
     let mut m = Metrics::default();
     for c in cases {
-        let others: Vec<&str> = c.other_names.iter().map(String::as_str).collect();
-        let report = scan_tool(&c.tool, &others);
+        let report = report(c, learned);
         let flagged = report.verdict >= Verdict::Warn;
         let quarantined = report.verdict >= Verdict::Quarantine;
         tally(&mut m.flagged, c.poisoned(), flagged);

@@ -19,17 +19,25 @@ pub mod eval;
 mod exfil;
 mod fields;
 mod instructions;
+#[cfg(feature = "classifier")]
+mod learned;
+mod mentions;
 mod normalize;
 mod secrecy;
 mod secrets;
 mod shadowing;
 mod size;
+mod templates;
 mod ui;
 mod unicode;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+#[cfg(feature = "classifier")]
+#[doc(hidden)]
+pub use learned::{definition_text, score as learned_score};
+pub use mentions::other_servers;
 pub use ui::{UI_TEXT_CUT, reduced_ui};
 
 /// How bad one finding is.
@@ -108,6 +116,9 @@ pub mod rules {
     /// An MCP Apps UI's content security policy opens an origin the gateway's egress guard
     /// refuses (loopback, private, metadata, plain http) or every origin.
     pub const UI_CSP_ORIGIN: &str = "ui_csp_origin";
+    /// The learned classifier (feature `classifier`): the whole definition's or text's words
+    /// score at or above its warn threshold (`medium`) or its high threshold (`high`).
+    pub const LEARNED_POISONING: &str = "learned_poisoning";
 }
 
 /// Scans one tool definition (an MCP `Tool` as JSON). `other_names` are the names of tools
@@ -121,6 +132,12 @@ pub fn scan_tool(tool: &Value, other_names: &[&str]) -> ScanReport {
     let fields = fields::collect(tool);
     let mut sink = Sink::default();
     confusables::check_name(&name, other_names, &mut sink);
+    let elsewhere = |word: &str| {
+        (other_names.iter())
+            .find(|n| n.eq_ignore_ascii_case(word))
+            .map(|n| n.to_string())
+    };
+    mentions::check(&fields, &elsewhere, &mut sink);
     for field in &fields {
         scan_field(field, &mut sink, 0);
     }
@@ -133,6 +150,9 @@ pub fn scan_tool(tool: &Value, other_names: &[&str]) -> ScanReport {
     if let Some(ui) = tool.get("uiResource") {
         ui::check_ui(ui, &mut sink);
     }
+    // After the rules: what a definition means as a whole, learned from labelled examples.
+    #[cfg(feature = "classifier")]
+    learned::check(&learned::definition_text(tool), "definition", &mut sink);
     let findings = sink.finish();
     ScanReport {
         name,
@@ -158,6 +178,8 @@ pub fn scan_text(text: &str) -> Vec<Finding> {
     let mut sink = Sink::default();
     // No size rule here: large call results are normal.
     scan_field(&field, &mut sink, 0);
+    #[cfg(feature = "classifier")]
+    learned::check(text, "text", &mut sink);
     sink.finish()
 }
 
@@ -205,6 +227,7 @@ pub(crate) fn scan_field(field: &fields::Field, sink: &mut Sink, depth: u8) {
     if field.kind != fields::Kind::UiText {
         secrets::check(&text, &field.location, sink);
         exfil::check(&text, &field.location, sink);
+        templates::check(&text, &field.location, sink);
     }
     if depth == 0 {
         // Runs after the text families: invisible characters next to instructions weigh more.

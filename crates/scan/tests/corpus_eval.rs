@@ -63,8 +63,12 @@ fn tune_floors() {
 
 #[test]
 fn blind_sets_floors() {
-    // fresh: measured recall 0.500 blind, 0.933 after one rule pass used it.
-    // fresh2: written after the last rule change; measured recall 0.550, precision 1.000.
+    // fresh: measured recall 0.500 blind, 0.933 after one rule pass used it (the classifier was
+    // trained on it). fresh2: written after the rule change before issue 39, never tuned on.
+    // blind3: issue 39's blind set, written before any change for it. Measured with the
+    // classifier (rules alone): fresh2 precision 1.000 (1.000), recall 0.800 (0.550); blind3
+    // precision 1.000 (1.000), recall 0.776 (0.493).
+    let learned = cfg!(feature = "classifier");
     let fresh = evaluate(&load("fresh.jsonl"));
     assert!(
         fresh.recall >= 0.85 && fresh.precision >= 0.9,
@@ -72,9 +76,20 @@ fn blind_sets_floors() {
         summary(&fresh)
     );
     let fresh2 = evaluate(&load("fresh2.jsonl"));
+    let floor = if learned { 0.75 } else { 0.45 };
     assert!(
-        fresh2.recall >= 0.45 && fresh2.precision >= 0.9,
+        fresh2.recall >= floor && fresh2.precision >= 0.9,
         "{}",
         summary(&fresh2)
+    );
+    // Misses of blind3 are never printed: reading them would be tuning on it.
+    let blind3 = evaluate(&load("blind3.jsonl"));
+    let floor = if learned { 0.70 } else { 0.45 };
+    assert!(
+        blind3.recall >= floor && blind3.precision >= 0.95 && blind3.hard_benign_fp_rate <= 0.05,
+        "blind3: precision {:.3} recall {:.3} hard-benign FP rate {:.3}",
+        blind3.precision,
+        blind3.recall,
+        blind3.hard_benign_fp_rate
     );
 }

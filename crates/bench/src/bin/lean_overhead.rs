@@ -4,8 +4,9 @@
 //! build's `switchboard serve` with the echo server as an HTTP and as a stdio upstream, through
 //! `BENCH_BEFORE=/path/to/older/switchboard` (HTTP upstream, plain and pinned) and through the Python
 //! `mcp-proxy` at `BENCH_MCP_PROXY=/path/to/mcp-proxy` and supergateway (npm) at
-//! `BENCH_SUPERGATEWAY=/path/to/supergateway` (both with a stdio upstream) when given,
-//! alternating targets each round; prints p50 latency, calls/s and the CPU time per call of
+//! `BENCH_SUPERGATEWAY=/path/to/supergateway` (both with a stdio upstream) when given, and
+//! with `BENCH_SCAN_CALLS=1` this build (and the one before) scanning every call's arguments
+//! and result (`[policy.scan] calls = true`), alternating targets each round; prints p50 latency, calls/s and the CPU time per call of
 //! the gateway (the proxy process alone, not its upstream; for the direct target, the echo
 //! server's own) and of this generator, from /proc.
 //!
@@ -361,6 +362,24 @@ async fn main() -> anyhow::Result<()> {
             old,
             "echo__echo",
         ));
+    }
+    // Scanning every call's arguments and result (`[policy.scan] calls = true`), this build and
+    // the one before: the scanner's cost per call.
+    if std::env::var_os("BENCH_SCAN_CALLS").is_some() {
+        let scan = dir.path().join("scan.toml");
+        std::fs::write(&scan, "[policy.scan]\ncalls = true\n")?;
+        let configs = [config.as_path(), scan.as_path()];
+        let mut builds = vec![("this build".to_string(), switchboard.clone())];
+        if let Ok(before) = std::env::var("BENCH_BEFORE") {
+            builds.push((format!("before ({before})"), before.into()));
+        }
+        for (i, (name, bin)) in builds.into_iter().enumerate() {
+            let data = dir.path().join(format!("scan-{i}"));
+            let spawned =
+                procs::serve(&bin, &configs, &data, &[], "switchboard ready: 1/1").await?;
+            let name = format!("{name}, HTTP upstream, [policy.scan] calls = true");
+            targets.push(Target::proxied(name, spawned, "echo__echo"));
+        }
     }
     if let Ok(proxy) = std::env::var("BENCH_MCP_PROXY") {
         let peer = mcp_proxy(Path::new(&proxy), &echo).await?;
