@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use switchboard_scan::eval::{Case, parse_jsonl};
-use switchboard_scan::scan_tool;
+use switchboard_scan::{scan_text, scan_tool};
 
 fn corpus() -> Vec<Case> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
@@ -42,9 +42,38 @@ fn median_per_tool(cases: &[Case]) {
     );
 }
 
+/// The classifier alone (its text and its score), per definition.
+#[cfg(feature = "classifier")]
+fn median_learned(cases: &[Case]) {
+    use switchboard_scan::{definition_text, learned_score};
+    let mut per_tool: Vec<f64> = (cases.iter())
+        .map(|c| {
+            let mut runs: Vec<f64> = (0..15)
+                .map(|_| {
+                    let t = Instant::now();
+                    let text = definition_text(std::hint::black_box(&c.tool));
+                    std::hint::black_box(learned_score(&text));
+                    t.elapsed().as_secs_f64() * 1e6
+                })
+                .collect();
+            runs.sort_by(f64::total_cmp);
+            runs[runs.len() / 2]
+        })
+        .collect();
+    per_tool.sort_by(f64::total_cmp);
+    let n = per_tool.len();
+    println!(
+        "the classifier alone over {n} corpus tools: median {:.1} µs, p90 {:.1} µs",
+        per_tool[n / 2],
+        per_tool[n * 9 / 10]
+    );
+}
+
 fn bench(c: &mut Criterion) {
     let cases = corpus();
     median_per_tool(&cases);
+    #[cfg(feature = "classifier")]
+    median_learned(&cases);
     let mut g = c.benchmark_group("scan");
     g.throughput(Throughput::Elements(cases.len() as u64));
     g.bench_function("corpus", |b| {
@@ -53,6 +82,17 @@ fn bench(c: &mut Criterion) {
                 let others: Vec<&str> = case.other_names.iter().map(String::as_str).collect();
                 std::hint::black_box(scan_tool(&case.tool, &others));
             }
+        })
+    });
+    // What `[policy.scan] calls = true` reads on each call of the lean bench's echo tool: its
+    // arguments and its result.
+    let args = r#"{"message":"hello from the bench"}"#;
+    let result = r#"{"content":[{"type":"text","text":"hello from the bench"}],"isError":false}"#;
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("call_texts", |b| {
+        b.iter(|| {
+            std::hint::black_box(scan_text(std::hint::black_box(args)));
+            std::hint::black_box(scan_text(std::hint::black_box(result)));
         })
     });
     g.finish();

@@ -1,7 +1,6 @@
 //! The learned classifier after the rules: logistic regression over hashed word unigrams and
 //! bigrams (model/classifier.bin, trained by model/train.py on the training sets only).
 
-use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use serde_json::Value;
@@ -49,48 +48,58 @@ impl Classifier {
         }
     }
 
-    /// The probability that `text` is poisoned, and its strongest grams (most poisoned first).
-    fn score(&self, text: &str) -> (f32, Vec<String>) {
+    /// The probability that `text` is poisoned.
+    fn score(&self, text: &str) -> f32 {
         let mask = (1u64 << self.bits) - 1;
-        let mut counts: HashMap<usize, (u32, String)> = HashMap::new();
-        each_gram(text, |gram| {
-            let slot = (fnv1a(gram) & mask) as usize;
-            counts
-                .entry(slot)
-                .or_insert_with(|| (0, gram.to_string()))
-                .0 += 1;
+        let mut slots = Vec::with_capacity(text.len() / 3);
+        each_gram(text, |_, hash| slots.push((hash & mask) as u32));
+        slots.sort_unstable();
+        let (mut dot, mut norm2) = (0.0f32, 0.0f32);
+        for run in slots.chunk_by(|a, b| a == b) {
+            let slot = run[0] as usize;
+            let v = (1.0 + (run.len() as f32).ln()) * self.idf[slot];
+            dot += self.weights[slot] * v;
+            norm2 += v * v;
+        }
+        let norm = if norm2 > 0.0 { norm2.sqrt() } else { 1.0 };
+        1.0 / (1.0 + (-(self.bias + dot / norm)).exp())
+    }
+
+    /// The three grams of `text` that weigh most towards poisoned (for a finding's evidence).
+    fn strongest(&self, text: &str) -> Vec<String> {
+        let mask = (1u64 << self.bits) - 1;
+        let weight = |slot: usize| self.weights[slot] * self.idf[slot];
+        let mut slots = Vec::new();
+        each_gram(text, |_, hash| slots.push((hash & mask) as usize));
+        slots.sort_unstable();
+        slots.dedup();
+        slots.retain(|&s| weight(s) > 0.0);
+        slots.sort_by(|&a, &b| weight(b).total_cmp(&weight(a)));
+        slots.truncate(3);
+        let mut named: Vec<Option<String>> = vec![None; slots.len()];
+        each_gram(text, |gram, hash| {
+            if let Some(i) = slots.iter().position(|&s| s == (hash & mask) as usize) {
+                named[i].get_or_insert_with(|| gram.to_string());
+            }
         });
-        let values: Vec<(usize, f32)> = (counts.iter())
-            .map(|(&slot, &(n, _))| (slot, (1.0 + (n as f32).ln()) * self.idf[slot]))
-            .collect();
-        let norm = values.iter().map(|(_, v)| v * v).sum::<f32>().sqrt();
-        let norm = if norm > 0.0 { norm } else { 1.0 };
-        let mut parts: Vec<(f32, usize)> = (values.iter())
-            .map(|&(slot, v)| (self.weights[slot] * v / norm, slot))
-            .collect();
-        let z = self.bias + parts.iter().map(|(c, _)| c).sum::<f32>();
-        parts.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let strongest = (parts.iter().take(3))
-            .filter(|(c, _)| *c > 0.0)
-            .map(|(_, slot)| counts[slot].1[2..].to_string())
-            .collect();
-        (1.0 / (1.0 + (-z).exp()), strongest)
+        named.into_iter().flatten().collect()
     }
 }
 
 /// The classifier's score for a text (what `scan_text` reads, or a definition's text as
 /// [`definition_text`] makes it), for tests and evaluation.
 pub fn score(text: &str) -> f32 {
-    CLASSIFIER.score(text).0
+    CLASSIFIER.score(text)
 }
 
 /// Adds a `learned_poisoning` finding when the text scores at or above the warn threshold.
 pub(crate) fn check(text: &str, location: &str, sink: &mut Sink) {
     let model = &*CLASSIFIER;
-    let (p, strongest) = model.score(text);
+    let p = model.score(text);
     if p < model.warn {
         return;
     }
+    let strongest = model.strongest(text);
     let (severity, threshold) = if p >= model.high {
         (Severity::High, model.high)
     } else {
@@ -136,62 +145,103 @@ pub fn definition_text(tool: &Value) -> String {
     out.join("\n")
 }
 
-/// Calls `f` with each gram of each line: `w <token>` then `b <token> <token>`.
-fn each_gram(text: &str, mut f: impl FnMut(&str)) {
-    let mut gram = String::new();
+/// Calls `f` with each gram of each line and its FNV-1a hash: `w <token>` for each token, then
+/// `b <token> <token>` for each pair. The gram's text is only built when `f` asks for it.
+fn each_gram(text: &str, mut f: impl FnMut(&Gram, u64)) {
+    let mut norm = String::new();
+    let mut words: Vec<(usize, usize)> = Vec::new();
     for line in text.split('\n') {
-        let words = tokens(line);
-        for w in &words {
-            gram.clear();
-            gram.push_str("w ");
-            gram.push_str(w);
-            f(&gram);
+        tokens(line, &mut norm, &mut words);
+        for &(s, e) in &words {
+            let w = &norm[s..e];
+            f(&Gram::Word(w), fnv1a(&[b"w ", w.as_bytes()]));
         }
         for pair in words.windows(2) {
-            gram.clear();
-            gram.push_str("b ");
-            gram.push_str(&pair[0]);
-            gram.push(' ');
-            gram.push_str(&pair[1]);
-            f(&gram);
+            let (a, b) = (&norm[pair[0].0..pair[0].1], &norm[pair[1].0..pair[1].1]);
+            let hash = fnv1a(&[b"b ", a.as_bytes(), b" ", b.as_bytes()]);
+            f(&Gram::Pair(a, b), hash);
+        }
+    }
+}
+
+/// One gram, borrowed from the normalised line.
+enum Gram<'a> {
+    Word(&'a str),
+    Pair(&'a str, &'a str),
+}
+
+impl std::fmt::Display for Gram<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Gram::Word(w) => f.write_str(w),
+            Gram::Pair(a, b) => write!(f, "{a} {b}"),
         }
     }
 }
 
 /// NFKC, lower case; runs of letters, digits and marks; kana, CJK ideographs and Hangul one
-/// character each (those scripts have no spaces).
-fn tokens(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for c in line.nfkc().flat_map(char::to_lowercase) {
-        if single(c) {
-            if !current.is_empty() {
-                out.push(std::mem::take(&mut current));
+/// character each (those scripts have no spaces). Writes the normalised line to `norm` and
+/// each token's byte range in it to `words`.
+fn tokens(line: &str, norm: &mut String, words: &mut Vec<(usize, usize)>) {
+    norm.clear();
+    words.clear();
+    if line.is_ascii() {
+        // NFKC leaves ASCII as it is: the same tokens, without the Unicode tables.
+        norm.push_str(line);
+        norm.make_ascii_lowercase();
+        let bytes = norm.as_bytes();
+        let mut start = None;
+        for (at, b) in bytes.iter().enumerate() {
+            match (b.is_ascii_alphanumeric(), start) {
+                (true, None) => start = Some(at),
+                (false, Some(s)) => {
+                    words.push((s, at));
+                    start = None;
+                }
+                _ => {}
             }
-            out.push(c.to_string());
-        } else if matches!(
+        }
+        if let Some(s) = start {
+            words.push((s, bytes.len()));
+        }
+        return;
+    }
+    let mut start = None;
+    for c in line.nfkc().flat_map(char::to_lowercase) {
+        let at = norm.len();
+        if single(c) {
+            if let Some(s) = start.take() {
+                words.push((s, at));
+            }
+            norm.push(c);
+            words.push((at, norm.len()));
+            continue;
+        }
+        let word = matches!(
             c.general_category_group(),
             GeneralCategoryGroup::Letter
                 | GeneralCategoryGroup::Number
                 | GeneralCategoryGroup::Mark
-        ) {
-            current.push(c);
-        } else if !current.is_empty() {
-            out.push(std::mem::take(&mut current));
+        );
+        if word {
+            start.get_or_insert(at);
+        } else if let Some(s) = start.take() {
+            words.push((s, at));
         }
+        norm.push(c);
     }
-    if !current.is_empty() {
-        out.push(current);
+    if let Some(s) = start {
+        words.push((s, norm.len()));
     }
-    out
 }
 
 fn single(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
 }
 
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+/// FNV-1a 64 of the parts, concatenated.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    (parts.iter().flat_map(|p| p.iter())).fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
@@ -202,21 +252,30 @@ mod tests {
 
     #[test]
     fn tokens_split_scripts() {
+        let split = |line: &str| {
+            let (mut norm, mut words) = (String::new(), Vec::new());
+            tokens(line, &mut norm, &mut words);
+            (words.iter())
+                .map(|&(s, e)| norm[s..e].to_string())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
-            tokens("Send_Email to ＡＰＩ"),
+            split("Send_Email to ＡＰＩ"),
             ["send", "email", "to", "api"]
         );
+        assert_eq!(split("Send_Email to API"), ["send", "email", "to", "api"]);
         assert_eq!(
-            tokens("東京タワー abc"),
+            split("東京タワー abc"),
             ["東", "京", "タ", "ワ", "ー", "abc"]
         );
-        assert_eq!(tokens("नमस्ते दुनिया"), ["नमस्ते", "दुनिया"]);
+        assert_eq!(split("नमस्ते दुनिया"), ["नमस्ते", "दुनिया"]);
     }
 
     #[test]
     fn fnv_matches_the_reference() {
         // FNV-1a 64 of "a" (the published test vector).
-        assert_eq!(fnv1a("a"), 0xaf63dc4c8601ec8c);
+        assert_eq!(fnv1a(&[b"a"]), 0xaf63dc4c8601ec8c);
+        assert_eq!(fnv1a(&[b"w ", b"ab"]), fnv1a(&[b"w ab"]));
     }
 
     #[test]
