@@ -1,6 +1,6 @@
 //! Recall of tool search on the labelled set in `evalset/`: recall@1, @5, @10 and MRR per
-//! split (`tune`, `held_out`), and the queries it missed. A query is found at k when any of
-//! its correct tools is among the first k answers.
+//! split (`tune`, `held_out`, `blind`), and the queries it missed (never a blind split's). A
+//! query is found at k when any of its correct tools is among the first k answers.
 //!
 //! `cargo run --release -p switchboard-search --example eval [-- --json] [--misses SPLIT]
 //! [--weights name=2,title=2,server=1.5,description=1,detail=0.5,synonym=0.5,k1=1.2,b=0.5,
@@ -61,10 +61,17 @@ struct Tally {
     reciprocal: f64,
 }
 
+/// The splits a set may have; `blind` queries are only ever counted.
+const SPLITS: [&str; 3] = ["tune", "held_out", "blind"];
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let as_json = args.iter().any(|a| a == "--json");
     let misses = value_of(&args, "--misses");
+    assert!(
+        misses.is_none_or(|m| m != "blind"),
+        "a blind set's misses are never listed: reading them would be tuning on it"
+    );
     let default = format!("{}/evalset", env!("CARGO_MANIFEST_DIR"));
     let set_arg = value_of(&args, "--set");
     let folder = set_arg.unwrap_or(&default);
@@ -132,8 +139,10 @@ fn main() {
         .map_or(0, |t| t.as_micros() as u64);
     let mut report =
         json!({"tools": tools.len(), "queries": queries.len(), "search_p50_us": median_us});
-    for split in ["tune", "held_out"] {
-        let t = tallies.remove(split).unwrap_or_default();
+    for split in SPLITS {
+        let Some(t) = tallies.remove(split) else {
+            continue;
+        };
         let n = t.queries.max(1) as f64;
         report[split] = json!({
             "queries": t.queries,
@@ -152,7 +161,7 @@ fn main() {
         report["tools"], report["queries"], report["search_p50_us"]
     );
     println!("split      queries  recall@1  recall@5  recall@10  MRR");
-    for split in ["tune", "held_out"] {
+    for split in SPLITS.iter().filter(|s| report.get(**s).is_some()) {
         let r = &report[split];
         println!(
             "{split:<10} {:>7}  {:>8}  {:>8}  {:>9}  {}",
