@@ -112,10 +112,12 @@ async fn big_catalogue(bin: &Path, dir: &Path) -> anyhow::Result<()> {
         None,
     )
     .await?;
-    // One server with 10,001 tools, over the default max_tools_per_server (1000).
+    // One server with 10,001 tools, over the default max_tools_per_server (1000). The echo
+    // server pages them 10 at a time and builds its whole list for each page: its 1,001 pages
+    // took 31 s on 2026-11-29, past the default 15 s timeout, which covers the whole discovery.
     let config = dir.join("big.toml");
     let toml = format!(
-        "[limits]\nmax_tools_per_server = 20000\n\n[servers.big]\ntype = \"http\"\nurl = \"{}\"\n",
+        "[limits]\nmax_tools_per_server = 20000\n\n[servers.big]\ntype = \"http\"\nurl = \"{}\"\ntimeout_ms = 180000\n",
         upstream.url
     );
     std::fs::write(&config, toml)?;
