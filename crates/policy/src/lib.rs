@@ -377,10 +377,12 @@ impl CallGuard for Pipeline {
                 .map(|(server, other)| format!("{server}.{other}"))
         };
         let siblings = self.other_servers_tools(owner, server);
-        let mentions = |word: &str| siblings.get(&word.to_lowercase()).cloned();
+        let lookup = |word: &str| siblings.get(&word.to_lowercase()).cloned();
+        // A lone server has no other tools to name: its definitions are not read again.
+        let mentions = (!siblings.is_empty()).then_some(&lookup as &review::NameLookup<'_>);
         self.inner
             .reviewer
-            .review(owner, server, launch, tools, &elsewhere, &mentions)
+            .review(owner, server, launch, tools, &elsewhere, mentions)
     }
 
     /// A server is seen when its rule sets and the agent's server list allow it; an agent's

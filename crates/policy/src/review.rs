@@ -62,6 +62,9 @@ pub(crate) struct Reviewer {
     audit: Option<AuditWriter>,
 }
 
+/// Answers `server.tool` for a tool name on another server, or `None`.
+pub(crate) type NameLookup<'a> = dyn Fn(&str) -> Option<String> + 'a;
+
 impl Reviewer {
     pub(crate) fn new(store: Option<Arc<dyn PolicyStore>>, audit: Option<AuditWriter>) -> Self {
         Self {
@@ -97,8 +100,9 @@ impl Reviewer {
     }
 
     /// `elsewhere` maps name skeletons to a tool of another server (`server.tool`), for
-    /// look-alike names across servers; `mentions` answers `server.tool` for the exact name of
-    /// a tool on another of the owner's servers, for definitions that refer to it.
+    /// look-alike names across servers; `mentions` (none when the owner has no other server)
+    /// answers `server.tool` for the exact name of a tool on another of the owner's servers,
+    /// for definitions that refer to it.
     pub(crate) fn review(
         &self,
         owner: &Owner,
@@ -106,7 +110,7 @@ impl Reviewer {
         launch: &str,
         tools: &[&Value],
         elsewhere: &dyn Fn(&str) -> Option<String>,
-        mentions: &dyn Fn(&str) -> Option<String>,
+        mentions: Option<&NameLookup<'_>>,
     ) -> Vec<Review> {
         let settings = self.settings();
         let owner_key = owner.key();
@@ -143,9 +147,9 @@ impl Reviewer {
                 });
                 // Names of the owner's other servers' tools in this one's text (not cached: it
                 // depends on what else is connected).
-                let across = match settings.scan {
-                    true => switchboard_scan::other_servers(tool, mentions),
-                    false => Vec::new(),
+                let across = match mentions.filter(|_| settings.scan) {
+                    Some(mentions) => switchboard_scan::other_servers(tool, mentions),
+                    None => Vec::new(),
                 };
                 if let Some(report) = &report {
                     for f in report.findings.iter().chain(&lookalike).chain(&across) {

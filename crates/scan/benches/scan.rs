@@ -16,15 +16,14 @@ fn corpus() -> Vec<Case> {
         .collect()
 }
 
-fn median_per_tool(cases: &[Case]) {
-    let mut per_tool: Vec<f64> = cases
-        .iter()
+/// Per definition, the median of 15 timed runs of `f`; the medians sorted.
+fn per_tool_medians(cases: &[Case], f: impl Fn(&Case)) -> Vec<f64> {
+    let mut per_tool: Vec<f64> = (cases.iter())
         .map(|c| {
-            let others: Vec<&str> = c.other_names.iter().map(String::as_str).collect();
             let mut runs: Vec<f64> = (0..15)
                 .map(|_| {
                     let t = Instant::now();
-                    std::hint::black_box(scan_tool(std::hint::black_box(&c.tool), &others));
+                    f(c);
                     t.elapsed().as_secs_f64() * 1e6
                 })
                 .collect();
@@ -33,6 +32,14 @@ fn median_per_tool(cases: &[Case]) {
         })
         .collect();
     per_tool.sort_by(f64::total_cmp);
+    per_tool
+}
+
+fn median_per_tool(cases: &[Case]) {
+    let per_tool = per_tool_medians(cases, |c| {
+        let others: Vec<&str> = c.other_names.iter().map(String::as_str).collect();
+        std::hint::black_box(scan_tool(std::hint::black_box(&c.tool), &others));
+    });
     let n = per_tool.len();
     println!(
         "scan_tool over {n} corpus tools: median {:.1} µs, p90 {:.1} µs, max {:.1} µs",
@@ -46,21 +53,10 @@ fn median_per_tool(cases: &[Case]) {
 #[cfg(feature = "classifier")]
 fn median_learned(cases: &[Case]) {
     use switchboard_scan::{definition_text, learned_score};
-    let mut per_tool: Vec<f64> = (cases.iter())
-        .map(|c| {
-            let mut runs: Vec<f64> = (0..15)
-                .map(|_| {
-                    let t = Instant::now();
-                    let text = definition_text(std::hint::black_box(&c.tool));
-                    std::hint::black_box(learned_score(&text));
-                    t.elapsed().as_secs_f64() * 1e6
-                })
-                .collect();
-            runs.sort_by(f64::total_cmp);
-            runs[runs.len() / 2]
-        })
-        .collect();
-    per_tool.sort_by(f64::total_cmp);
+    let per_tool = per_tool_medians(cases, |c| {
+        let text = definition_text(std::hint::black_box(&c.tool));
+        std::hint::black_box(learned_score(&text));
+    });
     let n = per_tool.len();
     println!(
         "the classifier alone over {n} corpus tools: median {:.1} µs, p90 {:.1} µs",

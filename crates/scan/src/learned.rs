@@ -16,7 +16,8 @@ static CLASSIFIER: LazyLock<Classifier> = LazyLock::new(|| Classifier::parse(MOD
 
 /// The model's weights and its two thresholds (probabilities).
 struct Classifier {
-    bits: u32,
+    /// `2^bits - 1`: a gram's slot is its hash's low bits.
+    mask: u64,
     bias: f32,
     warn: f32,
     high: f32,
@@ -39,7 +40,7 @@ impl Classifier {
         let header = 8 + 16;
         assert_eq!(bytes.len(), header + 8 * size, "classifier.bin: truncated");
         Classifier {
-            bits,
+            mask: (1u64 << bits) - 1,
             bias: f32::from_le_bytes(word(1)),
             warn: f32::from_le_bytes(word(2)),
             high: f32::from_le_bytes(word(3)),
@@ -48,15 +49,24 @@ impl Classifier {
         }
     }
 
+    fn slot(&self, hash: u64) -> usize {
+        (hash & self.mask) as usize
+    }
+
+    /// The slot of every gram of `text`, in text order.
+    fn slots(&self, text: &str) -> Vec<usize> {
+        let mut slots = Vec::with_capacity(text.len() / 3);
+        each_gram(text, |_, hash| slots.push(self.slot(hash)));
+        slots
+    }
+
     /// The probability that `text` is poisoned.
     fn score(&self, text: &str) -> f32 {
-        let mask = (1u64 << self.bits) - 1;
-        let mut slots = Vec::with_capacity(text.len() / 3);
-        each_gram(text, |_, hash| slots.push((hash & mask) as u32));
+        let mut slots = self.slots(text);
         slots.sort_unstable();
         let (mut dot, mut norm2) = (0.0f32, 0.0f32);
         for run in slots.chunk_by(|a, b| a == b) {
-            let slot = run[0] as usize;
+            let slot = run[0];
             let v = (1.0 + (run.len() as f32).ln()) * self.idf[slot];
             dot += self.weights[slot] * v;
             norm2 += v * v;
@@ -67,10 +77,8 @@ impl Classifier {
 
     /// The three grams of `text` that weigh most towards poisoned (for a finding's evidence).
     fn strongest(&self, text: &str) -> Vec<String> {
-        let mask = (1u64 << self.bits) - 1;
         let weight = |slot: usize| self.weights[slot] * self.idf[slot];
-        let mut slots = Vec::new();
-        each_gram(text, |_, hash| slots.push((hash & mask) as usize));
+        let mut slots = self.slots(text);
         slots.sort_unstable();
         slots.dedup();
         slots.retain(|&s| weight(s) > 0.0);
@@ -78,7 +86,7 @@ impl Classifier {
         slots.truncate(3);
         let mut named: Vec<Option<String>> = vec![None; slots.len()];
         each_gram(text, |gram, hash| {
-            if let Some(i) = slots.iter().position(|&s| s == (hash & mask) as usize) {
+            if let Some(i) = slots.iter().position(|&s| s == self.slot(hash)) {
                 named[i].get_or_insert_with(|| gram.to_string());
             }
         });
@@ -122,17 +130,17 @@ pub(crate) fn check(text: &str, location: &str, sink: &mut Sink) {
 /// descriptions, property names, enum values and defaults; not `type` words, not an MCP Apps
 /// UI or `_meta`.
 pub fn definition_text(tool: &Value) -> String {
-    fn walk(value: &Value, key: &str, out: &mut Vec<String>) {
+    fn walk<'a>(value: &'a Value, key: &str, out: &mut Vec<&'a str>) {
         if key == "uiResource" || key == "_meta" {
             return;
         }
         match value {
-            Value::String(s) if key != "type" => out.push(s.clone()),
+            Value::String(s) if key != "type" => out.push(s),
             Value::Array(items) => items.iter().for_each(|v| walk(v, key, out)),
             Value::Object(map) => {
                 for (k, v) in map {
                     if key == "properties" {
-                        out.push(k.clone());
+                        out.push(k);
                     }
                     walk(v, k, out);
                 }
