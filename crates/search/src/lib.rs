@@ -76,7 +76,7 @@ impl Default for Weights {
             synonym: 0.5,
             k1: 1.2,
             b: 0.5,
-            semantic: 0.35,
+            semantic: 0.75,
             fusion_k: 5.0,
             floor: 0.2,
         }
