@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-/// Most entries committed in one transaction.
-const MAX_BATCH: usize = 512;
+/// Most entries committed in one transaction (the rest wait for the next, which starts at
+/// once).
+const MAX_BATCH: usize = 4096;
 /// How long a batch waits for company after its first entry: a few milliseconds of audit
 /// latency (never call latency in buffered durability) buys far fewer transactions.
 const LINGER: Duration = Duration::from_millis(5);
@@ -42,7 +43,7 @@ pub(crate) async fn commit_loop(
         chain,
         head_file,
     } = committing;
-    let mut batch: Vec<Queued> = Vec::with_capacity(MAX_BATCH);
+    let mut batch: Vec<Queued> = Vec::with_capacity(512);
     let mut outage: Option<Outage> = None;
     // Shutting down with a store that refused even the retries: the rest is counted, not tried.
     let mut given_up = false;
@@ -67,8 +68,9 @@ pub(crate) async fn commit_loop(
     }
 }
 
-/// Waits for a first row, then gathers what else arrives within `LINGER` (none while closing).
-/// `false` when the queue is closed and empty.
+/// Waits for a first row, lets `LINGER` pass (not while closing), then takes what has queued
+/// meanwhile: one wake-up of this task per batch, not one per row. `false` when the queue is
+/// closed and empty.
 async fn gather(
     rx: &mut mpsc::Receiver<Queued>,
     batch: &mut Vec<Queued>,
@@ -80,16 +82,15 @@ async fn gather(
     };
     let Some(first) = first else { return false };
     batch.push(first);
-    let deadline = tokio::time::Instant::now() + LINGER;
-    while batch.len() < MAX_BATCH {
-        match rx.try_recv() {
-            Ok(queued) => batch.push(queued),
-            Err(_) if closing.is_cancelled() => break,
-            Err(_) => match tokio::time::timeout_at(deadline, rx.recv()).await {
-                Ok(Some(queued)) => batch.push(queued),
-                Ok(None) | Err(_) => break,
-            },
+    if !closing.is_cancelled() {
+        tokio::select! {
+            _ = tokio::time::sleep(LINGER) => {}
+            _ = closing.cancelled() => {}
         }
+    }
+    while batch.len() < MAX_BATCH {
+        let Ok(queued) = rx.try_recv() else { break };
+        batch.push(queued);
     }
     true
 }
