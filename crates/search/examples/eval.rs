@@ -9,48 +9,13 @@
 //! JSON lines (`{"id", "found": ["server/tool", …]}`) for experiments such as rank fusion.
 //! `--set DIR` reads `tools.json` and `queries.json` from another folder of the same format.
 
-use serde::Deserialize;
-use serde_json::{Value, json};
+#[path = "../tests/common/labelled.rs"]
+mod labelled;
+
+use labelled::{Query, ToolDef, read};
+use serde_json::json;
 use std::collections::HashMap;
 use switchboard_search::{Document, Index, Weights};
-
-#[derive(Deserialize)]
-struct ToolDef {
-    server: String,
-    name: String,
-    title: Option<String>,
-    description: String,
-    #[serde(rename = "inputSchema")]
-    input_schema: Value,
-}
-
-#[derive(Deserialize)]
-struct Query {
-    id: String,
-    query: String,
-    targets: Vec<String>,
-    split: String,
-}
-
-fn document(t: &ToolDef) -> Document {
-    let details = match &t.input_schema {
-        Value::Object(schema) => Document::schema_details(schema),
-        _ => Vec::new(),
-    };
-    Document {
-        server: t.server.clone(),
-        name: t.name.clone(),
-        title: t.title.clone(),
-        description: t.description.clone(),
-        details,
-    }
-}
-
-fn read<T: for<'de> Deserialize<'de>>(folder: &str, file: &str) -> T {
-    let path = format!("{folder}/{file}");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
 
 #[derive(Default)]
 struct Tally {
@@ -77,7 +42,7 @@ fn main() {
     let folder = set_arg.unwrap_or(&default);
     let tools: Vec<ToolDef> = read(folder, "tools.json");
     let queries: Vec<Query> = read(folder, "queries.json");
-    let docs: Vec<Document> = tools.iter().map(document).collect();
+    let docs: Vec<Document> = tools.iter().map(ToolDef::document).collect();
     let mut weights = Weights::default();
     if let Some(list) = value_of(&args, "--weights") {
         for pair in list.split(',') {
@@ -100,7 +65,7 @@ fn main() {
         }
     }
     let index = Index::build_with(&docs, weights);
-    let key = |i: usize| format!("{}/{}", tools[i].server, tools[i].name);
+    let key = |i: usize| tools[i].key();
     let mut tallies: HashMap<&str, Tally> = HashMap::new();
     let dump = value_of(&args, "--dump");
     let mut dumped = String::new();

@@ -2,60 +2,29 @@
 //! set's and set B's held-out splits and the blind set C (figures in docs/tool-search.md).
 #![cfg(feature = "meaning")]
 
-use serde::Deserialize;
-use serde_json::Value;
-use switchboard_search::{Document, Index, Weights};
+#[path = "common/labelled.rs"]
+#[allow(dead_code)] // the eval example reads more of the sets than this test does
+mod labelled;
 
-#[derive(Deserialize)]
-struct ToolDef {
-    server: String,
-    name: String,
-    title: Option<String>,
-    description: String,
-    #[serde(rename = "inputSchema")]
-    input_schema: Value,
-}
-
-#[derive(Deserialize)]
-struct Query {
-    query: String,
-    targets: Vec<String>,
-    split: String,
-}
-
-fn read<T: for<'de> Deserialize<'de>>(path: &str) -> T {
-    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+use labelled::{Query, ToolDef, read};
+use switchboard_search::{Index, Weights};
 
 /// recall@5 of `split` in `set`, ranked with `weights`.
 fn recall_at_5(set: &str, split: &str, weights: Weights) -> f64 {
-    let tools: Vec<ToolDef> = read(&format!("{set}/tools.json"));
-    let queries: Vec<Query> = read(&format!("{set}/queries.json"));
-    let docs: Vec<Document> = tools
-        .iter()
-        .map(|t| Document {
-            server: t.server.clone(),
-            name: t.name.clone(),
-            title: t.title.clone(),
-            description: t.description.clone(),
-            details: match &t.input_schema {
-                Value::Object(schema) => Document::schema_details(schema),
-                _ => Vec::new(),
-            },
-        })
-        .collect();
+    let folder = format!("{}/{set}", env!("CARGO_MANIFEST_DIR"));
+    let tools: Vec<ToolDef> = read(&folder, "tools.json");
+    let queries: Vec<Query> = read(&folder, "queries.json");
+    let docs: Vec<_> = tools.iter().map(ToolDef::document).collect();
     let index = Index::build_with(&docs, weights);
     let asked: Vec<&Query> = queries.iter().filter(|q| q.split == split).collect();
     assert!(!asked.is_empty(), "{set} has no {split} split");
     let found = asked
         .iter()
         .filter(|q| {
-            index.search(&q.query, 5, |_| true).iter().any(|h| {
-                let t = &tools[h.doc];
-                q.targets.contains(&format!("{}/{}", t.server, t.name))
-            })
+            index
+                .search(&q.query, 5, |_| true)
+                .iter()
+                .any(|h| q.targets.contains(&tools[h.doc].key()))
         })
         .count();
     found as f64 / asked.len() as f64
