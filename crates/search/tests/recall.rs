@@ -7,27 +7,46 @@
 mod labelled;
 
 use labelled::{Query, ToolDef, read};
-use switchboard_search::{Index, Weights};
+use switchboard_search::{Document, Index, Weights};
 
-/// recall@5 of `split` in `set`, ranked with `weights`.
-fn recall_at_5(set: &str, split: &str, weights: Weights) -> f64 {
-    let folder = format!("{}/{set}", env!("CARGO_MANIFEST_DIR"));
-    let tools: Vec<ToolDef> = read(&folder, "tools.json");
-    let queries: Vec<Query> = read(&folder, "queries.json");
-    let docs: Vec<_> = tools.iter().map(ToolDef::document).collect();
-    let index = Index::build_with(&docs, weights);
-    let asked: Vec<&Query> = queries.iter().filter(|q| q.split == split).collect();
-    assert!(!asked.is_empty(), "{set} has no {split} split");
-    let found = asked
-        .iter()
-        .filter(|q| {
-            index
-                .search(&q.query, 5, |_| true)
-                .iter()
-                .any(|h| q.targets.contains(&tools[h.doc].key()))
-        })
-        .count();
-    found as f64 / asked.len() as f64
+/// One labelled set: its catalogue, as documents too, and its queries.
+struct Set {
+    name: String,
+    tools: Vec<ToolDef>,
+    docs: Vec<Document>,
+    queries: Vec<Query>,
+}
+
+impl Set {
+    fn load(set: &str) -> Self {
+        let folder = format!("{}/{set}", env!("CARGO_MANIFEST_DIR"));
+        let tools: Vec<ToolDef> = read(&folder, "tools.json");
+        let docs = tools.iter().map(ToolDef::document).collect();
+        let queries = read(&folder, "queries.json");
+        Self {
+            name: set.to_string(),
+            tools,
+            docs,
+            queries,
+        }
+    }
+
+    /// recall@5 of `split`, ranked with `weights`.
+    fn recall_at_5(&self, split: &str, weights: Weights) -> f64 {
+        let index = Index::build_with(&self.docs, weights);
+        let asked: Vec<&Query> = self.queries.iter().filter(|q| q.split == split).collect();
+        assert!(!asked.is_empty(), "{} has no {split} split", self.name);
+        let found = asked
+            .iter()
+            .filter(|q| {
+                index
+                    .search(&q.query, 5, |_| true)
+                    .iter()
+                    .any(|h| q.targets.contains(&self.tools[h.doc].key()))
+            })
+            .count();
+        found as f64 / asked.len() as f64
+    }
 }
 
 #[test]
@@ -39,7 +58,7 @@ fn the_default_ranking_keeps_its_recall_on_unseen_queries() {
         ("evalset-b", "held_out", 0.65),
         ("evalset-c", "blind", 0.73),
     ] {
-        let recall = recall_at_5(set, split, Weights::default());
+        let recall = Set::load(set).recall_at_5(split, Weights::default());
         assert!(
             recall >= floor,
             "{set} {split}: recall@5 {recall:.3} < {floor}"
@@ -58,8 +77,9 @@ fn meaning_adds_to_words_on_every_set() {
         ("evalset-b", "held_out"),
         ("evalset-c", "blind"),
     ] {
-        let fused = recall_at_5(set, split, Weights::default());
-        let alone = recall_at_5(set, split, words);
+        let labelled = Set::load(set);
+        let fused = labelled.recall_at_5(split, Weights::default());
+        let alone = labelled.recall_at_5(split, words);
         assert!(
             fused >= alone + 0.05,
             "{set} {split}: fused {fused:.3}, words alone {alone:.3}"

@@ -28,25 +28,6 @@ struct Run {
     wrk_cpu: Duration,
 }
 
-/// CPU time of this process's waited-for children (wrk), from /proc/self/stat.
-fn children_cpu() -> Duration {
-    // SAFETY: sysconf has no preconditions.
-    #[allow(unsafe_code)]
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let fields: Vec<f64> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| {
-            rest.split_whitespace()
-                .map(|f| f.parse().unwrap_or(0.0))
-                .collect()
-        })
-        .unwrap_or_default();
-    // cutime and cstime are the 16th and 17th fields: 13 and 14 after the command name.
-    let ticks_used = fields.get(13).unwrap_or(&0.0) + fields.get(14).unwrap_or(&0.0);
-    Duration::from_secs_f64(ticks_used / ticks)
-}
-
 /// One wrk run of `seconds` with `callers` connections against `t`.
 async fn run(
     wrk: &str,
@@ -58,7 +39,7 @@ async fn run(
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/bench/mcp_call.lua");
     let pids = [("server", t.pid)];
     let before = procs::cpu_times(&pids);
-    let wrk_before = children_cpu();
+    let wrk_before = procs::waited_children_cpu();
     let n = callers.to_string();
     let output = tokio::process::Command::new(wrk)
         .args(["-t", &n, "-c", &n, "-d", &format!("{seconds}s"), "-s"])
@@ -67,7 +48,7 @@ async fn run(
         .output()
         .await
         .with_context(|| format!("run {wrk} (Debian: apt install wrk)"))?;
-    let wrk_cpu = children_cpu().saturating_sub(wrk_before);
+    let wrk_cpu = procs::waited_children_cpu().saturating_sub(wrk_before);
     let cpu = procs::cpu_delta(&before, &procs::cpu_times(&pids));
     let stdout = String::from_utf8_lossy(&output.stdout);
     ensure!(output.status.success(), "wrk failed: {stdout}");
@@ -155,6 +136,9 @@ async fn main() -> anyhow::Result<()> {
         get("BENCH_SECONDS", 5),
         get("BENCH_ROUNDS", 3) as usize,
     );
+    if rounds == 0 || seconds == 0 {
+        bail!("BENCH_ROUNDS and BENCH_SECONDS must be at least 1");
+    }
     let wrk = std::env::var("BENCH_WRK").unwrap_or_else(|_| "wrk".into());
     let revision = std::env::var("BENCH_REVISION").unwrap_or_else(|_| "2025-11-25".into());
     let bin = procs::release_dir()?;
@@ -194,9 +178,6 @@ async fn main() -> anyhow::Result<()> {
             targets.push(Target::of("agentgateway, stdio upstream", peer, "echo"));
         }
         None => println!("(no agentgateway: set BENCH_AGENTGATEWAY, or run scripts/bench_wrk.sh)"),
-    }
-    if rounds == 0 || seconds == 0 {
-        bail!("BENCH_ROUNDS and BENCH_SECONDS must be at least 1");
     }
     println!(
         "wrk-overhead: wrk + scripts/bench/mcp_call.lua, revision {revision}, {seconds} s per run, {rounds} rounds alternating targets (medians)"

@@ -82,11 +82,10 @@ async fn gather(
     };
     let Some(first) = first else { return false };
     batch.push(first);
-    if !closing.is_cancelled() {
-        tokio::select! {
-            _ = tokio::time::sleep(LINGER) => {}
-            _ = closing.cancelled() => {}
-        }
+    // Already closing: `cancelled` is ready at once, so nothing lingers.
+    tokio::select! {
+        _ = tokio::time::sleep(LINGER) => {}
+        _ = closing.cancelled() => {}
     }
     while batch.len() < MAX_BATCH {
         let Ok(queued) = rx.try_recv() else { break };
