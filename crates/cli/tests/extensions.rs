@@ -169,13 +169,27 @@ async fn tasks_made_through_one_replica_are_answered_by_the_other_and_only_to_th
     let ack = about(&a.url, "tasks/cancel", &local, &me).await;
     assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
 
-    // The audit: each task made (the call's row says `task`), each end once.
+    // The audit: each task made (the call's row says `task`), each end once. Task rows are
+    // buffered (committed a few ms after the answer), so the counts are read once they settle.
     let made = "SELECT COUNT(*) FROM audit WHERE outcome = 'task'";
-    assert_eq!(kit::count(&schema.url, made).await, 3);
     let cancelled = "SELECT COUNT(*) FROM audit WHERE outcome = 'task_cancelled'";
-    assert_eq!(kit::count(&schema.url, cancelled).await, 2);
     let completed = "SELECT COUNT(*) FROM audit WHERE outcome = 'task_completed' AND action_id = 'mcp.ext.confirm_delete'";
-    assert_eq!(kit::count(&schema.url, completed).await, 1);
+    let counts = async || {
+        let count = |query| kit::count(&schema.url, query);
+        (
+            count(made).await,
+            count(cancelled).await,
+            count(completed).await,
+        )
+    };
+    kit::eventually("the task rows' commit", async || {
+        counts().await == (3, 2, 1)
+    })
+    .await;
+    let (made, cancelled, completed) = counts().await;
+    assert_eq!(made, 3);
+    assert_eq!(cancelled, 2);
+    assert_eq!(completed, 1);
     drop((a, b));
     schema.remove().await;
 }
