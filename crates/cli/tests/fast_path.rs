@@ -2,8 +2,8 @@
 //! is answered as `application/json`; a call that has log lines, progress or requests for the
 //! caller before its result is answered as a stream that carries them first; a request the fast
 //! path does not take (here: a browser's, with an `Origin`) still gets rmcp's answer, and for
-//! `tools/list` the very same answer; and a client's `notifications/cancelled` reaches the
-//! upstream.
+//! `tools/list` the very same answer; a client's `notifications/cancelled` reaches the
+//! upstream; and a call whose client hangs up still finishes and is audited.
 
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -21,6 +21,16 @@ fn messages(body: &str) -> Vec<Value> {
         .filter_map(|l| l.strip_prefix("data:"))
         .filter_map(|d| serde_json::from_str(d.trim()).ok())
         .collect()
+}
+
+/// A POST of `message` on `session`, as a plain client sends it.
+fn post(url: &str, session: &str, message: &Value) -> reqwest::RequestBuilder {
+    reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", session)
+        .json(message)
 }
 
 fn call(id: u64, name: &str, arguments: Value) -> Value {
@@ -176,14 +186,48 @@ async fn a_silent_long_call_is_streamed_and_a_closed_session_is_gone() {
         .await
         .unwrap();
     assert!(closed.status().is_success(), "DELETE: {}", closed.status());
-    let late = reqwest::Client::new()
-        .post(url)
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("mcp-session-id", &session)
-        .json(&call(2, "fx__echo", json!({"text": "x"})))
+    let late = post(url, &session, &call(2, "fx__echo", json!({"text": "x"})))
         .send()
         .await
         .unwrap();
     assert_eq!(late.status(), reqwest::StatusCode::NOT_FOUND);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_call_whose_client_hangs_up_still_finishes_and_is_audited() {
+    let (dir, path) = kit::write_mcp_json(json!({"fx": kit::misbehaving_entry(120_000)}));
+    let gateway = kit::Gateway::start(Path::new(BIN), &["--dev"], dir.path(), &path, 1).await;
+    let url = gateway.url.as_str();
+    let session = kit::open_session(url).await;
+
+    // The fast path runs the call in the request's own task; the client gives up long before
+    // the answer (and before the fast path would turn it into a stream).
+    let slow = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "fx__slow", "arguments": {"count": 600, "text": "late"}}});
+    let gave_up = post(url, &session, &slow)
+        .timeout(std::time::Duration::from_millis(150))
+        .send()
+        .await;
+    assert!(
+        gave_up.as_ref().is_err_and(|e| e.is_timeout()),
+        "the client hung up before the answer: {gave_up:?}"
+    );
+
+    // The call went on without it: its row is written once it ends, with its outcome.
+    let data = dir.path().join("data");
+    let args = ["audit", "list", "--action", "mcp.fx.slow", "--json"];
+    let mut rows = String::new();
+    kit::eventually("the abandoned call's audit row", async || {
+        let (code, out, err) = kit::run_cli(Path::new(BIN), &data, &args);
+        assert_eq!(code, 0, "{err}");
+        rows = out;
+        !rows.trim().is_empty()
+    })
+    .await;
+    let row: Value = serde_json::from_str(rows.lines().next().unwrap()).expect(&rows);
+    assert_eq!(row["outcome"], "ok", "{rows}");
+    assert!(
+        row["duration_us"].as_i64().is_some_and(|us| us >= 600_000),
+        "the row is of the finished call: {rows}"
+    );
 }

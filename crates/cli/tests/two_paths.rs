@@ -2,9 +2,10 @@
 //! (ok, tool error, unknown tool, bad arguments, rate limited, policy denied, timeout) gets the
 //! same JSON-RPC answer, field by field with ids and timings aside, whether the fast path
 //! answers it in front of rmcp's transport or rmcp does (a request the fast path declines), and
-//! whether the gateway posts the call to a Streamable HTTP upstream itself (`direct.rs`) or
-//! rmcp's client sends it (the same fixture over stdio and over HTTP+SSE). The official Python
-//! SDK client reads the fast path's answers as the raw ones say.
+//! whether the gateway sends the call itself (posted to a Streamable HTTP upstream by
+//! `direct.rs`, written onto a stdio server's stdin by `direct_stdio.rs`) or rmcp's client
+//! sends it (the same fixture over HTTP+SSE). The official Python SDK client reads the fast
+//! path's answers as the raw ones say.
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -20,11 +21,11 @@ const KIND: &str = "switchboard/error";
 const BROWSER: [(&str, &str); 1] = [("origin", "http://localhost:3000")];
 
 /// The relay fixture three ways: over Streamable HTTP (its calls posted by `direct.rs`), over
-/// stdio and over HTTP+SSE (its calls sent by rmcp's client).
+/// stdio (written by `direct_stdio.rs`) and over HTTP+SSE (sent by rmcp's client).
 const RELAYS: [&str; 3] = ["viahttp", "viastdio", "viasse"];
 
-/// The upstreams whose calls the gateway posts itself; the others' go through rmcp's client.
-const DIRECT: [&str; 2] = ["viahttp", "hangh"];
+/// The upstreams whose calls the gateway sends itself; the others' go through rmcp's client.
+const DIRECT: [&str; 4] = ["viahttp", "viastdio", "hangh", "hangs"];
 
 /// Calls to `hangh` (Streamable HTTP) and `hangs` (stdio) give up after this: under the fast
 /// path's one second before it streams, so a timeout is answered as JSON too.
@@ -365,9 +366,9 @@ async fn direct_posts_and_rmcps_client_bring_back_the_same_outcomes() {
         case.check(&answer);
         answers.push((case.outcome, case.server, masked(&answer, case.server)));
     }
-    // The Streamable HTTP upstream's calls were the gateway's own posts (ids `sb-N`), the
-    // others' rmcp's client's (numbers): the comparisons below are across the two paths.
-    for (server, own_post) in [("viahttp", true), ("viastdio", false), ("viasse", false)] {
+    // The Streamable HTTP and stdio upstreams' calls were the gateway's own (ids `sb-N`), the
+    // HTTP+SSE one's rmcp's client's (numbers): the comparisons below are across the paths.
+    for (server, own_post) in [("viahttp", true), ("viastdio", true), ("viasse", false)] {
         let (_, body) = call(url, session, &format!("{server}__request_id"), "{}", &[]).await;
         let id = response(&body)["result"]["content"][0]["text"].clone();
         let id = id.as_str().unwrap_or_default();
@@ -385,15 +386,18 @@ async fn direct_posts_and_rmcps_client_bring_back_the_same_outcomes() {
         for (_, other, sent) in others {
             assert_eq!(
                 sent, posted,
-                "{outcome}: {other} (rmcp's client, left) and {direct} (direct.rs) differ"
+                "{outcome}: {other} (rmcp's client, left) and {direct} (the gateway's own) differ"
             );
             compared += 1;
         }
     }
-    // Each relay outcome against stdio and HTTP+SSE, and the timeout against stdio.
+    // Each relay outcome, over Streamable HTTP and over stdio, against HTTP+SSE.
+    assert_eq!(compared, OUTCOMES.len() * 2, "every outcome was compared");
+    // No fixture hangs over HTTP+SSE: the two direct paths' timeouts are compared instead.
+    let timeouts: Vec<_> = answers.iter().filter(|a| a.1.starts_with("hang")).collect();
+    assert_eq!(timeouts.len(), 2, "{timeouts:?}");
     assert_eq!(
-        compared,
-        OUTCOMES.len() * 2 + 1,
-        "every outcome was compared"
+        timeouts[0].2, timeouts[1].2,
+        "the two direct paths time out alike"
     );
 }

@@ -72,6 +72,9 @@ impl SqlStore {
             Backend::Postgres => PG_POOL,
         });
         if backend == Backend::Sqlite {
+            // A connection to a local file does not go stale as a socket does: no ping (a
+            // round trip to the connection's thread) before each use, such as each audit batch.
+            options = options.test_before_acquire(false);
             options = options.after_connect(|conn, _| {
                 Box::pin(async move {
                     sqlx::query("PRAGMA journal_mode = WAL")

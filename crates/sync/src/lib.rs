@@ -1,10 +1,14 @@
 //! Locks that do not poison: std's `Mutex` and `RwLock` (futex-based, no spinning that yields
 //! the CPU), whose guards are handed out even after a panic while one was held: the panic
 //! already reported the bug, and the data stays usable. The workspace refuses std's own locks
-//! (`clippy.toml`), so no lock anywhere needs a poison workaround.
+//! (`clippy.toml`), so no lock anywhere needs a poison workaround. Also [`Finish`]: work its
+//! waiter polls in place, finished in a task of its own if the waiter goes away.
 #![forbid(unsafe_code)]
 #![allow(clippy::disallowed_types)] // the one place std's locks are wrapped
 
+mod finish;
+
+pub use finish::Finish;
 pub use std::sync::{MutexGuard, RwLockReadGuard, RwLockWriteGuard};
 
 /// A mutual-exclusion lock whose `lock` never fails.

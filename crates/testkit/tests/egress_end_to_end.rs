@@ -2,6 +2,7 @@
 //! loopback is forbidden, a redirect, and a name whose answer changes between calls. Refused
 //! addresses are refused before any connection is attempted.
 
+use common::ECHO;
 use serde_json::json;
 use std::net::IpAddr;
 use std::path::Path;
@@ -10,9 +11,9 @@ use switchboard_core::{ErrorKind, ServerSlug, ServerSpec, ServerStatus, Transpor
 use switchboard_egress::{EgressPolicy, StaticLookup};
 use switchboard_registry::{CallOptions, Registry, RegistryOptions, UpstreamHttp};
 use switchboard_testkit as kit;
-use switchboard_upstream::{ConnectOptions, Connection};
+use switchboard_upstream::Connection;
 
-const ECHO: &str = env!("CARGO_BIN_EXE_echo-server");
+mod common;
 
 fn http_spec(name: &str, url: &str) -> ServerSpec {
     ServerSpec::new(
@@ -86,18 +87,7 @@ async fn a_redirect_is_a_transport_error_that_names_it() {
         "redirecting",
         &format!("http://127.0.0.1:{}/mcp", addr.port()),
     );
-    let opts = ConnectOptions {
-        http: UpstreamHttp::new(EgressPolicy::dev()),
-        events: None,
-        limits: Default::default(),
-        allow_env: Vec::new(),
-        sandbox: None,
-        roots: Vec::new(),
-        log_level: Default::default(),
-        oauth: None,
-        clock: Default::default(),
-        capabilities: None,
-    };
+    let opts = common::dev_connect_options();
     let error = match Connection::connect(&spec, &opts).await {
         Ok(_) => panic!("a redirecting server must not connect"),
         Err(e) => e,

@@ -10,6 +10,7 @@ pub use discovery::{Freshness, ListCache, ListHint};
 pub use extensions::{TaskAnswer, TaskRequest};
 
 use crate::direct::DirectHttp;
+use crate::direct_stdio::{DirectStdio, Replies};
 use crate::events::EventHandler;
 use crate::handshake::{classify_init, http_config, lifecycle, serve_http, serve_legacy_sse};
 use crate::stdio::{self, StderrTail};
@@ -66,6 +67,12 @@ pub struct Snapshot {
     pub freshness: Freshness,
 }
 
+/// A connection's way to send tool calls without rmcp's service loop in between.
+enum Direct {
+    Http(DirectHttp),
+    Stdio(DirectStdio),
+}
+
 pub struct Connection {
     /// Unique in the process: tells this connection from the one that replaces it.
     id: u64,
@@ -73,8 +80,9 @@ pub struct Connection {
     peer: Peer<RoleClient>,
     handler: EventHandler,
     service: tokio::sync::Mutex<Option<RunningService<RoleClient, EventHandler>>>,
-    /// Tool calls sent straight over the Streamable HTTP session rmcp's transport opened.
-    direct: Option<DirectHttp>,
+    /// Tool calls sent without rmcp's service loop in between: over the Streamable HTTP
+    /// session rmcp's transport opened, or onto the stdio server's stdin.
+    direct: Option<Direct>,
     protocol_version: String,
     /// The server speaks 2026-07-28: it may answer a call with `input_required`.
     asks_for_input: bool,
@@ -138,18 +146,21 @@ impl Connection {
         let started = tokio::time::timeout(timeout, async {
             match &spec.transport {
                 Transport::Stdio(stdio_spec) => {
-                    let (child, tail) = stdio::spawn(spec, stdio_spec, &opts.allow_env, opts.sandbox.as_deref())?;
+                    let (child, stdin, tail) = stdio::spawn(spec, stdio_spec, &opts.allow_env, opts.sandbox.as_deref())?;
                     pid = child.id();
                     stderr = Some(tail);
+                    let replies = Replies::default();
                     let child = crate::tap::TapTransport {
                         inner: child,
                         taps: handler.taps.clone(),
+                        replies: replies.clone(),
                     };
+                    let direct = Direct::Stdio(DirectStdio::new(stdin, replies));
                     handler
                         .clone()
                         .serve_with_lifecycle(child, lifecycle)
                         .await
-                        .map(|service| (service, None))
+                        .map(|service| (service, Some(direct)))
                         .map_err(classify_init)
                 }
                 Transport::Http(http_spec) if http_spec.wire == HttpWire::LegacySse => {
@@ -186,7 +197,7 @@ impl Connection {
                         }
                     }
                     };
-                    match streamable.await.map(|(service, direct)| (service, Some(direct))) {
+                    match streamable.await.map(|(service, direct)| (service, Some(Direct::Http(direct)))) {
                         // The spec's backwards-compatibility rule: a URL without a type that
                         // refuses the Streamable HTTP handshake with a 4xx may be an HTTP+SSE
                         // server (a 5xx, a refused connection or a timeout is not).
@@ -259,7 +270,7 @@ impl Connection {
             service: tokio::sync::Mutex::new(Some(service)),
             direct: direct.inspect(|d| {
                 // A 2026-07-28 server: calls without a session, with that revision's headers.
-                if asks_for_input {
+                if let (Direct::Http(d), true) = (d, asks_for_input) {
                     d.set_stateless();
                 }
             }),
@@ -322,7 +333,7 @@ impl Connection {
     /// of server messages (at once for stdio): a request it sends there before then, outside
     /// any call's response, could be lost.
     pub async fn until_listening(&self, limit: Duration) {
-        if let Some(direct) = &self.direct {
+        if let Some(Direct::Http(direct)) = &self.direct {
             direct.until_listened(limit).await;
         }
     }
@@ -334,7 +345,10 @@ impl Connection {
     }
 
     pub fn is_closed(&self) -> bool {
-        self.peer.is_transport_closed()
+        // A stdio server's end is seen first by the transport's reader, which tells the
+        // direct calls at once: the next call must find the connection closed too.
+        let direct_closed = matches!(&self.direct, Some(Direct::Stdio(d)) if d.is_closed());
+        direct_closed || self.peer.is_transport_closed()
     }
 }
 

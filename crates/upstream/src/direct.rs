@@ -3,11 +3,11 @@
 //! its answer read right there, without the hops through rmcp's service loop, transport worker
 //! and per-stream task that every other request takes.
 
+pub(crate) mod request;
 mod stream;
 
 use crate::call::{CallOptions, CancelOnDrop};
 use crate::events::EventHandler;
-use crate::route::{CallTap, Route};
 use crate::tap::TapClient;
 use crate::{UpstreamError, http::classify_http};
 use futures::StreamExt;
@@ -15,9 +15,8 @@ use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetExtensions,
-    GetMeta, NumberOrString, ProgressToken, RequestId, RequestMetaObject, ServerJsonRpcMessage,
-    ServerResult,
+    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, GetExtensions, RequestId,
+    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::service::{Peer, RoleClient};
 use rmcp::transport::streamable_http_client::{
@@ -290,38 +289,17 @@ impl DirectHttp {
         opts: &CallOptions,
     ) -> Option<Result<ServerResult, UpstreamError>> {
         let target = self.target.get()?;
-        // Never a number, so never one of the ids rmcp's peer gives the session's requests.
-        let name: Arc<str> = format!("sb-{}", self.next_id.fetch_add(1, Ordering::Relaxed)).into();
-        let id = RequestId::String(name.clone());
-        let progress = ProgressToken(NumberOrString::String(name));
-        let mut request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        let meta = request.get_meta_mut();
-        if let Some(stateless) = link.request_meta.take() {
-            meta.extend(stateless);
-        }
-        if let Some(user) = &opts.end_user_id {
-            meta.0
-                .insert("bound_end_user_id".into(), user.clone().into());
-        }
-        meta.set_progress_token(progress.clone());
+        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let stateless = link.request_meta.take();
+        let (id, progress, mut request) = request::tool_call(n, params, stateless, opts);
         // Recorded by the tap as the request goes out, forgotten however the call ends.
-        let alive = Arc::new(());
-        request.extensions_mut().insert(CallTap {
-            route: Route::of(opts),
-            alive: Arc::downgrade(&alive),
-            notes: opts.relay_notes.clone(),
-            trace: switchboard_telemetry::current_traceparent(),
-        });
+        let (tap, alive) = request::tap(opts);
+        request.extensions_mut().insert(tap);
         let mut untap = link.handler.taps.guard(alive);
         untap.sent(id.clone(), progress);
         let message = ClientJsonRpcMessage::request(request, id.clone());
         let mut cancel = CancelOnDrop::new(link.peer.clone(), id.clone());
-        let cancelled = async {
-            match &opts.cancel {
-                Some(token) => token.cancelled().await,
-                None => std::future::pending().await,
-            }
-        };
+        let cancelled = request::cancelled(opts);
         tokio::select! {
             answered = self.exchange(&link, message, &target, &id) => {
                 cancel.disarm();

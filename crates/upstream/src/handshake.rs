@@ -100,6 +100,7 @@ pub(crate) async fn serve_legacy_sse(
     let transport = crate::tap::TapTransport {
         inner: transport,
         taps: handler.taps.clone(),
+        replies: Default::default(),
     };
     // A server on the 2024-11-05 transport predates server/discover: no probe.
     let lifecycle = match lifecycle {

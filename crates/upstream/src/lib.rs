@@ -6,6 +6,7 @@ mod call;
 mod capability_set;
 mod connection;
 mod direct;
+mod direct_stdio;
 mod error;
 mod events;
 mod forgotten_session;
@@ -20,6 +21,7 @@ mod route;
 mod sandboxed;
 mod session_processes;
 mod stdio;
+mod stdio_child;
 mod tap;
 
 pub use call::{CallOptions, Progress, RelayNotes, RoundAnswers, Rounds};

@@ -1,11 +1,10 @@
 //! Starts a stdio server as a child in its own process group and drains its stderr into the log.
 
 use crate::UpstreamError;
+use crate::stdio_child::{StdinLine, StdioChild};
 use process_wrap::tokio::{CommandWrap, ProcessGroup};
-use rmcp::transport::TokioChildProcess;
 use std::collections::VecDeque;
 use std::os::fd::AsRawFd;
-use std::process::Stdio;
 use std::sync::Arc;
 use switchboard_core::{ProcessLimits, ServerSpec, StdioSpec, env};
 use switchboard_sync::Mutex;
@@ -50,7 +49,7 @@ pub(crate) fn spawn(
     stdio: &StdioSpec,
     allow_env: &[String],
     sandbox: Option<&crate::SandboxSetup>,
-) -> Result<(TokioChildProcess, StderrTail), UpstreamError> {
+) -> Result<(StdioChild, StdinLine, StderrTail), UpstreamError> {
     if let Some(name) = stdio.env.keys().find(|n| env::is_refused(n, allow_env)) {
         let reason = match env::is_gateways_own(name) {
             true => format!("environment variable {name} is the gateway's own; remove it"),
@@ -98,13 +97,10 @@ pub(crate) fn spawn(
         }
     });
     cmd.wrap(ProcessGroup::leader());
-    let (child, stderr) = TokioChildProcess::builder(cmd)
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|source| UpstreamError::Spawn {
-            command: stdio.command.clone(),
-            source,
-        })?;
+    let (child, stdin, stderr) = StdioChild::spawn(cmd).map_err(|source| UpstreamError::Spawn {
+        command: stdio.command.clone(),
+        source,
+    })?;
     let server = &spec.name;
     let args = spec.redact(&format!("{:?}", stdio.args));
     tracing::info!(server = %server, command = %stdio.command, args = %args, pid = child.id().unwrap_or(0), "started stdio server");
@@ -125,7 +121,7 @@ pub(crate) fn spawn(
             tail.closed.cancel();
         });
     }
-    Ok((child, tail))
+    Ok((child, stdin, tail))
 }
 
 /// Serves `proxy` once the server hands over its listening socket, until `ended` (its stderr

@@ -2,6 +2,7 @@
 //! caller out of the inbound stream, in order, before the call's result is handed on.
 
 use crate::direct::SessionTarget;
+use crate::direct_stdio::Replies;
 use crate::forgotten_session::{as_expired, request_on_session};
 use crate::relay::{call_notification, is_call_notification};
 use crate::route::{CallTap, Route, Taps};
@@ -196,6 +197,8 @@ fn tapped(
 pub(crate) struct TapTransport<T> {
     pub inner: T,
     pub taps: Taps,
+    /// The direct calls waiting for their answers (stdio): handed theirs as they pass.
+    pub replies: Replies,
 }
 
 impl<T: Transport<RoleClient>> Transport<RoleClient> for TapTransport<T> {
@@ -211,7 +214,10 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for TapTransport<T> {
 
     async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
         loop {
-            let message = self.inner.receive().await?;
+            let Some(message) = self.inner.receive().await else {
+                self.replies.close();
+                return None;
+            };
             let route = match &message {
                 ServerJsonRpcMessage::Notification(n) if is_call_notification(&n.notification) => {
                     match &n.notification {
@@ -230,12 +236,17 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for TapTransport<T> {
                 (Some(route), ServerJsonRpcMessage::Notification(n)) => {
                     route.notify(n.notification, false).await;
                 }
-                (_, message) => return Some(message),
+                (_, message) => {
+                    if let Some(message) = self.replies.deliver(message) {
+                        return Some(message);
+                    }
+                }
             }
         }
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
+        self.replies.close();
         self.inner.close().await
     }
 }

@@ -10,7 +10,8 @@
 //! `-p switchboard -p switchboard-testkit -p switchboard-bench` in release and run
 //! `target/release/wrk-overhead`. Knobs: BENCH_CALLERS (32), BENCH_SECONDS (5 per run),
 //! BENCH_ROUNDS (3), BENCH_AGENTGATEWAY (its binary; none: without it), BENCH_WRK (`wrk`),
-//! BENCH_REVISION (the protocol revision the sessions ask for, 2025-11-25).
+//! BENCH_REVISION (the protocol revision the sessions ask for, 2025-11-25), BENCH_BEFORE (an
+//! earlier build's `switchboard`, measured too, in the same rounds: a change's before and after).
 
 #[path = "../procs.rs"]
 #[allow(dead_code)]
@@ -139,6 +140,14 @@ async fn main() -> anyhow::Result<()> {
     if rounds == 0 || seconds == 0 {
         bail!("BENCH_ROUNDS and BENCH_SECONDS must be at least 1");
     }
+    let before = std::env::var_os("BENCH_BEFORE").map(PathBuf::from);
+    if let Some(before) = &before {
+        ensure!(
+            before.is_file(),
+            "BENCH_BEFORE: no file {}",
+            before.display()
+        );
+    }
     let wrk = std::env::var("BENCH_WRK").unwrap_or_else(|_| "wrk".into());
     let revision = std::env::var("BENCH_REVISION").unwrap_or_else(|_| "2025-11-25".into());
     let bin = procs::release_dir()?;
@@ -167,6 +176,12 @@ async fn main() -> anyhow::Result<()> {
         stdio,
         "echo__echo",
     ));
+    if let Some(before) = &before {
+        let http = gateway(before, &http_config, &dir.path().join("before-http")).await?;
+        targets.push(Target::of("before, HTTP upstream", http, "echo__echo"));
+        let stdio = gateway(before, &stdio_config, &dir.path().join("before-stdio")).await?;
+        targets.push(Target::of("before, stdio upstream", stdio, "echo__echo"));
+    }
     match std::env::var_os("BENCH_AGENTGATEWAY").map(PathBuf::from) {
         Some(agw) => {
             let backend = format!("mcp: {{host: \"{}\"}}", upstream.url);

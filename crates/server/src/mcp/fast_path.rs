@@ -29,6 +29,7 @@ use serde::Deserialize;
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
+use switchboard_sync::Finish;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
@@ -196,9 +197,11 @@ impl FastPath {
         Some(SessionId::from(session))
     }
 
-    /// Runs the request in its own task (it finishes and is audited even if the client hangs
-    /// up) and answers with JSON, or with a stream when something comes before the result or
-    /// the call takes longer than [`STREAM_AFTER`].
+    /// Runs the request in place, and answers with JSON, or with a stream when something
+    /// comes before the result or the call takes longer than [`STREAM_AFTER`]. The call runs
+    /// in this task while its answer is awaited here (no task of its own to wake across
+    /// workers); when the answer becomes a stream, or the client hangs up, the rest runs in
+    /// its own task, so the call still finishes and is audited.
     async fn run(
         &self,
         session: SessionId,
@@ -216,7 +219,7 @@ impl FastPath {
             self.sessions
                 .open_call_queue(session, id.clone(), call.clone());
         let (answered, mut answer) = oneshot::channel::<reply::Answer>();
-        tokio::spawn(async move {
+        let mut work = Finish::new(async move {
             // Held until the call ends: the session is not parked under it.
             let _in_use = in_use;
             let gateway = live.gateway.clone();
@@ -228,9 +231,12 @@ impl FastPath {
         let first = tokio::select! {
             biased;
             Some(first) = queued.recv() => Some(first),
-            answer = &mut answer => return reply::json(reply::message(answer, id)),
+            () = &mut work => {
+                return reply::json(reply::message(answer.try_recv(), id));
+            }
             _ = tokio::time::sleep(STREAM_AFTER) => None,
         };
+        work.detach();
         reply::stream(reply::Pending {
             id,
             first,

@@ -137,3 +137,19 @@ pub(crate) async fn mcp_client(
     let transport = StreamableHttpClientTransport::with_client(reqwest::Client::new(), config);
     ().serve(transport).await.expect("an MCP session")
 }
+
+/// How a test connects to an upstream itself: loopback allowed (dev egress), nothing else set.
+pub(crate) fn dev_connect_options() -> switchboard_upstream::ConnectOptions {
+    switchboard_upstream::ConnectOptions {
+        http: switchboard_upstream::UpstreamHttp::new(switchboard_egress::EgressPolicy::dev()),
+        events: None,
+        limits: Default::default(),
+        allow_env: Vec::new(),
+        sandbox: None,
+        roots: Vec::new(),
+        log_level: Default::default(),
+        oauth: None,
+        clock: Default::default(),
+        capabilities: None,
+    }
+}

@@ -1,7 +1,7 @@
-//! Tool calls: sent directly over Streamable HTTP where the connection can, else through
+//! Tool calls: sent directly (Streamable HTTP, stdio) where the connection can, else through
 //! rmcp; in rounds on a 2026-07-28 server; results held to the size limit.
 
-use super::Connection;
+use super::{Connection, Direct};
 use crate::UpstreamError;
 use crate::call::CallOptions;
 use crate::direct::Link;
@@ -40,26 +40,29 @@ impl Connection {
         }
     }
 
-    /// Sends `tools/call` once: directly over Streamable HTTP where it can, else through rmcp.
-    /// The direct path sends a copy: if the upstream forgot the session (404), rmcp sends the
-    /// call again on a new one.
+    /// Sends `tools/call` once: directly (over Streamable HTTP or onto a stdio server's stdin)
+    /// where it can, else through rmcp. The direct path sends a copy: if the upstream forgot
+    /// the session (404), or the stdio transport has ended, rmcp sends the call instead.
     async fn send_call(
         &self,
         params: CallToolRequestParams,
         opts: CallOptions,
     ) -> Result<ServerResult, UpstreamError> {
-        if let Some(direct) = self
-            .direct
-            .as_ref()
-            .filter(|_| self.direct_takes(&params.name))
-        {
+        if let Some(direct) = &self.direct {
             let link = Link {
                 peer: &self.peer,
                 handler: &self.handler,
                 timeout: opts.timeout.unwrap_or(self.call_timeout),
                 request_meta: self.asks_for_input.then(|| self.stateless_meta(&opts)),
             };
-            if let Some(answer) = direct.call_tool(link, params.clone(), &opts).await {
+            let answer = match direct {
+                Direct::Http(http) if self.direct_takes(&params.name) => {
+                    http.call_tool(link, params.clone(), &opts).await
+                }
+                Direct::Http(_) => None,
+                Direct::Stdio(stdio) => stdio.call_tool(link, params.clone(), &opts).await,
+            };
+            if let Some(answer) = answer {
                 return answer;
             }
         }
@@ -67,7 +70,7 @@ impl Connection {
         self.request(request, opts).await
     }
 
-    /// Whether the direct path can send a call of `tool`: always on a session; on the
+    /// Whether the direct HTTP path can send a call of `tool`: always on a session; on the
     /// 2026-07-28 revision only when rmcp's headers for it are the plain ones (a name that is
     /// a valid header value, no `x-mcp-header` arguments).
     fn direct_takes(&self, tool: &str) -> bool {

@@ -30,11 +30,9 @@ pub(super) struct Pending {
     pub keep_alive: Option<Duration>,
 }
 
-/// The JSON-RPC message that answers request `id`, if one is due.
-pub(super) fn message(
-    answer: Result<Answer, oneshot::error::RecvError>,
-    id: RequestId,
-) -> Option<ServerJsonRpcMessage> {
+/// The JSON-RPC message that answers request `id`, if one is due (`Err`: the call's work
+/// ended without handing back an answer).
+pub(super) fn message<E>(answer: Result<Answer, E>, id: RequestId) -> Option<ServerJsonRpcMessage> {
     match answer {
         Ok(Some(Ok(result))) => Some(ServerJsonRpcMessage::response(result, id)),
         Ok(Some(Err(error))) => Some(ServerJsonRpcMessage::error(error, Some(id))),
