@@ -6,7 +6,7 @@
 pub(crate) mod request;
 mod stream;
 
-use crate::call::{CallOptions, CancelOnDrop};
+use crate::call::CallOptions;
 use crate::events::EventHandler;
 use crate::tap::TapClient;
 use crate::{UpstreamError, http::classify_http};
@@ -25,7 +25,7 @@ use rmcp::transport::streamable_http_client::{
 use sse_stream::{Error as SseError, Sse};
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 use stream::CallStream;
 use switchboard_sync::Mutex;
@@ -289,35 +289,27 @@ impl DirectHttp {
         opts: &CallOptions,
     ) -> Option<Result<ServerResult, UpstreamError>> {
         let target = self.target.get()?;
-        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let stateless = link.request_meta.take();
-        let (id, progress, mut request) = request::tool_call(n, params, stateless, opts);
-        // Recorded by the tap as the request goes out, forgotten however the call ends.
-        let (tap, alive) = request::tap(opts);
+        let request::Outgoing {
+            id,
+            mut request,
+            tap,
+            untap: _untap,
+            ..
+        } = request::outgoing(&self.next_id, &mut link, params, opts);
+        // Recorded by the tap as the request goes out.
         request.extensions_mut().insert(tap);
-        let mut untap = link.handler.taps.guard(alive);
-        untap.sent(id.clone(), progress);
         let message = ClientJsonRpcMessage::request(request, id.clone());
-        let mut cancel = CancelOnDrop::new(link.peer.clone(), id.clone());
-        let cancelled = request::cancelled(opts);
-        tokio::select! {
-            answered = self.exchange(&link, message, &target, &id) => {
-                cancel.disarm();
-                match answered {
-                    Ok(None) => {
-                        self.target.expired(&target.session);
-                        None
-                    }
-                    Ok(Some(result)) => Some(Ok(result)),
-                    Err(e) => Some(Err(e)),
+        let exchange = async {
+            match self.exchange(&link, message, &target, &id).await {
+                Ok(None) => {
+                    self.target.expired(&target.session);
+                    None
                 }
+                Ok(Some(result)) => Some(Ok(result)),
+                Err(e) => Some(Err(e)),
             }
-            _ = tokio::time::sleep(link.timeout) => {
-                cancel.set_reason("request timeout");
-                Some(Err(UpstreamError::Timeout(link.timeout)))
-            }
-            _ = cancelled => Some(Err(UpstreamError::Cancelled)),
-        }
+        };
+        request::bounded(&link, &id, opts, exchange).await
     }
 
     /// Posts the call and reads its answer; `Ok(None)` when the session had expired.

@@ -4,7 +4,7 @@
 //! notifications during the call still go through rmcp and the call's tap, as before.
 
 use crate::UpstreamError;
-use crate::call::{CallOptions, CancelOnDrop};
+use crate::call::CallOptions;
 use crate::direct::{Link, request};
 use crate::stdio_child::StdinLine;
 use rmcp::model::{
@@ -13,7 +13,7 @@ use rmcp::model::{
 };
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use switchboard_sync::Mutex;
 use tokio::sync::oneshot;
 
@@ -126,13 +126,14 @@ impl DirectStdio {
         params: CallToolRequestParams,
         opts: &CallOptions,
     ) -> Option<Result<ServerResult, UpstreamError>> {
-        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let stateless = link.request_meta.take();
-        let (id, progress, request) = request::tool_call(n, params, stateless, opts);
-        // Recorded as the line goes out, forgotten however the call ends.
-        let (tap, alive) = request::tap(opts);
-        let mut untap = link.handler.taps.guard(alive);
-        untap.sent(id.clone(), progress.clone());
+        let request::Outgoing {
+            id,
+            progress,
+            request,
+            tap,
+            untap: _untap,
+        } = request::outgoing(&self.next_id, &mut link, params, opts);
+        // Recorded as the line goes out.
         link.handler.taps.insert(id.clone(), Some(progress), &tap);
         let message = ClientJsonRpcMessage::request(request, id.clone());
         let mut line = match serde_json::to_vec(&message) {
@@ -141,35 +142,22 @@ impl DirectStdio {
         };
         line.push(b'\n');
         let mut expected = self.replies.expect(id.clone())?;
-        let mut cancel = CancelOnDrop::new(link.peer.clone(), id.clone());
-        let cancelled = request::cancelled(opts);
         // The write is timed too: a server that stops reading its stdin fills the pipe.
         let exchange = async {
-            self.stdin.write(line).await?;
-            Ok::<_, std::io::Error>((&mut expected.answer).await)
+            if let Err(e) = self.stdin.write(line).await {
+                tracing::debug!("a direct call not written ({e}): rmcp sends it");
+                return None;
+            }
+            Some(match (&mut expected.answer).await {
+                Ok(ServerJsonRpcMessage::Response(r)) => Ok(r.result),
+                Ok(ServerJsonRpcMessage::Error(e)) => Err(UpstreamError::from_service(
+                    rmcp::ServiceError::McpError(e.error),
+                )),
+                Ok(_) => Err(UpstreamError::Unexpected),
+                // The transport ended before the answer came.
+                Err(_) => Err(UpstreamError::Closed),
+            })
         };
-        Some(tokio::select! {
-            answered = exchange => {
-                cancel.disarm();
-                match answered {
-                    Ok(Ok(ServerJsonRpcMessage::Response(r))) => Ok(r.result),
-                    Ok(Ok(ServerJsonRpcMessage::Error(e))) => Err(UpstreamError::from_service(
-                        rmcp::ServiceError::McpError(e.error),
-                    )),
-                    Ok(Ok(_)) => Err(UpstreamError::Unexpected),
-                    // The transport ended before the answer came.
-                    Ok(Err(_)) => Err(UpstreamError::Closed),
-                    Err(e) => {
-                        tracing::debug!("a direct call not written ({e}): rmcp sends it");
-                        return None;
-                    }
-                }
-            }
-            _ = tokio::time::sleep(link.timeout) => {
-                cancel.set_reason("request timeout");
-                Err(UpstreamError::Timeout(link.timeout))
-            }
-            _ = cancelled => Err(UpstreamError::Cancelled),
-        })
+        request::bounded(&link, &id, opts, exchange).await
     }
 }

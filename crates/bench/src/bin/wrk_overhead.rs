@@ -168,19 +168,18 @@ async fn main() -> anyhow::Result<()> {
         pid: upstream.pid,
         _process: None,
     }];
-    let http = gateway(&switchboard, &http_config, &dir.path().join("http")).await?;
-    targets.push(Target::of("Switchboard, HTTP upstream", http, "echo__echo"));
-    let stdio = gateway(&switchboard, &stdio_config, &dir.path().join("stdio")).await?;
-    targets.push(Target::of(
-        "Switchboard, stdio upstream",
-        stdio,
-        "echo__echo",
-    ));
-    if let Some(before) = &before {
-        let http = gateway(before, &http_config, &dir.path().join("before-http")).await?;
-        targets.push(Target::of("before, HTTP upstream", http, "echo__echo"));
-        let stdio = gateway(before, &stdio_config, &dir.path().join("before-stdio")).await?;
-        targets.push(Target::of("before, stdio upstream", stdio, "echo__echo"));
+    // This build, then the earlier one if named: each over HTTP and over stdio.
+    let mut builds = vec![(
+        switchboard,
+        ["Switchboard, HTTP upstream", "Switchboard, stdio upstream"],
+    )];
+    builds.extend(before.map(|b| (b, ["before, HTTP upstream", "before, stdio upstream"])));
+    for (k, (build, names)) in builds.iter().enumerate() {
+        for (name, config) in names.iter().zip([&http_config, &stdio_config]) {
+            let data = dir.path().join(format!("{k}-{}", targets.len()));
+            let served = gateway(build, config, &data).await?;
+            targets.push(Target::of(name, served, "echo__echo"));
+        }
     }
     match std::env::var_os("BENCH_AGENTGATEWAY").map(PathBuf::from) {
         Some(agw) => {
