@@ -20,6 +20,7 @@ mod sql_orgs;
 mod sql_rounds;
 mod sql_servers;
 mod sql_tasks;
+mod sqlite_appender;
 mod writer;
 
 pub use anchors::{HEAD_LOG_EVERY, spawn_head_log};

@@ -23,6 +23,8 @@ pub struct SqlStore {
     /// Connections that locks may hold at once: the rest of the pool stays for the work done
     /// while holding them (and for everything else).
     lock_slots: std::sync::Arc<tokio::sync::Semaphore>,
+    /// SQLite on a file: the audit's own connection and thread.
+    appender: Option<crate::sqlite_appender::SqliteAppender>,
 }
 
 /// Pool size on Postgres; locks may hold half of it.
@@ -98,9 +100,21 @@ impl SqlStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migrate(e.to_string()))?;
+        let appender = match crate::sqlite_appender::database_file(url) {
+            Some(file) if backend == Backend::Sqlite => Some(
+                crate::sqlite_appender::SqliteAppender::start(file).map_err(|e| {
+                    StoreError::Open {
+                        url: redact_url(url),
+                        message: format!("cannot start the audit appending thread: {e}"),
+                    }
+                })?,
+            ),
+            _ => None,
+        };
         Ok(Self {
             pool,
             backend,
+            appender,
             url: url.to_string(),
             lock_slots: std::sync::Arc::new(tokio::sync::Semaphore::new(PG_POOL as usize / 2)),
         })
@@ -108,6 +122,20 @@ impl SqlStore {
 
     pub fn pool(&self) -> &AnyPool {
         &self.pool
+    }
+
+    pub(crate) fn appender(&self) -> Option<&crate::sqlite_appender::SqliteAppender> {
+        self.appender.as_ref()
+    }
+
+    /// Runs `pragma` on every connection audit rows are appended on: the SQLite appender's
+    /// own, or (Postgres, or SQLite in memory) nothing, since those use the pool. Tests set
+    /// `max_page_count` with it to stand for a full disk.
+    pub async fn audit_connection_pragma(&self, pragma: &str) -> Result<(), StoreError> {
+        match &self.appender {
+            Some(appender) => appender.pragma(pragma).await,
+            None => Ok(()),
+        }
     }
 
     pub(crate) fn lock_slots(&self) -> std::sync::Arc<tokio::sync::Semaphore> {

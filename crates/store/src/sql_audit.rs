@@ -4,6 +4,7 @@
 use crate::audit::{AuditEntry, AuditRow, Chain, GENESIS};
 use crate::model::{AuditFilter, StoreError};
 use crate::sql::{Backend, SqlStore};
+use crate::sqlite_appender::Appended;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
@@ -39,6 +40,16 @@ impl SqlStore {
     ) -> Result<Vec<AuditRow>, StoreError> {
         if entries.is_empty() {
             return Ok(Vec::new());
+        }
+        if let Some(appender) = self.appender() {
+            return match appender.append(chain, batch, entries).await? {
+                Appended::Rows(rows) => Ok(rows),
+                Appended::Already { first } => {
+                    let last = first + entries.len() as i64 - 1;
+                    let mut conn = self.pool().acquire().await?;
+                    rows_between(&mut conn, first, last).await
+                }
+            };
         }
         let mut conn = self.pool().acquire().await?;
         let appended = self.append_on(&mut conn, chain, batch, entries).await;
@@ -83,13 +94,7 @@ impl SqlStore {
                 // Committed before, its answer lost: those rows, not new ones.
                 let first: i64 = first.try_get("seq")?;
                 let last = first + entries.len() as i64 - 1;
-                let rows =
-                    sqlx::query("SELECT * FROM audit WHERE seq >= $1 AND seq <= $2 ORDER BY seq")
-                        .bind(first)
-                        .bind(last)
-                        .fetch_all(&mut *tx)
-                        .await?;
-                return rows.iter().map(audit_from).collect();
+                return rows_between(&mut tx, first, last).await;
             }
         }
         let last = sqlx::query(LAST_ROW).fetch_optional(&mut *tx).await?;
@@ -168,6 +173,20 @@ impl SqlStore {
             .await?;
         rows.iter().map(audit_from).collect()
     }
+}
+
+/// Rows `first..=last` of the chain, in order.
+async fn rows_between(
+    conn: &mut sqlx::AnyConnection,
+    first: i64,
+    last: i64,
+) -> Result<Vec<AuditRow>, StoreError> {
+    let rows = sqlx::query("SELECT * FROM audit WHERE seq >= $1 AND seq <= $2 ORDER BY seq")
+        .bind(first)
+        .bind(last)
+        .fetch_all(conn)
+        .await?;
+    rows.iter().map(audit_from).collect()
 }
 
 /// `rows` cut into INSERTs of a power-of-two length (at most `most` rows each): a batch of any

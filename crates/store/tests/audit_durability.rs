@@ -27,9 +27,12 @@ fn entry(i: i64) -> AuditEntry {
     }
 }
 
-/// Sets `max_page_count` on every connection of the store's pool (4 for SQLite): a low
-/// value (SQLite raises it to the pages in use) stands for a full disk, a high one frees it.
+/// Sets `max_page_count` on every connection of the store's pool (4 for SQLite) and on the
+/// audit appender's own: a low value (SQLite raises it to the pages in use) stands for a full
+/// disk, a high one frees it.
 async fn set_page_limit(store: &SqlStore, pages: u64) {
+    let pragma = format!("PRAGMA max_page_count = {pages}");
+    (store.audit_connection_pragma(&pragma).await).expect("set max_page_count on the appender");
     let mut held = Vec::new();
     for _ in 0..4 {
         held.push(store.pool().acquire().await.expect("a pooled connection"));
