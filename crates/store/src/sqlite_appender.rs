@@ -50,6 +50,8 @@ pub(crate) struct SqliteAppender {
 impl SqliteAppender {
     /// Starts the thread for the database file at `path` (opened on its first batch).
     pub(crate) fn start(path: PathBuf) -> std::io::Result<Self> {
+        // Resolved now: the connection opens later, whatever the working folder is then.
+        let path = std::path::absolute(path)?;
         let (jobs, queue) = mpsc::channel(QUEUE);
         std::thread::Builder::new()
             .name("sb-audit-sqlite".into())
