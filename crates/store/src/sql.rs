@@ -100,17 +100,15 @@ impl SqlStore {
             .run(&pool)
             .await
             .map_err(|e| StoreError::Migrate(e.to_string()))?;
-        let appender = match crate::sqlite_appender::database_file(url) {
-            Some(file) if backend == Backend::Sqlite => Some(
-                crate::sqlite_appender::SqliteAppender::start(file).map_err(|e| {
-                    StoreError::Open {
-                        url: redact_url(url),
-                        message: format!("cannot start the audit appending thread: {e}"),
-                    }
-                })?,
-            ),
-            _ => None,
-        };
+        let appender = crate::sqlite_appender::database_file(url)
+            .map(crate::sqlite_appender::SqliteAppender::start)
+            .transpose()
+            .map_err(|e| StoreError::Open {
+                url: redact_url(url),
+                message: format!(
+                    "cannot start the audit appending thread ({e}): the process is out of threads or memory; raise `ulimit -u` or free memory"
+                ),
+            })?;
         Ok(Self {
             pool,
             backend,

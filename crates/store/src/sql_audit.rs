@@ -25,7 +25,7 @@ macro_rules! audit_filtered {
 const AUDIT_IN_ORDER: &str = concat!(audit_filtered!(), " ORDER BY seq LIMIT $14");
 const AUDIT_NEWEST_FIRST: &str = concat!(audit_filtered!(), " ORDER BY seq DESC LIMIT $14");
 
-const LAST_ROW: &str = "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1";
+pub(crate) const LAST_ROW: &str = "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1";
 
 fn seq_and_hash(row: &AnyRow) -> Result<(i64, String), StoreError> {
     Ok((row.try_get("seq")?, row.try_get("hash")?))
@@ -211,7 +211,7 @@ fn statement_pieces<T>(rows: &[T], most: usize) -> impl Iterator<Item = &[T]> {
 /// The INSERT of `rows` audit rows. SQLite gets anonymous `?` placeholders: sqlx looks up
 /// every bound parameter's name, a linear search over the statement's named ones, which made
 /// `$N` cost quadratic in the batch (2.6 % of the gateway's CPU under load).
-fn insert_sql(backend: Backend, rows: usize) -> String {
+pub(crate) fn insert_sql(backend: Backend, rows: usize) -> String {
     use std::fmt::Write;
     let mut sql = String::from(
         "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy, batch) VALUES ",

@@ -5,8 +5,11 @@
 use crate::BatchMark;
 use crate::audit::{AuditEntry, AuditRow, Chain, GENESIS};
 use crate::model::StoreError;
+use crate::sql::Backend;
+use crate::sql_audit::{LAST_ROW, insert_sql};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
@@ -16,9 +19,7 @@ const QUEUE: usize = 4;
 /// As the pool's connections (`PRAGMA busy_timeout = 5000`).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-const LAST_ROW: &str = "SELECT seq, hash FROM audit ORDER BY seq DESC LIMIT 1";
 const BATCH_FIRST_ROW: &str = "SELECT seq FROM audit WHERE batch = ?1";
-const INSERT_ROW: &str = "INSERT INTO audit (seq, at, org_id, agent_id, end_user_id, token_id, action_id, server, verdict, outcome, duration_us, request_bytes, response_bytes, detail, prev_hash, hash, policy, batch) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
 
 /// What one append did.
 pub(crate) enum Appended {
@@ -84,7 +85,12 @@ impl SqliteAppender {
     }
 
     async fn send<T>(&self, job: Job, answer: oneshot::Receiver<T>) -> Result<T, StoreError> {
-        let stopped = || StoreError::Database("the audit appending thread has stopped".into());
+        let stopped = || {
+            StoreError::Database(
+                "the audit appending thread has stopped (the log says why); restart the gateway"
+                    .into(),
+            )
+        };
         self.jobs.send(job).await.map_err(|_| stopped())?;
         answer.await.map_err(|_| stopped())
     }
@@ -95,14 +101,9 @@ impl SqliteAppender {
 fn run(path: &Path, mut queue: mpsc::Receiver<Job>) {
     let mut connection: Option<Connection> = None;
     let mut pragmas: Vec<String> = Vec::new();
+    // The pool's one-row INSERT (anonymous `?` placeholders), prepared once per connection.
+    let insert_row = insert_sql(Backend::Sqlite, 1);
     while let Some(job) = queue.blocking_recv() {
-        let conn = match connection.take().map_or_else(|| open(path, &pragmas), Ok) {
-            Ok(conn) => connection.insert(conn),
-            Err(e) => {
-                job.fail(e);
-                continue;
-            }
-        };
         match job {
             Job::Append {
                 chain,
@@ -110,14 +111,15 @@ fn run(path: &Path, mut queue: mpsc::Receiver<Job>) {
                 entries,
                 reply,
             } => {
-                let appended = append(conn, &chain, batch.as_ref(), &entries);
-                if !conn.is_autocommit() {
+                let appended = connected(&mut connection, path, &pragmas)
+                    .and_then(|conn| append(conn, &insert_row, &chain, batch.as_ref(), &entries));
+                if connection.as_ref().is_some_and(|c| !c.is_autocommit()) {
                     connection = None;
                 }
                 let _ = reply.send(appended.map_err(database));
             }
             Job::Pragma { sql, reply } => {
-                let ran = pragma(conn, &sql);
+                let ran = connected(&mut connection, path, &pragmas).and_then(|c| pragma(c, &sql));
                 if ran.is_ok() {
                     pragmas.push(sql);
                 }
@@ -127,12 +129,15 @@ fn run(path: &Path, mut queue: mpsc::Receiver<Job>) {
     }
 }
 
-impl Job {
-    fn fail(self, e: rusqlite::Error) {
-        match self {
-            Job::Append { reply, .. } => drop(reply.send(Err(database(e)))),
-            Job::Pragma { reply, .. } => drop(reply.send(Err(database(e)))),
-        }
+/// The thread's connection, opened (with `pragmas`) if it has none.
+fn connected<'c>(
+    connection: &'c mut Option<Connection>,
+    path: &Path,
+    pragmas: &[String],
+) -> rusqlite::Result<&'c mut Connection> {
+    match connection {
+        Some(conn) => Ok(conn),
+        None => Ok(connection.insert(open(path, pragmas)?)),
     }
 }
 
@@ -155,6 +160,7 @@ fn pragma(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
 /// as the pool's appends: a deferred one could find the chain moved under it).
 fn append(
     conn: &mut Connection,
+    insert_row: &str,
     chain: &Chain,
     batch: Option<&BatchMark>,
     entries: &[AuditEntry],
@@ -179,7 +185,7 @@ fn append(
     let (last_seq, last_hash) = last.unwrap_or_else(|| (0, GENESIS.to_string()));
     let rows = chain.link(last_seq, &last_hash, entries);
     {
-        let mut insert = tx.prepare_cached(INSERT_ROW)?;
+        let mut insert = tx.prepare_cached(insert_row)?;
         for (i, r) in rows.iter().enumerate() {
             let e = &r.entry;
             // The batch's mark, on its first row only.
@@ -224,8 +230,9 @@ fn database(e: rusqlite::Error) -> StoreError {
     }
 }
 
-/// The database file of an SQLite URL (`sqlite://PATH?…`); `None` for an in-memory one,
-/// which a second connection could not see.
+/// The database file of an SQLite URL, as sqlx reads it (so both open the same file);
+/// `None` for an in-memory database, which a second connection could not see, or for
+/// another kind of URL.
 pub(crate) fn database_file(url: &str) -> Option<PathBuf> {
     let rest = url
         .strip_prefix("sqlite://")
@@ -233,7 +240,8 @@ pub(crate) fn database_file(url: &str) -> Option<PathBuf> {
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
     let in_memory =
         path.is_empty() || path == ":memory:" || query.split('&').any(|p| p == "mode=memory");
-    (!in_memory).then(|| PathBuf::from(path))
+    let options = sqlx::sqlite::SqliteConnectOptions::from_str(url).ok()?;
+    (!in_memory).then(|| options.get_filename().to_path_buf())
 }
 
 #[cfg(test)]
